@@ -1,0 +1,25 @@
+"""The dispatcher's command registry: heading → command names, in usage order.
+
+A command is public exactly when it is listed here, and it is listed only when its module
+`majordomus.commands.<name>` works fully. Modules are imported only when dispatched.
+"""
+
+from __future__ import annotations
+
+GROUPS: list[tuple[str, list[str]]] = [
+    ("TASK", []),
+    ("CONTEXT", []),
+    ("MEMORY", []),
+    ("RULES", []),
+    ("SYSTEM", ["version"]),
+]
+
+INTERNAL = ["help"]
+
+
+def public() -> list[str]:
+    return [name for _, names in GROUPS for name in names]
+
+
+def module_name(command: str) -> str:
+    return "majordomus.commands." + command.replace("-", "_")

@@ -1,0 +1,66 @@
+"""Generate `share/allow/<kind>.txt` from `share/schemas/<kind>.schema.json`.
+
+`python -m mj_core.allowgen` rewrites the lists; `--check` exits 10 when any differs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from mj_core import share
+
+HEADER = (
+    "# GENERATED FILE — DO NOT EDIT DIRECTLY\n"
+    "# Source: share/schemas/{kind}.schema.json; regenerate with `python -m mj_core.allowgen`\n"
+)
+
+
+def key_paths(schema: dict[str, Any], prefix: str = "") -> Iterator[str]:
+    if "properties" in schema:
+        for key, child in schema["properties"].items():
+            dotted = f"{prefix}.{key}" if prefix else key
+            yield dotted
+            yield from key_paths(child, dotted)
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):
+        yield f"{prefix}.*" if prefix else "*"
+    if isinstance(schema.get("items"), dict):
+        yield from key_paths(schema["items"], f"{prefix}[]")
+
+
+def render(kind: str, schema: dict[str, Any]) -> str:
+    return HEADER.format(kind=kind) + "".join(f"{line}\n" for line in key_paths(schema))
+
+
+def expected() -> dict[Path, str]:
+    base = share.root()
+    out = {}
+    for path in sorted((base / "schemas").glob("*.schema.json")):
+        kind = path.name.removesuffix(".schema.json")
+        out[base / "allow" / f"{kind}.txt"] = render(kind, orjson.loads(path.read_bytes()))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    stale = []
+    for target, text in expected().items():
+        current = target.read_text(encoding="utf-8") if target.exists() else None
+        if current == text:
+            continue
+        stale.append(target)
+        if "--check" not in args:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    for target in stale:
+        print(f"{'stale' if '--check' in args else 'wrote'}: {target}")
+    return 10 if stale and "--check" in args else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""Atomic writes: a temporary file in the same directory, fsync, then link or rename.
+
+`create` never replaces an existing file unless asked; `publish_unique` retries a taken name
+with a new one; `append_line` is one `write()` of one full line under an exclusive lock.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from mj_core.errors import Refused
+
+# Test-only fault injection point: called between the temporary file and the publish.
+# Production code never sets it; it cannot weaken a rule, only simulate a crash.
+_before_publish: Callable[[Path, Path], None] | None = None
+
+
+def _write_temp(directory: Path, data: bytes, mode: int) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=".mj-tmp-", dir=directory)
+    temp = Path(name)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return temp
+
+
+def create(path: Path, data: bytes, *, mode: int = 0o644, replace: bool = False) -> None:
+    """Publish `data` at `path` atomically; refuse (15) an existing file unless `replace`."""
+    temp = _write_temp(path.parent, data, mode)
+    try:
+        if _before_publish is not None:
+            _before_publish(temp, path)
+        if replace:
+            os.replace(temp, path)
+            return
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            raise Refused(f"{path}: already exists; nothing was overwritten") from None
+    finally:
+        temp.unlink(missing_ok=True)
+
+
+def publish_unique(directory: Path, make_name: Callable[[], str], data: bytes, mode: int) -> Path:
+    """Publish under a fresh name from `make_name`; a taken name is retried, never overwritten."""
+    temp = _write_temp(directory, data, mode)
+    try:
+        if _before_publish is not None:
+            _before_publish(temp, directory)
+        for _ in range(16):
+            target = directory / make_name()
+            try:
+                os.link(temp, target)
+            except FileExistsError:
+                continue
+            return target
+        raise Refused(f"{directory}: no free record name after 16 attempts")
+    finally:
+        temp.unlink(missing_ok=True)
+
+
+def append_line(path: Path, line: bytes) -> None:
+    """Append one complete line with O_APPEND under an exclusive lock; one write() call."""
+    if not line.endswith(b"\n") or b"\n" in line[:-1]:
+        raise ValueError("append_line takes exactly one newline-terminated line")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        written = os.write(fd, line)
+        if written != len(line):
+            raise OSError(f"{path}: short append ({written} of {len(line)} bytes)")
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -1,0 +1,47 @@
+"""UTC time, to the second, in the two shapes records use."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+ISO_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+COMPACT_FORMAT = "%Y%m%dT%H%M%SZ"
+
+
+def now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
+
+
+def iso(moment: _dt.datetime) -> str:
+    """`2026-09-03T19:30:12Z`."""
+    return moment.astimezone(_dt.timezone.utc).strftime(ISO_FORMAT)
+
+
+def compact(moment: _dt.datetime) -> str:
+    """`20260903T193012Z`, the record file-name prefix."""
+    return moment.astimezone(_dt.timezone.utc).strftime(COMPACT_FORMAT)
+
+
+def digits(moment: _dt.datetime) -> str:
+    """`20260903193012`, the id stamp."""
+    return moment.astimezone(_dt.timezone.utc).strftime("%Y%m%d%H%M%S")
+
+
+def parse_iso(text: str) -> _dt.datetime | None:
+    """The inverse of `iso`; None for anything that is not exactly that shape."""
+    try:
+        parsed = _dt.datetime.strptime(text, ISO_FORMAT)
+    except (TypeError, ValueError):
+        return None
+    return parsed.replace(tzinfo=_dt.timezone.utc)
+
+
+def parse_duration(text: str) -> int | None:
+    """`15m`, `2h`, `1d`, `30s` → seconds; None when malformed."""
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    if not isinstance(text, str) or len(text) < 2 or text[-1] not in units:
+        return None
+    number = text[:-1]
+    if not number.isdigit():
+        return None
+    return int(number) * units[text[-1]]

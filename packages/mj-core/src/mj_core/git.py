@@ -1,0 +1,169 @@
+"""The only module that spawns git: one runner, NUL-separated output, `GIT_*` scrubbed.
+
+Inside a git hook, git exports `GIT_DIR`, `GIT_INDEX_FILE` and friends; a tool that inherits
+them would answer for the wrong repository, so the runner removes them (keeping the few that
+configure identity and behaviour, not location).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from mj_core import timing
+from mj_core.errors import UsageError
+
+_KEEP = {
+    "GIT_AUTHOR_NAME",
+    "GIT_AUTHOR_EMAIL",
+    "GIT_AUTHOR_DATE",
+    "GIT_COMMITTER_NAME",
+    "GIT_COMMITTER_EMAIL",
+    "GIT_COMMITTER_DATE",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_NOSYSTEM",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_TEMPLATE_DIR",
+    "GIT_EXEC_PATH",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+    "GIT_TERMINAL_PROMPT",
+}
+
+
+def clean_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in _KEEP}
+    env["GIT_OPTIONAL_LOCKS"] = "0"  # read-only commands must not take the index lock
+    env.setdefault("LC_ALL", "C")
+    return env
+
+
+def run(*args: str, cwd: Path | str) -> tuple[int, str, str]:
+    """Run `git <args>` in `cwd`; (exit code, stdout, stderr). Never raises on a git failure."""
+    timing.count("git")
+    proc = subprocess.run(
+        ("git", *args),
+        cwd=cwd,
+        env=clean_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=False,
+    )
+    return (
+        proc.returncode,
+        proc.stdout.decode("utf-8", "surrogateescape"),
+        proc.stderr.decode("utf-8", "surrogateescape"),
+    )
+
+
+def out(*args: str, cwd: Path | str) -> str | None:
+    """Stdout without the trailing newline, or None when git failed."""
+    code, stdout, _ = run(*args, cwd=cwd)
+    return stdout.rstrip("\n") if code == 0 else None
+
+
+def zsplit(text: str) -> list[str]:
+    return [part for part in text.split("\0") if part]
+
+
+def toplevel(cwd: Path | str) -> Path:
+    """The worktree root containing `cwd`; not inside a repository → usage error (2)."""
+    found = out("rev-parse", "--show-toplevel", cwd=cwd)
+    if not found:
+        raise UsageError(f"not inside a git repository: {cwd}")
+    return Path(found)
+
+
+def common_dir(root: Path) -> Path:
+    found = out("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=root)
+    return Path(found) if found else root / ".git"
+
+
+def git_dir(root: Path) -> Path:
+    found = out("rev-parse", "--path-format=absolute", "--git-dir", cwd=root)
+    return Path(found) if found else root / ".git"
+
+
+def head(root: Path) -> str | None:
+    """The full SHA of HEAD, or None on an unborn branch."""
+    return out("rev-parse", "--verify", "-q", "HEAD", cwd=root)
+
+
+def branch(root: Path) -> str | None:
+    """The current branch name, or None when HEAD is detached."""
+    return out("symbolic-ref", "--short", "-q", "HEAD", cwd=root)
+
+
+def status_paths(root: Path) -> list[str]:
+    """Paths porcelain status reports (staged, unstaged, untracked), renames both sides."""
+    code, stdout, _ = run("status", "--porcelain=v1", "-z", "--untracked-files=all", cwd=root)
+    if code != 0:
+        return []
+    paths: list[str] = []
+    parts = stdout.split("\0")
+    index = 0
+    while index < len(parts):
+        entry = parts[index]
+        index += 1
+        if len(entry) < 4:
+            continue
+        paths.append(entry[3:])
+        if entry[0] in "RC":
+            if index < len(parts) and parts[index]:
+                paths.append(parts[index])
+            index += 1
+    return paths
+
+
+def is_dirty(root: Path) -> bool:
+    code, stdout, _ = run("status", "--porcelain=v1", "-z", "--untracked-files=normal", cwd=root)
+    return code == 0 and bool(stdout)
+
+
+def is_ancestor(root: Path, older: str, newer: str) -> bool:
+    code, _, _ = run("merge-base", "--is-ancestor", older, newer, cwd=root)
+    return code == 0
+
+
+def changed_since(root: Path, base: str) -> list[str]:
+    """Files changed in commits `base..HEAD` (names only)."""
+    code, stdout, _ = run("diff", "--name-only", "-z", f"{base}..HEAD", cwd=root)
+    return zsplit(stdout) if code == 0 else []
+
+
+def config_get(root: Path, key: str) -> str | None:
+    return out("config", "--get", key, cwd=root)
+
+
+def worktrees(root: Path) -> list[dict[str, str]]:
+    """`git worktree list --porcelain` as dicts: worktree, head, branch (refs/heads/ stripped)."""
+    code, stdout, _ = run("worktree", "list", "--porcelain", "-z", cwd=root)
+    if code != 0:
+        return []
+    items: list[dict[str, str]] = []
+    current: dict[str, str] = {}
+    for field in stdout.split("\0"):
+        if not field:
+            if current:
+                items.append(current)
+                current = {}
+            continue
+        key, _, value = field.partition(" ")
+        if key == "branch":
+            value = value.removeprefix("refs/heads/")
+        current[key] = value or "true"
+    if current:
+        items.append(current)
+    return items
+
+
+def ls_files(root: Path, *pathspecs: str) -> list[str]:
+    code, stdout, _ = run("ls-files", "-z", "--", *pathspecs, cwd=root)
+    return zsplit(stdout) if code == 0 else []
+
+
+def check_ignored(root: Path, path: str) -> bool:
+    code, _, _ = run("check-ignore", "-q", "--no-index", path, cwd=root)
+    return code == 0

@@ -1,0 +1,35 @@
+"""Identifier allocation: random suffixes from the OS, stamps from the clock."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import secrets
+
+from mj_core import clock
+
+
+def random_hex(length: int) -> str:
+    return secrets.token_hex((length + 1) // 2)[:length]
+
+
+def task_id(moment: _dt.datetime | None = None) -> str:
+    """`t-<YYYYMMDDHHMMSS>-<4 hex>` (Decision 1)."""
+    return f"t-{clock.digits(moment or clock.now())}-{random_hex(4)}"
+
+
+def session_id(moment: _dt.datetime | None = None) -> str:
+    """`s-<YYYYMMDDHHMMSS>-<4 hex>`."""
+    return f"s-{clock.digits(moment or clock.now())}-{random_hex(4)}"
+
+
+def branch_key(branch: str | None) -> str:
+    """A branch name made safe for a file name; `DETACHED` without one."""
+    if not branch:
+        return "DETACHED"
+    return "".join(c if c.isalnum() and c.isascii() or c in "._-" else "-" for c in branch)
+
+
+def record_name(moment: _dt.datetime, branch: str | None, head: str | None) -> str:
+    """`<YYYYMMDDTHHMMSSZ>--<branch-key>--<short-head>--<16 hex>.md`."""
+    short = (head or "0000000")[:7]
+    return f"{clock.compact(moment)}--{branch_key(branch)}--{short}--{random_hex(16)}.md"

@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+from mj_state.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,29 @@
+"""`mj-state`: git identity and the checkout's durable records: task, checkpoints, handovers, decisions, questions, ledger; worktree overlap."""
+
+from __future__ import annotations
+
+import argparse
+from typing import IO
+
+from mj_core.cli import Stage
+from mj_core.cli import build_parser
+from mj_core.cli import tool_main
+
+PROG = "mj-state"
+DESCRIPTION = "git identity and the checkout's durable records: task, checkpoints, handovers, decisions, questions, ledger; worktree overlap"
+
+TABLE: dict[str, Stage] = {}
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    return build_parser(PROG, TABLE, DESCRIPTION).parse_args(argv)
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    stdin: IO[bytes] | None = None,
+    stdout: IO[bytes] | None = None,
+    stderr: IO[str] | None = None,
+) -> int:
+    return tool_main(PROG, DESCRIPTION, TABLE, argv, stdin=stdin, stdout=stdout, stderr=stderr)

@@ -1,0 +1,147 @@
+"""Behavioural tests: the installed executables, run as subprocesses in scratch git repositories.
+
+Nothing here imports the packages: only executables, files, modes and exit codes, which is what
+lets the `wheels` tox environment run this suite against a clean, non-editable install.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "mj-test",
+    "GIT_AUTHOR_EMAIL": "mj-test@example.invalid",
+    "GIT_COMMITTER_NAME": "mj-test",
+    "GIT_COMMITTER_EMAIL": "mj-test@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+}
+
+
+def bin_dir() -> Path:
+    """`$MJ_BIN` when set (the wheels environment), else beside the running interpreter."""
+    return Path(os.environ.get("MJ_BIN") or Path(sys.executable).parent)
+
+
+def exe(name: str) -> str:
+    path = bin_dir() / name
+    if not path.exists():
+        raise RuntimeError(f"{name} is not installed in {bin_dir()}")
+    return str(path)
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def __repr__(self) -> str:  # shown by pytest when an assertion fails
+        return f"Result(code={self.code}, out={self.out!r}, err={self.err!r})"
+
+
+@dataclass
+class Repo:
+    root: Path
+    env: dict[str, str]
+
+    def run(self, *args: str, stdin: str | None = None, cwd: Path | None = None) -> Result:
+        """Run an installed executable (`majordomus` unless args[0] starts with `mj-`)."""
+        argv = list(args)
+        if not argv or not argv[0].startswith("mj-"):
+            argv = ["majordomus", *argv]
+        argv[0] = exe(argv[0])
+        proc = subprocess.run(
+            argv,
+            cwd=cwd or self.root,
+            env=self.env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        return Result(proc.returncode, proc.stdout, proc.stderr)
+
+    def mj(self, *args: str, stdin: str | None = None) -> Result:
+        return self.run(*args, stdin=stdin)
+
+    def git(self, *args: str, check: bool = True) -> str:
+        proc = subprocess.run(
+            ["git", *args],
+            cwd=self.root,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if check and proc.returncode != 0:
+            raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}")
+        return proc.stdout
+
+    def shell(self, script: str) -> Result:
+        """Run a reproduce command the way a person would paste it."""
+        env = dict(self.env)
+        env["PATH"] = f"{bin_dir()}{os.pathsep}{env['PATH']}"
+        proc = subprocess.run(
+            ["bash", "-c", script],
+            cwd=self.root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return Result(proc.returncode, proc.stdout, proc.stderr)
+
+    def commit(self, message: str = "change", *paths: str) -> str:
+        self.git("add", "-A", *paths)
+        self.git("commit", "-q", "--no-gpg-sign", "--no-verify", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD").strip()
+
+    def write(self, relative: str, text: str) -> Path:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+
+def make_env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MJ_"))}
+    env.update(GIT_ENV)
+    env["HOME"] = str(home)
+    env["GIT_TEMPLATE_DIR"] = ""
+    env["PATH"] = f"{bin_dir()}{os.pathsep}{env.get('PATH', '')}"
+    env.pop("MAJORDOMUS_SHARE", None)
+    return env
+
+
+def make_repo(path: Path, home: Path) -> Repo:
+    path.mkdir(parents=True, exist_ok=True)
+    env = make_env(home)
+    repo = Repo(path, env)
+    repo.git("init", "-q", "-b", "main")
+    repo.write("README.md", "# scratch\n")
+    repo.commit("initial")
+    return repo
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Iterator[Repo]:
+    """A scratch repository with one commit, git isolated from the machine's configuration."""
+    yield make_repo(tmp_path / "repo", tmp_path / "home")
+
+
+@pytest.fixture
+def layer_repo(git_repo: Repo) -> Repo:
+    """A scratch repository after `majordomus init`, with the layer committed."""
+    result = git_repo.mj("init")
+    assert result.code == 0, result
+    git_repo.commit("adopt majordomus")
+    return git_repo
