@@ -1,0 +1,52 @@
+"""Identity computed from git at write time, and the divergence label computed at read time.
+
+Identity fields (repository_id, worktree, branch, head, working_tree) are never authored: a
+record's copy is compared with git's answer now, and labelled exact, advanced, diverged or
+different_context.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mj_core import git
+
+IDENTITY_KEYS = ("repository_id", "worktree", "branch", "head", "working_tree", "changed_files")
+LABELS = ("exact", "advanced", "diverged", "different_context")
+
+
+def identity(root: Path) -> dict[str, Any]:
+    """The five git-computed fields, in record order."""
+    return {
+        "repository_id": str(git.common_dir(root)),
+        "worktree": str(root),
+        "branch": git.branch(root) or "DETACHED",
+        "head": git.head(root) or "",
+        "working_tree": "dirty" if git.is_dirty(root) else "clean",
+    }
+
+
+def label(root: Path, record: dict[str, Any], now: dict[str, Any] | None = None) -> str:
+    """Divergence of a record's recorded head against HEAD here.
+
+    different_context: another repository, worktree or branch. exact: same head.
+    advanced: the recorded head is an ancestor of HEAD. diverged: it is not (e.g. a rebase).
+    """
+    current = now if now is not None else identity(root)
+    for key in ("repository_id", "worktree", "branch"):
+        recorded = record.get(key)
+        if recorded is not None and str(recorded) != str(current[key]):
+            return "different_context"
+    recorded_head = str(record.get("head") or "")
+    if recorded_head == current["head"]:
+        return "exact"
+    if recorded_head and current["head"] and git.is_ancestor(root, recorded_head, current["head"]):
+        return "advanced"
+    return "diverged"
+
+
+def foreign(root: Path, record: dict[str, Any]) -> bool:
+    """True when a record names another checkout (a copy that travelled here)."""
+    worktree = record.get("worktree")
+    return worktree is not None and str(worktree) != str(root)
