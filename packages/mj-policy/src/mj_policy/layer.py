@@ -1,0 +1,137 @@
+"""The layer loader: `.ai/manifest.yaml`, the policy and the profiles, read strictly.
+
+Every other tool reads the layer through `load(root)`. Loading is cheap on purpose (strict YAML,
+the generated allow lists and a walk of the schema's required keys; jsonschema is not imported):
+a hook pays for it on every commit. Full validation of types and enums is `doctor`'s job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mj_core import keys
+from mj_core import required
+from mj_core import yamlstrict
+from mj_core.errors import ContractUnmet
+from mj_core.errors import MissingArtifact
+from mj_core.yamlstrict import Document
+
+MANIFEST = ".ai/manifest.yaml"
+SCHEMA = "ai-repository/v1"
+_PROFILE_NAME = re.compile(r"[a-z][a-z0-9-]*")
+
+
+@dataclass(frozen=True)
+class Layer:
+    root: Path
+    manifest: Document
+    policy: Document
+
+    @property
+    def ai(self) -> Path:
+        return self.root / ".ai"
+
+    @property
+    def local(self) -> Path:
+        return self.ai / "local"
+
+    @property
+    def state(self) -> Path:
+        return self.local / "state"
+
+    def section(self, name: str) -> Path:
+        """The path a manifest section resolves to (relative to `.ai/` in the manifest)."""
+        return self.ai / section_value(self.manifest, name)
+
+    def relative(self, path: Path) -> str:
+        """`path` as the repository-relative text messages and reproduce commands use."""
+        return path.relative_to(self.root).as_posix()
+
+    def profile(self, name: str) -> Document:
+        """A profile, parsed strictly; absent → 12, unknown or missing keys → 10."""
+        directory = self.section("profiles")
+        path = directory / f"{name}.yaml"
+        shown = self.relative(path) if _PROFILE_NAME.fullmatch(name) else repr(name)
+        if not _PROFILE_NAME.fullmatch(name) or not path.is_file():
+            raise MissingArtifact(
+                f"{shown}: no such profile — profiles are the *.yaml files in "
+                f"{self.relative(directory)}/ ({', '.join(self.profile_names()) or 'none'})"
+            )
+        shown = self.relative(path)
+        return close(yamlstrict.load_file(path, shown), "profile")
+
+    def profile_names(self) -> list[str]:
+        directory = self.section("profiles")
+        if not directory.is_dir():
+            return []
+        return sorted(p.stem for p in directory.glob("*.yaml") if p.is_file())
+
+
+def section_value(manifest: Document, name: str) -> str:
+    """The manifest's text for section `name`; a missing or escaping value is refused (10)."""
+    sections = manifest.data.get("sections") if isinstance(manifest.data, dict) else None
+    value = sections.get(name) if isinstance(sections, dict) else None
+    where = manifest.where(("sections", name))
+    if not isinstance(value, str) or not value:
+        raise ContractUnmet(f"{where}: section '{name}' names no path — add `{name}: repo/...`")
+    if value.startswith("/") or ".." in value.split("/"):
+        raise ContractUnmet(f"{where}: section '{name}' leaves .ai/ ({value}) — keep it inside")
+    return value
+
+
+def close(doc: Document, kind: str) -> Document:
+    """Refuse (10) a parsed layer file that is not a mapping, or has unknown or missing keys."""
+    if not isinstance(doc.data, dict):
+        raise ContractUnmet(f"{doc.name}:1:1: not a mapping — write `key: value` lines")
+    for where, key in keys.unknown_keys(doc, kind):
+        raise ContractUnmet(
+            f"{where}: unknown key '{key}' — remove it or fix its spelling "
+            f"(the keys a {kind} may carry: share/allow/{kind}.txt)"
+        )
+    for where, key in required.missing_keys(doc, kind):
+        raise ContractUnmet(f"{where}: missing key '{key}' — add it (no key has a default)")
+    return doc
+
+
+def _manifest(root: Path) -> Document:
+    path = root / MANIFEST
+    if not path.exists():
+        raise MissingArtifact(
+            f"{MANIFEST}: no Majordomus layer in {root} — run `majordomus init` to create it"
+        )
+    doc = yamlstrict.load_file(path, MANIFEST)
+    schema = doc.data.get("schema") if isinstance(doc.data, dict) else None
+    if schema != SCHEMA:
+        raise ContractUnmet(
+            f"{doc.where(('schema',))}: manifest schema {schema!r} is not understood by this "
+            f"majordomus, which reads {SCHEMA} — use a majordomus that reads it, or rewrite "
+            f"the manifest as {SCHEMA}"
+        )
+    return close(doc, "manifest")
+
+
+def _policy(root: Path, manifest: Document) -> Document:
+    shown = f".ai/{section_value(manifest, 'policy')}"
+    path = root / shown
+    if not path.exists():
+        raise MissingArtifact(f"{shown}: no policy — `majordomus init --extend` writes one")
+    doc = yamlstrict.load_file(path, shown)
+    version = doc.data.get("version") if isinstance(doc.data, dict) else None
+    if (
+        isinstance(doc.data, dict)
+        and "version" in doc.data
+        and (type(version) is not int or version != 1)
+    ):
+        raise ContractUnmet(
+            f"{doc.where(('version',))}: policy version {version!r} is not supported — "
+            "this majordomus reads version 1 only"
+        )
+    return close(doc, "policy")
+
+
+def load(root: Path) -> Layer:
+    """The layer at `root`: no manifest → 12 naming `majordomus init`; anything malformed → 10."""
+    manifest = _manifest(root)
+    return Layer(root=root, manifest=manifest, policy=_policy(root, manifest))
