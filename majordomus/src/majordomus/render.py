@@ -37,7 +37,7 @@ def summary_line(command: str, record: Record) -> str:
 
 
 def findings(command: str, records: Iterable[Record], inv: Invocation) -> int:
-    """Print each finding as it arrives (text or JSON Lines), then the summary; return the verdict."""
+    """Print each finding as it arrives (text or JSON Lines), then the summary; return verdict."""
     seen: list[Record] = []
     for record in records:
         if record.get("kind") != "finding":

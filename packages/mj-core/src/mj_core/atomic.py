@@ -71,13 +71,20 @@ def publish_unique(directory: Path, make_name: Callable[[], str], data: bytes, m
 
 
 def append_line(path: Path, line: bytes) -> None:
-    """Append one complete line with O_APPEND under an exclusive lock; one write() call."""
+    """Append one complete line with O_APPEND under an exclusive lock; one write() call.
+
+    A file whose last line lacks its newline (a crash mid-write) gets one first, in the same
+    write, so the new line is never glued onto the torn one.
+    """
     if not line.endswith(b"\n") or b"\n" in line[:-1]:
         raise ValueError("append_line takes exactly one newline-terminated line")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            line = b"\n" + line  # a torn last line stays its own (malformed) line
         written = os.write(fd, line)
         if written != len(line):
             raise OSError(f"{path}: short append ({written} of {len(line)} bytes)")

@@ -118,7 +118,7 @@ def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> 
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except Exception as exc:  # noqa: BLE001 - the funnel's whole job
+    except Exception as exc:
         if os.environ.get("MJ_DEBUG") == "1":
             raise
         err.write(f"{prog}: internal error: {type(exc).__name__}: {exc}\n")

@@ -9,22 +9,22 @@ COMPACT_FORMAT = "%Y%m%dT%H%M%SZ"
 
 
 def now() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0)
 
 
 def iso(moment: _dt.datetime) -> str:
     """`2026-09-03T19:30:12Z`."""
-    return moment.astimezone(_dt.timezone.utc).strftime(ISO_FORMAT)
+    return moment.astimezone(_dt.UTC).strftime(ISO_FORMAT)
 
 
 def compact(moment: _dt.datetime) -> str:
     """`20260903T193012Z`, the record file-name prefix."""
-    return moment.astimezone(_dt.timezone.utc).strftime(COMPACT_FORMAT)
+    return moment.astimezone(_dt.UTC).strftime(COMPACT_FORMAT)
 
 
 def digits(moment: _dt.datetime) -> str:
     """`20260903193012`, the id stamp."""
-    return moment.astimezone(_dt.timezone.utc).strftime("%Y%m%d%H%M%S")
+    return moment.astimezone(_dt.UTC).strftime("%Y%m%d%H%M%S")
 
 
 def parse_iso(text: str) -> _dt.datetime | None:
@@ -33,7 +33,7 @@ def parse_iso(text: str) -> _dt.datetime | None:
         parsed = _dt.datetime.strptime(text, ISO_FORMAT)
     except (TypeError, ValueError):
         return None
-    return parsed.replace(tzinfo=_dt.timezone.utc)
+    return parsed.replace(tzinfo=_dt.UTC)
 
 
 def parse_duration(text: str) -> int | None:

@@ -60,7 +60,9 @@ class Finding:
 
 def render_text(record: dict[str, Any]) -> str:
     """`<LEVEL> <category> <subject> — <message>  [reproduce: <command>]`."""
-    line = f"{record['level']:<4} {record['category']:<11} {record['subject']} — {record['message']}"
+    line = (
+        f"{record['level']:<4} {record['category']:<11} {record['subject']} — {record['message']}"
+    )
     if record.get("reproduce") and record["level"] != "OK":
         line += f"  [reproduce: {record['reproduce']}]"
     return line

@@ -26,7 +26,7 @@ def branch_key(branch: str | None) -> str:
     """A branch name made safe for a file name; `DETACHED` without one."""
     if not branch:
         return "DETACHED"
-    return "".join(c if c.isalnum() and c.isascii() or c in "._-" else "-" for c in branch)
+    return "".join(c if (c.isalnum() and c.isascii()) or c in "._-" else "-" for c in branch)
 
 
 def record_name(moment: _dt.datetime, branch: str | None, head: str | None) -> str:

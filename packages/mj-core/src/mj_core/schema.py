@@ -22,7 +22,7 @@ def load(kind: str) -> dict[str, Any]:
 
 def violations(doc: Document, kind: str) -> list[tuple[str, str]]:
     """(`file:line:col`, message) for each schema violation, in document order."""
-    import jsonschema  # noqa: PLC0415 - deliberately lazy: ~150 ms of import
+    import jsonschema
 
     validator = jsonschema.Draft202012Validator(load(kind))
     found = []

@@ -26,6 +26,7 @@ _TAG = "tag:yaml.org,2002:"
 _QUOTE_FIX = "quote the value"
 Path_ = tuple[str | int, ...]
 
+_FRAMING = (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)
 _NULL12 = {"", "~", "null", "Null", "NULL"}
 _BOOL12 = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT12 = re.compile(r"[-+]?(0|[1-9][0-9]*)")
@@ -62,7 +63,7 @@ def _refuse(name: str, mark: Any, what: str, fix: str, offset: int) -> ContractU
 
 def _plain_value(value: str) -> tuple[bool, Any]:
     """(agreed, value): a plain scalar under YAML 1.2 core, if YAML 1.1 reads the same type."""
-    tag11 = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))[len(_TAG) :]
+    tag11 = str(_RESOLVER.resolve(yaml.ScalarNode, value, (True, False)))[len(_TAG) :]  # type: ignore[no-untyped-call]
     if tag11 == "timestamp":
         return True, value  # both read a date; the tool keeps the text
     if value in _NULL12:
@@ -183,9 +184,7 @@ def parse(text: str, name: str, *, line_offset: int = 0) -> Document:
                     raise builder.refuse(
                         event, "more than one document", "keep one document per file"
                     )
-            elif isinstance(event, (yaml.StreamStartEvent, yaml.StreamEndEvent)):
-                continue
-            elif isinstance(event, yaml.DocumentEndEvent):
+            elif isinstance(event, _FRAMING):
                 continue
             else:
                 data = builder.node(event, events, (), False)
@@ -198,8 +197,17 @@ def parse(text: str, name: str, *, line_offset: int = 0) -> Document:
         row = lines[mark.line] if mark.line < len(lines) else ""
         char = row[mark.column] if mark.column < len(row) else ""
         raise _refuse(name, mark, problem, _syntax_fix(problem, char), line_offset) from None
+    except yaml.reader.ReaderError as exc:
+        before = text[: exc.position]
+        line = before.count("\n") + 1 + line_offset
+        col = exc.position - (before.rfind("\n") + 1) + 1
+        raise ContractUnmet(
+            f"{name}:{line}:{col}: unacceptable character #x{exc.character:04x}"
+            " — remove the control character"
+        ) from None
     except yaml.YAMLError as exc:
-        raise ContractUnmet(f"{name}:1:1: {exc} — fix the YAML syntax") from None
+        first = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
+        raise ContractUnmet(f"{name}:1:1: {first} — fix the YAML syntax") from None
     return Document(name, data, builder.marks)
 
 
@@ -268,9 +276,31 @@ def _scalar(value: Any) -> str:
     )
     if plain_ok:
         return text
-    import json
+    return _double_quoted(text)
 
-    return json.dumps(text, ensure_ascii=False)
+
+def _yaml_printable(char: str) -> bool:
+    code = ord(char)  # YAML 1.1 reads U+0085, U+2028 and U+2029 as line breaks: escape them
+    return (
+        0x20 <= code <= 0x7E
+        or (0xA0 <= code <= 0xD7FF and code not in (0x2028, 0x2029))
+        or 0xE000 <= code <= 0xFFFD
+        or code >= 0x10000
+    )
+
+
+def _double_quoted(text: str) -> str:
+    out = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif _yaml_printable(char):
+            out.append(char)
+        elif ord(char) <= 0xFFFF:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(f"\\U{ord(char):08x}")
+    return '"' + "".join(out) + '"'
 
 
 def dump(data: dict[str, Any]) -> str:

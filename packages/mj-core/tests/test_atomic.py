@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import multiprocessing
+import os
+import stat
+from pathlib import Path
+
+import orjson
+import pytest
+from mj_core import atomic
+from mj_core.errors import Refused
+
+
+def test_create_sets_mode_and_refuses_overwrite(tmp_path: Path) -> None:
+    target = tmp_path / "sub" / "record.md"
+    atomic.create(target, b"one\n", mode=0o600)
+    assert target.read_bytes() == b"one\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    with pytest.raises(Refused, match="already exists"):
+        atomic.create(target, b"two\n")
+    assert target.read_bytes() == b"one\n"
+    atomic.create(target, b"two\n", replace=True)
+    assert target.read_bytes() == b"two\n"
+    assert [p.name for p in target.parent.iterdir()] == ["record.md"]  # no temporary left
+
+
+def test_publish_unique_retries_a_taken_name(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("taken")
+    names = iter(["a.md", "b.md"])
+    path = atomic.publish_unique(tmp_path, lambda: next(names), b"new", 0o600)
+    assert path.name == "b.md"
+    assert (tmp_path / "a.md").read_text() == "taken"
+
+
+def test_interrupted_publish_leaves_no_partial_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(temp: Path, _target: Path) -> None:
+        assert temp.exists()  # the data is complete in the temporary file at this point
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(atomic, "_before_publish", crash)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.create(tmp_path / "r.md", b"body", mode=0o600)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.publish_unique(tmp_path, lambda: "x.md", b"body", 0o600)
+    assert list(tmp_path.iterdir()) == []
+
+
+def _append_many(path: str, worker: int) -> None:
+    for index in range(250):
+        line = orjson.dumps({"worker": worker, "index": index, "pad": "x" * 300}) + b"\n"
+        atomic.append_line(Path(path), line)
+
+
+def test_concurrent_appends_never_tear_or_lose_a_line(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.jsonl"
+    procs = [multiprocessing.Process(target=_append_many, args=(str(ledger), w)) for w in range(4)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join()
+    lines = ledger.read_bytes().splitlines()
+    assert len(lines) == 1000
+    seen = {(r["worker"], r["index"]) for r in map(orjson.loads, lines)}
+    assert len(seen) == 1000
+    assert stat.S_IMODE(os.stat(ledger).st_mode) == 0o600
+
+
+def test_append_line_takes_exactly_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        atomic.append_line(tmp_path / "l", b"no newline")
+    with pytest.raises(ValueError):
+        atomic.append_line(tmp_path / "l", b"two\nlines\n")

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from mj_core import git
+from mj_core.errors import UsageError
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "r"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    (root / "a.txt").write_text("a\n")
+    _git(root, "add", "a.txt")
+    _git(root, "commit", "-q", "--no-verify", "-m", "one")
+    return root
+
+
+def test_facts(repo: Path) -> None:
+    assert git.toplevel(repo / ".git" / "..") == repo.resolve()
+    assert git.branch(repo) == "main"
+    head = git.head(repo)
+    assert head is not None and len(head) == 40
+    assert git.common_dir(repo) == (repo / ".git").resolve()
+    assert not git.is_dirty(repo)
+    (repo / "new dir").mkdir()
+    (repo / "new dir" / "b.txt").write_text("b\n")
+    assert git.is_dirty(repo)
+    assert git.status_paths(repo) == ["new dir/b.txt"]
+
+
+def test_renames_report_both_sides(repo: Path) -> None:
+    _git(repo, "mv", "a.txt", "moved.txt")
+    assert sorted(git.status_paths(repo)) == ["a.txt", "moved.txt"]
+
+
+def test_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="not inside a git repository"):
+        git.toplevel(tmp_path)
+
+
+def test_hook_environment_is_scrubbed(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    _git(other, "init", "-q", "-b", "elsewhere")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other / ".git" / "index"))
+    assert git.branch(repo) == "main"  # a tool run inside a hook still answers for its own repo
+
+
+def test_worktrees_and_ancestry(repo: Path, tmp_path: Path) -> None:
+    first = git.head(repo)
+    assert first is not None
+    _git(repo, "worktree", "add", "-q", "-b", "side", str(tmp_path / "wt"))
+    listed = git.worktrees(repo)
+    assert [w["branch"] for w in listed] == ["main", "side"]
+    (repo / "a.txt").write_text("changed\n")
+    _git(repo, "commit", "-q", "--no-verify", "-am", "two")
+    second = git.head(repo)
+    assert second is not None
+    assert git.is_ancestor(repo, first, second)
+    assert not git.is_ancestor(repo, second, first)
+    assert git.changed_since(repo, first) == ["a.txt"]
