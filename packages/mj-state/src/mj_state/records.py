@@ -1,0 +1,118 @@
+"""Handover and checkpoint records: computed front matter, one new file each, read back by scope.
+
+Writing: the front matter is computed here (identity from git, never from the caller), emitted
+in the strict YAML subset, and the file is published by hard link under a fresh name with mode
+0600 — a taken name is retried, never overwritten; nothing is staged. Reading: the resolver in
+`mj_state.resolve` picks one record per scope rule and reads only that one.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mj_core import atomic
+from mj_core import clock
+from mj_core import ids
+from mj_core import keys
+from mj_core import yamlstrict
+from mj_core.errors import ContractUnmet
+from mj_core.errors import UsageError
+
+from mj_state import bodies
+from mj_state import identity
+
+KINDS = {"handover": "handovers", "checkpoint": "checkpoints"}
+MODE = 0o600
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record read back: where it is, its front matter, its body, and its divergence label."""
+
+    path: Path
+    front: dict[str, Any]
+    body: str
+    label: str
+
+
+def directory(state: Path, kind: str) -> Path:
+    if kind not in KINDS:
+        raise UsageError(f"unknown record kind {kind!r} (one of: {', '.join(KINDS)})")
+    return state / KINDS[kind]
+
+
+def front_matter(
+    root: Path,
+    task: dict[str, Any] | None,
+    *,
+    profile: str,
+    owner: str,
+    changed_files: list[str],
+    moment: _dt.datetime,
+) -> dict[str, Any]:
+    """The front matter in SCHEMAS order; task fields from the task, identity from git now."""
+    front: dict[str, Any] = {
+        "schema_version": 1,
+        "created_at": clock.iso(moment),
+        "task_id": str(task["id"]) if task else "none",
+        "profile": str(task["profile"]) if task else profile,
+        "owner": str(task["owner"]) if task else owner,
+    }
+    front.update(identity.identity(root))
+    front["changed_files"] = sorted(set(changed_files))
+    return front
+
+
+def render(front: dict[str, Any], body: str) -> bytes:
+    text = body if body.endswith("\n") else body + "\n"
+    return f"---\n{yamlstrict.dump(front)}---\n\n{text.lstrip(chr(10))}".encode()
+
+
+def publish(state: Path, kind: str, front: dict[str, Any], body: str, *, name: str) -> Path:
+    """Refuse an identity-like body line (10), then publish a new 0600 file; return its path."""
+    bodies.refuse_identity(body, name)
+    moment = clock.parse_iso(front["created_at"]) or clock.now()
+    target = directory(state, kind)
+
+    def make_name() -> str:
+        return ids.record_name(moment, front["branch"], front["head"] or None)
+
+    return atomic.publish_unique(target, make_name, render(front, body), MODE)
+
+
+def load(path: Path) -> tuple[dict[str, Any], str]:
+    """(front matter, body) of one record; unknown front-matter keys are errors (10)."""
+    text = yamlstrict.read_text(path)
+    doc, body, _ = yamlstrict.split_front_matter(text, str(path))
+    if not isinstance(doc.data, dict):
+        raise ContractUnmet(f"{path}:2: front matter is not a mapping")
+    for where, key in keys.unknown_keys(doc, "record"):
+        raise ContractUnmet(f"{where}: {key}: unknown key in record front matter")
+    return doc.data, body.lstrip("\n")
+
+
+def read(path: Path, root: Path, *, now: dict[str, Any] | None = None) -> Record:
+    """One record with its divergence label against HEAD here."""
+    front, body = load(path)
+    return Record(path, front, body, identity.label(root, front, now))
+
+
+def resolve_latest(layer: Any, kind: str) -> Record | None:
+    """The newest applicable record of `kind` for `layer` (`.root`, `.state`); see resolve."""
+    from mj_state.resolve import resolve
+
+    return resolve(Path(layer.root), Path(layer.state), kind)
+
+
+def names(state: Path, kind: str) -> list[str]:
+    """Record file names of a kind, newest first by the stamp in the name (not by mtime)."""
+    try:
+        entries = os.listdir(directory(state, kind))
+    except FileNotFoundError:
+        return []
+    found = [name for name in entries if name.endswith(".md") and not name.startswith(".")]
+    return sorted(found, key=lambda name: name.split("--", 1)[0], reverse=True)
