@@ -90,3 +90,25 @@ def append_line(path: Path, line: bytes) -> None:
             raise OSError(f"{path}: short append ({written} of {len(line)} bytes)")
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def append_block(path: Path, block: bytes, *, mode: int = 0o600) -> None:
+    """Append a newline-terminated block of lines in one write() under an exclusive lock.
+
+    For append-only Markdown logs whose entries span several lines: a concurrent writer never
+    interleaves with the block. When the file does not end in a newline one is added first.
+    """
+    if not block.endswith(b"\n"):
+        raise ValueError("append_block takes a newline-terminated block")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, mode)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            block = b"\n" + block
+        written = os.write(fd, block)
+        if written != len(block):
+            raise OSError(f"{path}: short append ({written} of {len(block)} bytes)")
+    finally:
+        os.close(fd)
