@@ -40,3 +40,125 @@ def _position(where: str) -> tuple[int, int]:
         return int(parts[1]), int(parts[2])
     except (IndexError, ValueError):
         return 0, 0
+
+
+_ANNOTATIONS = {"$schema", "$id", "title", "description", "$comment", "default", "examples"}
+_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "array": (list,),
+    "object": (dict,),
+    "integer": (int,),
+    "boolean": (bool,),
+    "null": (type(None),),
+}
+
+
+def quick_violations(doc: Document, kind: str) -> list[tuple[str, str]]:
+    """Like `violations`, without importing jsonschema: for hot paths (hooks, `check`).
+
+    Understands the keywords our flat record schemas use (type, enum, const, pattern,
+    minLength, minItems, uniqueItems, required, properties, additionalProperties: false,
+    items). A schema using any other keyword is a tool bug (13), never a silent pass.
+    """
+    found: list[tuple[str, str]] = []
+    _walk_schema(load(kind), doc.data, (), doc, found)
+    return found
+
+
+def _walk_schema(
+    schema: dict[str, Any],
+    value: Any,
+    path: tuple[str | int, ...],
+    doc: Document,
+    found: list[tuple[str, str]],
+) -> None:
+    def bad(message: str) -> None:
+        where = ".".join(str(p) for p in path) or "(top level)"
+        found.append((doc.where(path), f"{where}: {message}"))
+
+    for keyword in schema:
+        if keyword not in _KEYWORDS and keyword not in _ANNOTATIONS:
+            from mj_core.errors import InternalError
+
+            raise InternalError(f"schema {kind_of(schema)}: keyword {keyword!r} needs jsonschema")
+    if "type" in schema:
+        types = _TYPES[schema["type"]]
+        if not isinstance(value, types) or (schema["type"] == "integer" and value is True):
+            bad(f"{value!r} is not of type {schema['type']!r}")
+            return
+    if "enum" in schema and value not in schema["enum"]:
+        bad(f"{value!r} is not one of {schema['enum']!r}")
+    if "const" in schema and value != schema["const"]:
+        bad(f"{schema['const']!r} was expected")
+    if isinstance(value, str):
+        _string(schema, value, bad)
+    if isinstance(value, list):
+        _array(schema, value, path, doc=doc, found=found, bad=bad)
+    if isinstance(value, dict):
+        _object(schema, value, path, doc=doc, found=found, bad=bad)
+
+
+def kind_of(schema: dict[str, Any]) -> str:
+    return str(schema.get("$id", "(nested)"))
+
+
+def _string(schema: dict[str, Any], value: str, bad: Any) -> None:
+    import re
+
+    if len(value) < schema.get("minLength", 0):
+        bad(f"{value!r} is too short")
+    if "pattern" in schema and not re.search(schema["pattern"], value):
+        bad(f"{value!r} does not match {schema['pattern']!r}")
+
+
+def _array(
+    schema: dict[str, Any],
+    value: list[Any],
+    path: tuple[str | int, ...],
+    *,
+    doc: Document,
+    found: list[tuple[str, str]],
+    bad: Any,
+) -> None:
+    if len(value) < schema.get("minItems", 0):
+        bad(f"{value!r} should be non-empty" if not value else f"{value!r} is too short")
+    if schema.get("uniqueItems") and len({orjson.dumps(v) for v in value}) != len(value):
+        bad(f"{value!r} has non-unique elements")
+    if "items" in schema:
+        for index, item in enumerate(value):
+            _walk_schema(schema["items"], item, (*path, index), doc, found)
+
+
+def _object(
+    schema: dict[str, Any],
+    value: dict[str, Any],
+    path: tuple[str | int, ...],
+    *,
+    doc: Document,
+    found: list[tuple[str, str]],
+    bad: Any,
+) -> None:
+    for key in schema.get("required", []):
+        if key not in value:
+            bad(f"{key!r} is a required property")
+    props = schema.get("properties", {})
+    for key, child in value.items():
+        if key in props:
+            _walk_schema(props[key], child, (*path, key), doc, found)
+        elif schema.get("additionalProperties") is False:
+            found.append((doc.where((*path, key)), f"{key}: unknown key"))
+
+
+_KEYWORDS = {
+    "type",
+    "enum",
+    "const",
+    "pattern",
+    "minLength",
+    "minItems",
+    "uniqueItems",
+    "required",
+    "properties",
+    "additionalProperties",
+    "items",
+}

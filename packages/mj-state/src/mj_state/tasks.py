@@ -1,0 +1,106 @@
+"""The task record `.ai/local/state/current.yaml`: read strictly, written atomically, archived.
+
+Only `outcome` and `checkpoint_at` change after `start` (finish refreshes the git fields). A
+terminal record is archived to `state/archive/<id>.yaml` by the next `start`; an active one
+refuses it (15): no flag discards an active task.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from typing import Protocol
+
+from mj_core import atomic
+from mj_core import schema
+from mj_core import yamlstrict
+from mj_core.errors import ContractUnmet
+from mj_core.errors import Refused
+
+AUTHORED = ("id", "task", "profile", "owner", "scope", "started_at", "checkpoint_at", "outcome")
+COMPUTED = ("repository_id", "worktree", "branch", "head", "working_tree")
+OUTCOMES = ("active", "completed", "partial", "blocked", "no_match", "failed", "handed_over")
+_COMMENT = "# computed from git at start; refreshed at finish; never authored\n"
+
+
+class HasState(Protocol):
+    """What this module needs of a layer: the repository root and the state directory."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def state(self) -> Path: ...
+
+
+def current_path(layer: HasState) -> Path:
+    return layer.state / "current.yaml"
+
+
+def shown(layer: HasState, target: Path) -> str:
+    """`target` as the repository-relative name used in messages."""
+    try:
+        return target.relative_to(layer.root).as_posix()
+    except ValueError:
+        return str(target)
+
+
+def read_current(layer: HasState) -> dict[str, Any] | None:
+    """The task record, or None when there is none. Bad content → 10 naming file:line:key."""
+    target = current_path(layer)
+    if not target.exists():
+        return None
+    return read_record(target, shown(layer, target))
+
+
+def read_record(target: Path, name: str) -> dict[str, Any]:
+    doc = yamlstrict.load_file(target, name)
+    if not isinstance(doc.data, dict):
+        raise ContractUnmet(f"{name}:1:1: a task record is a mapping of keys")
+    problems = schema.quick_violations(doc, "current")
+    if problems:
+        where, message = problems[0]
+        raise ContractUnmet(f"{where}: {message}")
+    data: dict[str, Any] = doc.data
+    return data
+
+
+def render(record: dict[str, Any]) -> bytes:
+    """The record in the shape of SCHEMAS.cs.md: authored keys, then the computed block."""
+    authored = {key: record[key] for key in AUTHORED}
+    computed = {key: record[key] for key in COMPUTED}
+    text = yamlstrict.dump(authored) + "\n" + _COMMENT + yamlstrict.dump(computed)
+    return text.encode("utf-8")
+
+
+def write_current(layer: HasState, record: dict[str, Any], *, replace: bool) -> Path:
+    """Publish the record atomically; an existing one is replaced only when `replace`."""
+    target = current_path(layer)
+    atomic.create(target, render(record), mode=0o644, replace=replace)
+    return target
+
+
+def archive(layer: HasState, record: dict[str, Any]) -> Path:
+    """Copy a terminal record to `state/archive/<id>.yaml`; an existing archive → 15."""
+    if record.get("outcome") == "active":
+        raise Refused(f"task {record.get('id')} is active; an active task is never archived")
+    target = layer.state / "archive" / f"{record['id']}.yaml"
+    try:
+        atomic.create(target, render(record), mode=0o644, replace=False)
+    except Refused:
+        raise Refused(
+            f"{shown(layer, target)}: already archived; nothing was overwritten"
+        ) from None
+    return target
+
+
+def require_startable(layer: HasState) -> dict[str, Any] | None:
+    """The previous terminal record to archive, or None; an active task here → 15."""
+    previous = read_current(layer)
+    if previous is not None and previous.get("outcome") == "active":
+        raise Refused(
+            f"{shown(layer, current_path(layer))}: task {previous['id']} is active "
+            "(finish it with `majordomus finish` or `majordomus handover --close`; "
+            "no flag discards it)"
+        )
+    return previous

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+import multiprocessing
+import subprocess
+import threading
+from pathlib import Path
+
+import orjson
+import pytest
+
+from mj_core.errors import InternalError
+from mj_state import ledger
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "r"
+    root.mkdir()
+    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True, env=env)
+    subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@e",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "i",
+        ],
+        cwd=root,
+        check=True,
+        env=env,
+    )
+    return root
+
+
+def test_envelope_first_then_payload(repo: Path) -> None:
+    line = ledger.append(repo, repo / "st", "question.opened", {"question": "q"}, task_id="t-1")
+    assert list(line)[:5] == ["ts", "event", "head", "branch", "by"]
+    assert line["task_id"] == "t-1" and line["question"] == "q" and "session" not in line
+    stored = (repo / "st" / "ledger.jsonl").read_bytes()
+    assert orjson.loads(stored) == line and stored.count(b"\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("event", "payload", "needle"),
+    [
+        ("no.such", {}, "not declared"),
+        ("question.opened", {}, "question"),
+        ("question.opened", {"question": "q", "branch": "x"}, "'branch'"),
+    ],
+)
+def test_tool_bugs_are_internal(repo: Path, event: str, payload: dict, needle: str) -> None:
+    with pytest.raises(InternalError, match=needle):
+        ledger.append(repo, repo / "st", event, payload)
+    assert not (repo / "st" / "ledger.jsonl").exists()
+
+
+def test_reader_first_key_wins_and_reports_bad_lines(tmp_path: Path) -> None:
+    target = tmp_path / "ledger.jsonl"
+    target.write_bytes(
+        b'{"ts":"a","event":"task.checkpoint","event":"x"}\n'
+        b"not json\n"
+        b"[1]\n"
+        b'{"event":"task.checkpoint"}\n'
+        b'{"ts":"b","event":"task.checkpoint"}\n'
+        b'{"ts":"c","ev'
+    )
+    lines = list(ledger.read(target))
+    assert lines[0].record == {"ts": "a", "event": "task.checkpoint"}
+    assert [line.lineno for line in lines if line.error] == [2, 3, 4, 6]
+    assert [n for n, _ in ledger.problems(target)] == [2, 3, 4, 6]
+
+
+def test_append_after_torn_line_keeps_both_lines_apart(repo: Path) -> None:
+    state = repo / "st"
+    state.mkdir()
+    (state / "ledger.jsonl").write_bytes(b'{"ts":"c","ev')
+    ledger.append(repo, state, "task.checkpoint", {})
+    lines = list(ledger.read(state / "ledger.jsonl"))
+    assert [line.error is None for line in lines] == [False, True]
+
+
+def _writer(args: tuple[str, int]) -> None:
+    root, count = args
+    for index in range(count):
+        ledger.append(Path(root), Path(root) / "st", "question.opened", {"question": f"q{index}"})
+
+
+def test_four_processes_append_one_thousand_whole_lines(repo: Path) -> None:
+    target = repo / "st" / "ledger.jsonl"
+    seen: list[int] = []
+    stop = threading.Event()
+
+    def reader() -> None:
+        while not stop.is_set():
+            seen.append(sum(1 for line in ledger.read(target) if line.error is None))
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        pool.map(_writer, [(str(repo), 250)] * 4)
+    stop.set()
+    thread.join()
+    lines = list(ledger.read(target))
+    assert len(lines) == 1000
+    assert all(line.error is None and ledger.problem(line) is None for line in lines)
+    assert seen and max(seen) <= 1000
