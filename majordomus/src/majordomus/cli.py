@@ -7,14 +7,15 @@ Each command is a module `majordomus.commands.<name>` exposing `HELP`, optionall
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
-from pathlib import Path
-from types import ModuleType
-from typing import IO
-
 from majordomus import commands
+
+TYPE_CHECKING = False  # `typing` costs milliseconds the `version` path does not have
+if TYPE_CHECKING:
+    import argparse
+    from types import ModuleType
+    from typing import IO
 
 LEGEND = (
     "exit codes: 0 ok, 2 usage, 10 contract unmet, 11 drift found, 12 missing artifact, "
@@ -108,6 +109,8 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
         return 2
     module = _module(name)
     options = parser_for(name, module).parse_args(rest)
+    from pathlib import Path
+
     from majordomus.invocation import Invocation
 
     inv = Invocation(
@@ -128,10 +131,11 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] in (["version"], ["--version"]):  # the hot path: nothing else is imported
+        return _version(args[1:], sys.stdout, sys.stderr)
     from mj_core import timing
     from mj_core.cli import guard
-
-    args = sys.argv[1:] if argv is None else argv
 
     def body() -> int:
         try:

@@ -9,8 +9,6 @@ from contextlib import contextmanager
 from typing import IO
 from typing import Any
 
-import orjson
-
 _START = time.perf_counter()
 _phases: dict[str, list[float]] = {}
 _counters: dict[str, int] = {}
@@ -54,6 +52,8 @@ def emit(stream: IO[str], *, as_json: bool) -> None:
     """Write the report to `stream` (stderr); stdout is never touched."""
     data = report()
     if as_json:
+        import orjson
+
         stream.write(orjson.dumps({"timing": data}).decode() + "\n")
         return
     stream.write(f"TIMING clock={data['clock']} total={data['total_ms']} ms\n")
