@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+
 from majordomus import commands
 
 TYPE_CHECKING = False  # `typing` costs milliseconds the `version` path does not have
