@@ -1,0 +1,136 @@
+"""The decision log `.ai/local/state/decisions.md`: append-only, one dated entry per decision.
+
+`add` computes Task and Head, writes `-` for an absent optional field and appends the whole
+entry in one locked write; entries are never edited. `parse` reads the file back (text inside
+an HTML comment is the file's template, not an entry) and `lacking` names the attribution
+fields an entry does not carry — check and doctor report those as warnings.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mj_core import atomic
+from mj_core import clock
+from mj_core.errors import Refused
+from mj_core.errors import UsageError
+
+NAME = "decisions.md"
+FIELDS = ("Task", "Head", "Why", "Rejected", "Evidence", "Supersedes")
+ATTRIBUTION = ("Task", "Head", "Why")
+_HEADING = re.compile(r"^## (\d{4}-\d{2}-\d{2}) — (.+?)\s*$")
+_FIELD = re.compile(r"^(" + "|".join(FIELDS) + r"):[ \t]*(.*?)\s*$")
+_COMMENT = re.compile(r"<!--.*?(-->|\Z)", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Entry:
+    line: int
+    date: str
+    title: str
+    fields: dict[str, str]
+
+    def text(self) -> str:
+        rows = [f"## {self.date} — {self.title}"]
+        rows += [f"{key}: {self.fields[key]}" for key in FIELDS if key in self.fields]
+        return "\n".join(rows) + "\n"
+
+
+def path(state: Path) -> Path:
+    return state / NAME
+
+
+def _blank_comments(text: str) -> str:
+    """Comments replaced by as many newlines, so line numbers stay true."""
+    return _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
+def parse(text: str) -> list[Entry]:
+    """Entries in file order (oldest first); field lines outside an entry are ignored."""
+    entries: list[Entry] = []
+    for number, line in enumerate(_blank_comments(text).split("\n"), start=1):
+        heading = _HEADING.match(line)
+        if heading:
+            entries.append(Entry(number, heading.group(1), heading.group(2), {}))
+            continue
+        field = _FIELD.match(line)
+        if field and entries and field.group(1) not in entries[-1].fields:
+            entries[-1].fields[field.group(1)] = field.group(2)
+    return entries
+
+
+def read(state: Path) -> list[Entry]:
+    try:
+        return parse(path(state).read_text(encoding="utf-8", errors="replace"))
+    except FileNotFoundError:
+        return []
+
+
+def lacking(entry: Entry) -> list[str]:
+    """Attribution fields absent or empty; Task and Head both `-` leave it unattributable."""
+    missing = [key for key in ATTRIBUTION if not entry.fields.get(key)]
+    if entry.fields.get("Why") == "-":
+        missing.append("Why")
+    if entry.fields.get("Task") == "-" and entry.fields.get("Head") == "-":
+        missing += ["Task", "Head"]
+    return sorted(set(missing), key=ATTRIBUTION.index)
+
+
+def matching(entries: list[Entry], text: str) -> list[Entry]:
+    """Entries whose title contains `text` (case-insensitive), in file order."""
+    needle = text.strip().lower()
+    return [entry for entry in entries if needle and needle in entry.title.lower()]
+
+
+def _one_line(value: str | None, option: str, *, required: bool = False) -> str:
+    text = (value or "").strip()
+    if required and not text:
+        raise UsageError(f"decision add: {option} is required and may not be empty")
+    if "\n" in text or "\r" in text:
+        raise UsageError(f"decision add: {option} must be one line")
+    return text or "-"
+
+
+def build(
+    entries: list[Entry],
+    *,
+    title: str,
+    why: str | None,
+    rejected: str | None,
+    evidence: str | None,
+    supersedes: str | None,
+    task_id: str | None,
+    head: str | None,
+    moment: _dt.datetime,
+) -> Entry:
+    """The new entry, validated: missing --why → 2; --supersedes matching nothing → 15."""
+    heading = _one_line(title, "the title", required=True)
+    fields = {"Task": task_id or "-", "Head": head or "-"}
+    fields["Why"] = _one_line(why, "--why", required=True)
+    fields["Rejected"] = _one_line(rejected, "--rejected")
+    fields["Evidence"] = _one_line(evidence, "--evidence")
+    fields["Supersedes"] = _supersedes(entries, supersedes)
+    return Entry(0, clock.iso(moment)[:10], heading, fields)
+
+
+def _supersedes(entries: list[Entry], text: str | None) -> str:
+    if text is None:
+        return "-"
+    value = _one_line(text, "--supersedes")
+    found = matching(entries, value)
+    if not found:
+        raise Refused(f"{NAME}: --supersedes {value!r} matches no recorded decision")
+    if len({entry.title for entry in found}) > 1:
+        titles = "; ".join(entry.title for entry in found)
+        raise Refused(f"{NAME}: --supersedes {value!r} is ambiguous ({titles}); quote more")
+    return found[0].title
+
+
+def append(state: Path, entry: Entry) -> None:
+    """One locked write of the whole entry, separated from the previous one by a blank line."""
+    target = path(state)
+    lead = b"\n" if target.exists() and target.stat().st_size else b""
+    atomic.append_block(target, lead + entry.text().encode("utf-8"))
