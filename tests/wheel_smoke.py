@@ -46,7 +46,7 @@ def main(bin_dir: str) -> int:
             if argv == ["doctor"]:
                 _install_hooks(root)
             proc = subprocess.run(
-                [str(tool), *argv], cwd=root, env=env, capture_output=True, text=True
+                [str(tool), *argv], cwd=root, env=env, capture_output=True, text=True, check=False
             )
             print(f"$ majordomus {' '.join(argv)}  (exit {proc.returncode})")
             print(proc.stdout + proc.stderr, end="")
