@@ -9,10 +9,16 @@ from mj_core.cli import Stage
 from mj_core.cli import build_parser
 from mj_core.cli import tool_main
 
+from mj_policy.contextstages import STAGES as CONTEXT_STAGES
+from mj_policy.update import STAGES as UPDATE_STAGES
+
 PROG = "mj-policy"
 DESCRIPTION = "the human-edited canonical layer: manifest, policy, profiles, rules, context documents, prompts; provider projections"
 
-TABLE: dict[str, Stage] = {}
+TABLE: dict[str, Stage] = {
+    **CONTEXT_STAGES,
+    **UPDATE_STAGES,
+}
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

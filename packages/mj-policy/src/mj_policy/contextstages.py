@@ -1,0 +1,92 @@
+"""`mj-policy context-*`: validate, list, resolve and explain the context documents."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import UsageError
+from mj_core.findings import Finding
+
+from mj_policy import contextchain
+from mj_policy import contexttree
+from mj_policy import layer as layer_mod
+from mj_policy.contexttree import Tree
+
+Record = dict[str, Any]
+REPRODUCE = "majordomus context validate"
+
+
+def settings(lay: layer_mod.Layer) -> tuple[tuple[str, ...], frozenset[str]]:
+    """(document file names from the manifest, provider names from the policy's projections)."""
+    names = tuple(lay.manifest.data["context"]["documents"])
+    projections = lay.policy.data.get("projections") or []
+    return names, frozenset(str(p["provider"]) for p in projections)
+
+
+def tree(root: Path) -> Tree:
+    names, providers = settings(layer_mod.load(root))
+    return contexttree.load(root, names, providers)
+
+
+def findings(found: Tree) -> list[Finding]:
+    if not found.problems:
+        message = f"{len(found.docs)} context document(s) validate as one tree"
+        return [Finding("OK", "context", ".ai", message)]
+    return [Finding("FAIL", p.cls, p.where, p.message, REPRODUCE) for p in found.problems]
+
+
+def _validate(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    for finding in findings(tree(context.root())):
+        yield finding.record()
+
+
+def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    for item in sorted(tree(context.root()).docs, key=lambda d: (d.depth, d.path)):
+        yield contextchain.record(item)
+
+
+def _filters(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", help="a path in the repository")
+    parser.add_argument("--provider", help="only documents addressed to this provider")
+    parser.add_argument("--audience", choices=("human", "agent"), help="only for this audience")
+
+
+def _chain(options: argparse.Namespace, context: Context, everything: bool) -> Iterator[Record]:
+    root = context.root()
+    names, providers = settings(layer_mod.load(root))
+    if options.provider and options.provider not in providers:
+        known = ", ".join(sorted(providers)) or "none"
+        raise UsageError(
+            f"--provider {options.provider}: not in the policy's projections ({known})"
+        )
+    found = contexttree.load(root, names, providers)
+    rel, is_dir = contextchain.target(root, options.path, context.cwd)
+    show = contextchain.explain if everything else contextchain.resolve
+    yield from show(found, rel, is_dir, options.provider, options.audience)
+
+
+def _resolve(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    return _chain(options, context, everything=False)
+
+
+def _explain(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    return _chain(options, context, everything=True)
+
+
+def _none(parser: argparse.ArgumentParser) -> None:
+    del parser
+
+
+STAGES = {
+    "context-validate": Stage("check every context document over the whole tree", _none, _validate),
+    "context-list": Stage("list the context documents, root first", _none, _list),
+    "context-resolve": Stage("the effective chain for a path, root first", _filters, _resolve),
+    "context-explain": Stage(
+        "every document and why it applies to a path or not", _filters, _explain
+    ),
+}
