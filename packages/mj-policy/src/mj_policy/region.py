@@ -1,0 +1,98 @@
+"""Region mode: the generated text lives between two markers; the host file is not ours.
+
+    <!-- majordomus:begin <policy 12 hex> <content 16 hex> -->
+    ...generated region...
+    <!-- majordomus:end -->
+
+Every byte outside the markers is copied as it was. An unclosed, out-of-order or repeated
+marker is refused (15): the tool never guesses where its region is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from mj_core.errors import Refused
+
+from mj_policy.stamps import Stamp
+from mj_policy.stamps import split_lines
+
+BEGIN = "<!-- majordomus:begin"
+END = "<!-- majordomus:end -->"
+_BEGIN_STAMPED = re.compile(
+    r"<!-- majordomus:begin (?P<policy>[0-9a-f]{12}) (?P<content>[0-9a-f]{16}) -->"
+)
+
+
+class Region(NamedTuple):
+    before: str  # the host text up to the begin marker, byte for byte
+    stamp: Stamp | None  # None when the begin marker carries no (well-formed) hashes
+    body: str  # the generated text between the markers
+    end_newline: str  # the end marker's own line terminator ("" at end of file)
+    after: str  # the host text after the end marker's line
+    begin_line: int  # 1-based, for messages
+
+
+def begin_marker(policy: str, content: str) -> str:
+    return f"{BEGIN} {policy[:12]} {content} -->"
+
+
+def _is_begin(line: str) -> bool:
+    return line.strip().startswith(BEGIN)
+
+
+def _is_end(line: str) -> bool:
+    return line.strip().startswith("<!-- majordomus:end")
+
+
+def find(text: str, name: str) -> Region | None:
+    """The one region of `text`, None when there is none; malformed markers → 15."""
+    lines = split_lines(text)
+    begins = [i for i, line in enumerate(lines) if _is_begin(line)]
+    ends = [i for i, line in enumerate(lines) if _is_end(line)]
+    if not begins and not ends:
+        return None
+    _refuse_malformed(name, begins, ends)
+    b, e = begins[0], ends[0]
+    match = _BEGIN_STAMPED.fullmatch(lines[b].strip())
+    stamp = Stamp(match["policy"], match["content"]) if match else None
+    end_line = lines[e]
+    return Region(
+        before="".join(lines[:b]),
+        stamp=stamp,
+        body="".join(lines[b + 1 : e]),
+        end_newline=end_line[len(end_line.rstrip("\r\n")) :],
+        after="".join(lines[e + 1 :]),
+        begin_line=b + 1,
+    )
+
+
+def _refuse_malformed(name: str, begins: list[int], ends: list[int]) -> None:
+    fix = "leave exactly one begin and one end marker, in that order"
+    if len(begins) > 1:
+        raise Refused(f"{name}:{begins[1] + 1}: repeated '{BEGIN}' marker — {fix}")
+    if len(ends) > 1:
+        raise Refused(f"{name}:{ends[1] + 1}: repeated '{END}' marker — {fix}")
+    if not ends:
+        raise Refused(f"{name}:{begins[0] + 1}: unclosed region (no '{END}') — {fix}")
+    if not begins:
+        raise Refused(f"{name}:{ends[0] + 1}: '{END}' without a begin marker — {fix}")
+    if ends[0] < begins[0]:
+        raise Refused(f"{name}:{ends[0] + 1}: end marker before the begin marker — {fix}")
+
+
+def splice(host: str, region: Region | None, policy: str, content: str, body: str) -> str:
+    """The host with its region replaced, or with one region appended when it has none."""
+    block = f"{begin_marker(policy, content)}\n{body}{END}"
+    if region is None:
+        return _append(host, block + "\n")
+    return region.before + block + (region.end_newline or "") + region.after
+
+
+def _append(host: str, block: str) -> str:
+    if not host:
+        return block
+    separator = "" if host.endswith("\n") else "\n"
+    blank = "" if host.endswith("\n\n") else "\n"
+    return host + separator + blank + block

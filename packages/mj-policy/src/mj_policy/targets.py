@@ -1,0 +1,101 @@
+"""A projection target on disk, judged against its own stamp and against the new output.
+
+`verify` answers doctor's question (does the file match the stamp it carries?); `judge` answers
+update's (what would writing the new output do to this file, and may it?).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from mj_core.yamlstrict import decode
+
+from mj_policy import region
+from mj_policy import stamps
+from mj_policy.projections import Inputs
+from mj_policy.projections import Rendered
+from mj_policy.projections import file_text
+
+# What writing would do; the last two are refused without --force.
+MISSING = "missing"
+CURRENT = "current"
+STALE = "stale"  # generated and untouched, but the new output differs
+RESTAMP = "restamp"  # the text is the new output; only its stamp is out of date
+APPEND = "append"  # region mode: the file has no region yet
+HAND_EDITED = "hand-edited"
+UNSTAMPED = "unstamped"
+REFUSED_STATES = (HAND_EDITED, UNSTAMPED)
+
+
+class Verified(NamedTuple):
+    """Doctor's view: the generated part of a target and whether it matches its stamp."""
+
+    state: str  # ok | hand-edited | unstamped | no-region
+    stamp: stamps.Stamp | None
+    generated: str  # file mode: the file without the stamp line; region: the region body
+    actual: str  # the content hash of `generated`
+
+
+class Judged(NamedTuple):
+    rendered: Rendered
+    state: str
+    old: str | None  # the whole file as it is, None when missing
+    new: str  # the whole file as update would write it
+    old_part: str  # what --diff compares: the file, or in region mode the region body
+    new_part: str
+
+
+def read(path: Path, shown: str) -> str | None:
+    return decode(path.read_bytes(), shown) if path.is_file() else None
+
+
+def verify(text: str, mode: str, name: str) -> Verified:
+    """Judge a target against its own stamp; malformed region markers raise Refused (15)."""
+    if mode == "region":
+        found = region.find(text, name)
+        if found is None:
+            return Verified("no-region", None, "", "")
+        stamp, generated = found.stamp, found.body
+    else:
+        split = stamps.read_file_stamp(text)
+        stamp, generated = split.stamp, split.covered
+    actual = stamps.content_hash(generated)
+    if stamp is None:
+        return Verified(UNSTAMPED, None, generated, actual)
+    return Verified("ok" if stamp.content == actual else HAND_EDITED, stamp, generated, actual)
+
+
+def judge(rendered: Rendered, data: Inputs, old: str | None) -> Judged:
+    name = rendered.projection.target
+    if rendered.projection.mode == "region":
+        return _judge_region(rendered, data, old, name)
+    new = file_text(rendered, data)
+    if old is None:
+        return Judged(rendered, MISSING, None, new, "", new)
+    seen = verify(old, "file", name)
+    return Judged(rendered, _state(seen, old, new, rendered), old, new, old, new)
+
+
+def _judge_region(rendered: Rendered, data: Inputs, old: str | None, name: str) -> Judged:
+    host = old or ""
+    found = region.find(host, name)
+    new = region.splice(host, found, data.policy_sha256, rendered.content, rendered.generated)
+    if old is None:
+        return Judged(rendered, MISSING, None, new, "", rendered.generated)
+    if found is None:
+        return Judged(rendered, APPEND, old, new, "", rendered.generated)
+    seen = verify(old, "region", name)
+    return Judged(
+        rendered, _state(seen, old, new, rendered), old, new, found.body, rendered.generated
+    )
+
+
+def _state(seen: Verified, old: str, new: str, rendered: Rendered) -> str:
+    if old == new:
+        return CURRENT
+    if seen.state == UNSTAMPED:
+        return UNSTAMPED
+    if seen.generated == rendered.generated:
+        return RESTAMP
+    return STALE if seen.state == "ok" else HAND_EDITED

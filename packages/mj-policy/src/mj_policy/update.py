@@ -1,0 +1,187 @@
+"""`mj-policy update`: render every projection, judge each target, then write — or refuse.
+
+All judging happens before the first write, so a refusal (15) or a budget overrun (10) leaves
+every target as it was. `--check` is the read-only CI gate: one finding per target, FAIL for a
+target that is missing or would change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mj_core import atomic
+from mj_core import paths
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import ContractUnmet
+from mj_core.errors import MissingArtifact
+from mj_core.errors import Refused
+from mj_core.findings import Finding
+
+from mj_policy import layer as layer_mod
+from mj_policy import projections
+from mj_policy import targets
+from mj_policy.targets import Judged
+
+Record = dict[str, Any]
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dry-run", action="store_true", help="show what would change")
+    parser.add_argument("--diff", metavar="TARGET", help="the unified diff for one target")
+    parser.add_argument("--force", action="store_true", help="overwrite hand-edited targets")
+    parser.add_argument("--check", action="store_true", help="read-only CI gate: exit 10 on change")
+
+
+def plan(root: Path) -> tuple[projections.Inputs, list[Judged], int]:
+    """Render and judge every declared projection; (inputs, judgements, budget lines)."""
+    layer = layer_mod.load(root)
+    data = projections.inputs(layer)
+    judged = []
+    for projection in projections.declared(layer.policy.data):
+        rendered = projections.render(projection, data)
+        path = paths.guard_write(root, root / projection.target)
+        judged.append(targets.judge(rendered, data, targets.read(path, projection.target)))
+    budget = int(layer.policy.data["context"]["always_loaded_budget_lines"])
+    return data, judged, budget
+
+
+def generated_lines(item: Judged) -> int:
+    """Lines the always-loaded budget counts: the file, or the region with its two markers."""
+    if item.rendered.projection.mode == "region":
+        return item.new_part.count("\n") + 2
+    return item.new.count("\n")
+
+
+def over_budget(judged: list[Judged], budget: int) -> list[tuple[Judged, int]]:
+    return [
+        (item, generated_lines(item))
+        for item in judged
+        if item.rendered.projection.always_loaded and generated_lines(item) > budget
+    ]
+
+
+def refusal(item: Judged, extra: int) -> Refused:
+    target = item.rendered.projection.target
+    what = (
+        "carries no stamp, so `majordomus update` did not write it"
+        if item.state == targets.UNSTAMPED
+        else "was edited by hand since `majordomus update` wrote it"
+    )
+    more = f" (and {extra} more target(s))" if extra else ""
+    return Refused(
+        f"{target}: {what}{more} — see `majordomus update --diff {target}`; "
+        "`majordomus update --force` overwrites it"
+    )
+
+
+def record(item: Judged, action: str, data: projections.Inputs) -> Record:
+    projection = item.rendered.projection
+    return {
+        "kind": "projection",
+        "provider": projection.provider,
+        "target": projection.target,
+        "mode": projection.mode,
+        "state": item.state,
+        "action": action,
+        "policy": data.policy_sha256[:12],
+        "content": item.rendered.content,
+    }
+
+
+def diff_text(item: Judged) -> str:
+    import difflib
+
+    target = item.rendered.projection.target
+    lines = difflib.unified_diff(
+        item.old_part.splitlines(keepends=True),
+        item.new_part.splitlines(keepends=True),
+        fromfile=f"a/{target}" if item.old is not None else "/dev/null",
+        tofile=f"b/{target}",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def _diff(root: Path, wanted: str, judged: list[Judged]) -> Iterator[Record]:
+    target = paths.relative_from_root(root, wanted, what="--diff target")
+    for item in judged:
+        if item.rendered.projection.target == target:
+            yield {"kind": "diff", "target": target, "state": item.state, "text": diff_text(item)}
+            return
+    declared = ", ".join(i.rendered.projection.target for i in judged) or "none"
+    raise MissingArtifact(f"{target}: not a projection target of the policy (targets: {declared})")
+
+
+def _check(judged: list[Judged], budget: int) -> Iterator[Record]:
+    for item, lines in over_budget(judged, budget):
+        target = item.rendered.projection.target
+        yield Finding(
+            "FAIL",
+            "budget",
+            target,
+            f"would be {lines} lines, budget {budget}",
+            f"majordomus update --dry-run; wc -l {target}",
+        ).record()
+    for item in judged:
+        target = item.rendered.projection.target
+        if item.state == targets.CURRENT:
+            yield Finding("OK", "projection", target, "current").record()
+            continue
+        message = "missing" if item.state == targets.MISSING else f"would change ({item.state})"
+        reproduce = f"majordomus update --diff {target}"
+        yield Finding("FAIL", "projection", target, message, reproduce).record()
+
+
+def _write(root: Path, item: Judged) -> None:
+    path = paths.guard_write(root, root / item.rendered.projection.target)
+    mode = os.stat(path).st_mode & 0o777 if path.exists() else 0o644
+    atomic.create(path, item.new.encode("utf-8"), mode=mode, replace=True)
+
+
+def _refuse_if_needed(judged: list[Judged], budget: int, force: bool) -> None:
+    for item, lines in over_budget(judged, budget):
+        raise ContractUnmet(
+            f"{item.rendered.projection.target}: the always-loaded projection would be {lines} "
+            f"lines, over context.always_loaded_budget_lines {budget} — shorten the template; "
+            "nothing was written"
+        )
+    refused = [item for item in judged if item.state in targets.REFUSED_STATES]
+    if refused and not force:
+        raise refusal(refused[0], len(refused) - 1)
+
+
+def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    root = context.root()
+    data, judged, budget = plan(root)
+    if options.diff:
+        yield from _diff(root, options.diff, judged)
+        return
+    if options.check:
+        yield from _check(judged, budget)
+        return
+    _refuse_if_needed(judged, budget, options.force)
+    changed = [item for item in judged if item.state != targets.CURRENT]
+    if not options.dry_run:
+        for item in changed:
+            _write(root, item)
+    action = "would write" if options.dry_run else "wrote"
+    for item in judged:
+        yield record(item, action if item.state != targets.CURRENT else "unchanged", data)
+    if changed and not options.dry_run:
+        yield from _ledger(root, data, len(changed))
+
+
+def _ledger(root: Path, data: projections.Inputs, count: int) -> Iterator[Record]:
+    """`projections.updated` once the ledger module exists; until then nothing is recorded."""
+    return iter(())
+
+
+STAGES = {
+    "update": Stage(
+        "render the provider projections from the policy and write them", arguments, run
+    ),
+}
