@@ -78,6 +78,16 @@ class Stage:
     help: str
     arguments: Callable[[argparse.ArgumentParser], None]
     run: StageFn
+    # A renderer: its `{"kind": "text", "text": ...}` records are written verbatim, the one
+    # exception to JSON Lines on stdout (the end of a pipeline a person reads).
+    raw: bool = False
+
+
+def write_record(out: IO[bytes], record: Record, *, raw: bool) -> None:
+    if raw and record.get("kind") == "text":
+        out.write(str(record["text"]).encode("utf-8"))
+    else:
+        out.write(jsonl.dumps(record))
 
 
 def build_parser(prog: str, table: dict[str, Stage], description: str) -> Parser:
@@ -147,9 +157,10 @@ def tool_main(
         options = parser.parse_args(args)
         context = Context(cwd=Path.cwd(), stdin=stdin)
         seen: list[Record] = []
+        raw = table[options.subcommand].raw
         try:
             for record in run_stage(table, options, context):
-                out.write(jsonl.dumps(record))
+                write_record(out, record, raw=raw)
                 if record.get("kind") == "finding":
                     seen.append(record)
         finally:
