@@ -176,8 +176,13 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
 
 
 def _ledger(root: Path, data: projections.Inputs, count: int) -> Iterator[Record]:
-    """`projections.updated` once the ledger module exists; until then nothing is recorded."""
-    return iter(())
+    """The ledger event this run owes; the dispatcher appends it (mj-state owns the ledger)."""
+    yield {
+        "kind": "event",
+        "event": "projections.updated",
+        "policy_sha256": data.policy_sha256,
+        "targets": count,
+    }
 
 
 STAGES = {
