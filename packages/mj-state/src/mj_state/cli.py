@@ -9,10 +9,16 @@ from mj_core.cli import Stage
 from mj_core.cli import build_parser
 from mj_core.cli import tool_main
 
+from mj_state.check import STAGES as CHECK_STAGES
+from mj_state.start import STAGES as START_STAGES
+
 PROG = "mj-state"
 DESCRIPTION = "git identity and the checkout's durable records: task, checkpoints, handovers, decisions, questions, ledger; worktree overlap"
 
-TABLE: dict[str, Stage] = {}
+TABLE: dict[str, Stage] = {
+    **START_STAGES,
+    **CHECK_STAGES,
+}
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

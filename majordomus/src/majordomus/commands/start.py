@@ -1,0 +1,57 @@
+"""`majordomus start "<task>" --scope <p>[,<p>…]`: begin the one scoped task of this checkout."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from majordomus.invocation import Invocation
+
+HELP = "begin the one scoped task of this checkout"
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("task", help="the task, one line")
+    parser.add_argument("--scope", required=True, help="claimed paths, comma-separated")
+    parser.add_argument("--profile", help="profile (default: policy profiles.default)")
+    parser.add_argument("--owner", help="free-form owner (default: $USER)")
+
+
+def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
+    argv = ["mj-state", "start", options.task, "--scope", options.scope]
+    if options.profile:
+        argv += ["--profile", options.profile]
+    if options.owner:
+        argv += ["--owner", options.owner]
+    return [argv]
+
+
+def run(options: argparse.Namespace, inv: Invocation) -> int:
+    from mj_core import jsonl
+    from mj_core.findings import render_text
+
+    from majordomus import compose
+
+    for record in compose.run(stages(options, inv), inv):
+        if inv.json:
+            inv.stdout.write(jsonl.dumps(record).decode())
+        elif record.get("kind") == "record":
+            inv.stdout.write(_started(record))
+        else:
+            inv.stdout.write(render_text(record) + "\n")
+    if not inv.json:
+        inv.stdout.write("next: majordomus check; majordomus finish --outcome <outcome>\n")
+    return 0
+
+
+def _started(record: dict[str, Any]) -> str:
+    task = record["task"]
+    lines = [
+        f"started {task['id']}  profile={task['profile']}  scope={','.join(task['scope'])}",
+        f"  {record['path']}",
+    ]
+    if record["archived"]:
+        lines.append(f"  archived the previous task to {record['archived']}")
+    read = f"worker reads {record['instructions']}; " if record["instructions"] else ""
+    lines.append(f"next: {read}checkpoint every {record['checkpoint_interval']}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,160 @@
+"""The findings `check` reports about the active task: state, scope, checkpoint, blockers,
+question lines and ledger lines. Pure reading: nothing here writes.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core import clock
+from mj_core.findings import Finding
+from mj_policy.layer import Layer
+
+from mj_state import identity
+from mj_state import ledger
+from mj_state import questions
+from mj_state import scope
+
+Record = dict[str, Any]
+
+
+def all_findings(layer: Layer, record: Record, interval: str) -> Iterator[Finding]:
+    """Every check finding; a record from another worktree is reported, nothing enforced."""
+    if identity.foreign(layer.root, record):
+        yield Finding(
+            "WARN",
+            "state",
+            str(record["id"]),
+            f"different_context — this record belongs to {record['worktree']}; "
+            "nothing is enforced from it here",
+            f"grep -n '^worktree:' {layer.relative(layer.state / 'current.yaml')}",
+        )
+    else:
+        now = identity.identity(layer.root)
+        yield state(layer, record, now)
+        yield from scope_findings(layer, record)
+        yield checkpoint(layer, record, interval)
+        yield from blockers(layer, record)
+    yield from question_lines(layer)
+    yield from ledger_lines(layer)
+
+
+def state(layer: Layer, record: Record, now: Record) -> Finding:
+    task, head = str(record["id"]), str(record["head"])
+    found = identity.label(layer.root, record, now)
+    if found in ("exact", "advanced"):
+        return Finding("OK", "state", task, f"{found} (head {head[:7]})")
+    if found == "diverged":
+        return Finding(
+            "FAIL",
+            "state",
+            task,
+            f"diverged — recorded head {head[:7]} is not an ancestor of HEAD {now['head'][:7]}",
+            f"git merge-base --is-ancestor {head} HEAD || echo diverged",
+        )
+    differs = [k for k in ("repository_id", "worktree", "branch") if record[k] != now[k]]
+    what = ", ".join(f"{k} {record[k]} → {now[k]}" for k in differs)
+    return Finding(
+        "FAIL",
+        "state",
+        task,
+        f"different_context — {what}",
+        "git rev-parse --path-format=absolute --git-common-dir --show-toplevel --abbrev-ref HEAD",
+    )
+
+
+def scope_findings(layer: Layer, record: Record) -> Iterator[Finding]:
+    claims = list(record["scope"])
+    head = str(record["head"])
+    touched = scope.touched(layer.root, head)
+    outside = scope.outside(touched, claims, scope.always_allowed(layer.policy.data))
+    shown = ", ".join(claims)
+    for path in outside:
+        quoted = shlex.quote(path)
+        yield Finding(
+            "FAIL",
+            "scope",
+            path,
+            f"outside claimed scope ({shown})",
+            f"git status --porcelain -- {quoted}; git diff --name-only {head[:7]} HEAD -- {quoted}",
+        )
+    if not outside:
+        yield Finding("OK", "scope", shown, f"{len(touched)} file(s) touched, all within scope")
+
+
+def checkpoint(layer: Layer, record: Record, interval: str) -> Finding:
+    task = str(record["id"])
+    limit = clock.parse_duration(interval) or 15 * 60
+    last = clock.parse_iso(str(record["checkpoint_at"]))
+    age = int((clock.now() - last).total_seconds()) if last else limit + 1
+    message = f"{_ago(age)} ago, interval {interval}"
+    if age <= limit:
+        return Finding("OK", "checkpoint", task, message)
+    return Finding(
+        "WARN",
+        "checkpoint",
+        task,
+        f"{message} — run `majordomus check --checkpoint` or `majordomus checkpoint`",
+        f"grep -n '^checkpoint_at:' {layer.relative(layer.state / 'current.yaml')}; "
+        "date -u +%Y-%m-%dT%H:%M:%SZ",
+    )
+
+
+def _ago(seconds: int) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{max(seconds, 0)}s"
+
+
+def blockers(layer: Layer, record: Record) -> Iterator[Finding]:
+    entries, _ = questions.load(layer.state)
+    task = str(record["id"])
+    open_ = questions.unresolved_for(entries, task)
+    target = layer.relative(questions.path(layer.state))
+    for entry in open_:
+        yield Finding(
+            "FAIL",
+            "blockers",
+            f"{target}:{entry.lineno}",
+            f'"{entry.question}" unresolved',
+            f"grep -nF -- {shlex.quote('[unresolved] ' + task)} {target}",
+        )
+    if not open_:
+        yield Finding("OK", "blockers", task, "none open")
+
+
+def question_lines(layer: Layer) -> Iterator[Finding]:
+    _, malformed = questions.load(layer.state)
+    target = layer.relative(questions.path(layer.state))
+    for bad in malformed:
+        yield Finding(
+            "FAIL",
+            "questions",
+            f"{target}:{bad.lineno}",
+            "not one of the two question line shapes",
+            f"sed -n '{bad.lineno}p' {target}",
+        )
+
+
+def ledger_lines(layer: Layer) -> Iterator[Finding]:
+    target = ledger.path(layer.state)
+    shown = layer.relative(target)
+    count = 0
+    bad = 0
+    for line in ledger.read(target):
+        count += 1
+        reason = ledger.problem(line)
+        if reason:
+            bad += 1
+            yield Finding(
+                "FAIL",
+                "ledger",
+                f"{shown}:{line.lineno}",
+                reason,
+                f"sed -n '{line.lineno}p' {shown}",
+            )
+    if not bad:
+        yield Finding("OK", "ledger", shown, f"{count} line(s), all valid")

@@ -1,0 +1,94 @@
+"""Overlap with other worktrees: git is the registry, no sidecar file.
+
+Every other worktree `git worktree list --porcelain` names is asked two things: the active task
+its own `.ai/local/state/current.yaml` claims (containment either way on path boundaries, through
+`mj_core.paths.overlaps`), and which files it has already touched (its porcelain status and
+`git log <base>..HEAD --name-only`) that fall inside our scope. Everything here is INFO: overlap
+is reported, never blocking; a corrupt record elsewhere is reported, never fatal.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mj_core import git
+from mj_core import paths
+from mj_core.errors import MjError
+from mj_core.findings import Finding
+
+from mj_state import tasks
+
+RECORD = Path(".ai/local/state/current.yaml")
+REPRODUCE = "majordomus check --overlap"
+
+
+def other_worktrees(root: Path) -> list[Path]:
+    here = os.path.realpath(root)
+    found = []
+    for item in git.worktrees(root):
+        where = item.get("worktree")
+        if not where or "bare" in item or os.path.realpath(where) == here:
+            continue
+        if Path(where).is_dir():
+            found.append(Path(where))
+    return found
+
+
+def report(root: Path, scope: list[str]) -> Iterator[Finding]:
+    """INFO findings for each other worktree whose claim or touched files meet `scope`."""
+    for other in other_worktrees(root):
+        shown = _shown(root, other)
+        record, problem = _record(other)
+        if problem:
+            yield Finding("INFO", "overlap", shown, f"task record unreadable: {problem}", REPRODUCE)
+            record = None
+        if record is not None:
+            yield from _claims(shown, record, scope)
+        base = str(record["head"]) if record else ""
+        yield from _touched(other, shown, base, scope)
+
+
+def _shown(root: Path, other: Path) -> str:
+    return os.path.relpath(other, root)
+
+
+def _record(other: Path) -> tuple[dict[str, Any] | None, str | None]:
+    target = other / RECORD
+    if not target.exists():
+        return None, None
+    try:
+        record = tasks.read_record(target, str(target))
+    except MjError as exc:
+        return None, exc.message
+    return (record, None) if record.get("outcome") == "active" else (None, None)
+
+
+def _claims(shown: str, record: dict[str, Any], scope: list[str]) -> Iterator[Finding]:
+    for claim in record.get("scope") or []:
+        for mine in scope:
+            if not paths.overlaps(claim, mine):
+                continue
+            yield Finding("INFO", "overlap", shown, f"claims {claim} — {_relation(claim, mine)}")
+
+
+def _relation(claim: str, mine: str) -> str:
+    if claim == mine:
+        return f"the same as your scope {mine}"
+    if paths.within(claim, mine):
+        return f"contained by your scope {mine}"
+    return f"contains your scope {mine}"
+
+
+def _touched(other: Path, shown: str, base: str, scope: list[str]) -> Iterator[Finding]:
+    files = dict.fromkeys(git.status_paths(other))
+    if base:
+        code, out, _ = git.run("log", "--name-only", "-z", "--format=", f"{base}..HEAD", cwd=other)
+        if code == 0:
+            files.update(dict.fromkeys(git.zsplit(out.replace("\n", "\0"))))
+    inside = [f for f in files if any(paths.within(f, mine) for mine in scope)]
+    if inside:
+        listed = ", ".join(inside[:5]) + (f" (+{len(inside) - 5} more)" if len(inside) > 5 else "")
+        yield Finding("INFO", "overlap", shown, f"has touched {listed} inside your scope")

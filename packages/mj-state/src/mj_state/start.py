@@ -1,0 +1,105 @@
+"""`mj-state start`: begin the one scoped task of this checkout.
+
+Writes `state/current.yaml` (identity from git), archives a previous terminal record first, and
+appends one `task.started` line; then reports overlap with other worktrees as INFO.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core import clock
+from mj_core import ids
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import UsageError
+from mj_policy.layer import Layer
+from mj_policy.layer import load
+
+from mj_state import identity
+from mj_state import ledger
+from mj_state import overlap
+from mj_state import scope
+from mj_state import tasks
+
+Record = dict[str, Any]
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("task", help="the task, one line")
+    parser.add_argument("--scope", required=True, help="claimed paths, comma-separated")
+    parser.add_argument("--profile", help="profile name (default: policy profiles.default)")
+    parser.add_argument("--owner", help="free-form owner (default: $USER)")
+
+
+def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = load(context.root())
+    record, archived = begin(layer, options.task, options.scope, options.profile, options.owner)
+    yield {
+        "kind": "record",
+        "action": "started",
+        "path": layer.relative(tasks.current_path(layer)),
+        "archived": archived,
+        "task": record,
+        "checkpoint_interval": interval(layer, record["profile"]),
+        "instructions": instructions(layer.policy.data),
+    }
+    for finding in overlap.report(layer.root, record["scope"]):
+        yield finding.record()
+
+
+def begin(
+    layer: Layer, task: str, scope_arg: str, profile: str | None, owner: str | None
+) -> tuple[Record, str | None]:
+    """Validate, archive a terminal predecessor, write the record and its ledger line."""
+    text = task.strip()
+    if not text or "\n" in text or "\r" in text:
+        raise UsageError("start: the task is one non-empty line")
+    claims = scope.normalise(layer.root, scope_arg)
+    name = profile or str(layer.policy.data["profiles"]["default"])
+    layer.profile(name)  # absent → 12 naming profiles/
+    previous = tasks.require_startable(layer)
+    where = identity.identity(layer.root)
+    moment = clock.iso(clock.now())
+    record: Record = {
+        "id": ids.task_id(),
+        "task": text,
+        "profile": name,
+        "owner": owner or os.environ.get("USER") or getpass.getuser(),
+        "scope": claims,
+        "started_at": moment,
+        "checkpoint_at": moment,
+        "outcome": "active",
+        **where,
+    }
+    archived = None
+    if previous is not None:
+        archived = layer.relative(tasks.archive(layer, previous))
+    tasks.write_current(layer, record, replace=previous is not None)
+    payload = {"profile": name, "scope": claims, "owner": record["owner"]}
+    ledger.append(
+        layer.root, layer.state, "task.started", payload, task_id=record["id"], where=where
+    )
+    return record, archived
+
+
+def interval(layer: Layer, profile: str) -> str:
+    """The profile's checkpoint interval, else the policy default."""
+    data = layer.profile(profile).data
+    value = data.get("checkpoint_interval") if isinstance(data, dict) else None
+    return str(value or layer.policy.data["profiles"]["checkpoint_interval_default"])
+
+
+def instructions(policy: dict[str, Any]) -> str | None:
+    """The always-loaded projection target: what a worker reads first."""
+    for projection in policy.get("projections") or []:
+        if projection.get("always_loaded"):
+            return str(projection["target"])
+    return None
+
+
+STAGES = {"start": Stage("begin the one scoped task of this checkout", arguments, run)}
