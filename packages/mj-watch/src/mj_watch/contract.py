@@ -1,0 +1,189 @@
+"""The finish contract: pure judges from facts to one finding per line, in policy order.
+
+`facts` is a JSON-native mapping gathered by `mj_state.finishing.facts` (scope, the verification
+run, the state label, blockers, the note, profile flags). Each key of
+`verification.finish_requires` names one judge; a key no judge defines is itself a failing line.
+Profile extras (`regression_test_required`, `decision_record_required`) apply to `completed`.
+Every line is `pass`, `fail` or `skipped`, and a failing line names its blocking doctrine.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mj_core.findings import Finding
+
+Facts = dict[str, Any]
+TEST_MARKS = ("test/", "tests/", "spec/", "_test.", ".spec.", "test_")
+
+
+@dataclass(frozen=True)
+class Line:
+    key: str
+    doctrine: str
+    status: str  # pass | fail | skipped
+    finding: Finding
+
+
+@dataclass(frozen=True)
+class Judge:
+    doctrine: str
+    category: str
+    run: Callable[[Facts], tuple[bool, str, str]]  # (passed, message, reproduce)
+    outcomes: tuple[str, ...]  # the outcomes this line applies to
+
+
+def _scope(f: Facts) -> tuple[bool, str, str]:
+    claims = ", ".join(f["scope"])
+    repro = f"git status --porcelain; git diff --name-only {f['base'][:7]} HEAD"
+    if f["outside"]:
+        shown = ", ".join(f["outside"][:5]) + (" …" if len(f["outside"]) > 5 else "")
+        return False, f"{shown} — outside claimed scope ({claims})", repro
+    return True, f"{len(f['touched'])} files, all within {claims}", repro
+
+
+def _verification(f: Facts) -> tuple[bool, str, str]:
+    run = f.get("verify")
+    again = f"majordomus finish --outcome {f['outcome']}"
+    if not run:
+        return False, "no --verify-command given; the tool must run the verification", again
+    command = shlex.join(run["argv"])
+    repro = f"{command}; echo exit=$?"
+    if run.get("error"):
+        return False, f"{command} — could not run ({run['error']})", repro
+    summary = f"{command} — exit {run['exit']}, {run['seconds']}s"
+    return run["exit"] == 0, summary, repro
+
+
+def _state(f: Facts) -> tuple[bool, str, str]:
+    state = f["state"]
+    short = state["recorded_head"][:7]
+    repro = f"git merge-base --is-ancestor {short} HEAD; echo $?"
+    passed = state["label"] in ("exact", "advanced")
+    return passed, f"{state['label']} (head {short})", repro
+
+
+def _blockers(f: Facts) -> tuple[bool, str, str]:
+    path = f["paths"]["questions"]
+    if f["malformed_questions"]:
+        bad = f["malformed_questions"][0]
+        text = f"{path}:{bad['lineno']}: unreadable question line — fix it to one of the two shapes"
+        return False, text, f"grep -n '^- \\[' {path}"
+    if f["blockers"]:
+        first = f["blockers"][0]
+        more = f" (+{len(f['blockers']) - 1} more)" if len(f["blockers"]) > 1 else ""
+        text = f'{path}: "{first["question"]}" unresolved{more}'
+        return False, text, f"grep -n 'unresolved.*{f['task_id']}' {path}"
+    return True, "none open", f"majordomus question list --task {f['task_id']}"
+
+
+def note_needs(f: Facts) -> list[str]:
+    if f["outcome"] == "completed":
+        return list(f["required_sections"])
+    return ["Next Action"] if f["outcome"] in ("partial", "blocked") else ["Reason"]
+
+
+def _note(f: Facts) -> tuple[bool, str, str]:
+    note = f["note"]
+    repro = "majordomus handover --resolve"
+    if not note["source"]:
+        return False, f"no handover for {f['task_id']} and no --note", repro
+    missing = [s for s in note_needs(f) if s not in note["sections"]]
+    if missing:
+        listed = ", ".join(f"# {s}" for s in missing)
+        return False, f"{note['source']} lacks {listed}", f"grep -n '^# ' {note['path']}"
+    return True, note["source"], repro
+
+
+def _regression(f: Facts) -> tuple[bool, str, str]:
+    tests = [p for p in f["touched"] if any(mark in p for mark in TEST_MARKS)]
+    repro = f"git status --porcelain; git diff --name-only {f['base'][:7]} HEAD"
+    if tests:
+        return True, f"test touched: {tests[0]}", repro
+    return False, "profile requires a regression test; no touched path looks like a test", repro
+
+
+def _decision(f: Facts) -> tuple[bool, str, str]:
+    path = f["paths"]["decisions"]
+    repro = f"grep -n 'Task: {f['task_id']}' {path}"
+    if f["decision_recorded"]:
+        return True, f"{path} has an entry for {f['task_id']}", repro
+    return False, f"profile requires a decision record; none names {f['task_id']}", repro
+
+
+ALL = ("completed", "partial", "blocked", "no_match", "failed")
+JUDGES: dict[str, Judge] = {
+    "scope_respected": Judge("majordomus.scope-integrity", "scope", _scope, ALL),
+    "verification_ran": Judge(
+        "majordomus.verification-ran", "verification", _verification, ("completed",)
+    ),
+    "state_updated": Judge("majordomus.state-freshness", "state", _state, ALL),
+    "no_open_blockers": Judge(
+        "majordomus.blocker-resolution",
+        "blockers",
+        _blockers,
+        tuple(o for o in ALL if o != "blocked"),
+    ),
+    "note_present": Judge("majordomus.note-present", "note", _note, ALL),
+}
+EXTRAS: dict[str, Judge] = {
+    "regression_test_required": Judge(
+        "majordomus.regression-test", "regression", _regression, ("completed",)
+    ),
+    "decision_record_required": Judge(
+        "majordomus.decision-record", "decision", _decision, ("completed",)
+    ),
+}
+CHECK_ONLY = ("scope_respected", "state_updated")
+
+
+def evaluate(facts: Facts) -> list[Line]:
+    """Every contract line for `facts`, in `finish_requires` order, then the profile extras."""
+    keys = list(facts["finish_requires"])
+    check_only = bool(facts.get("check_only"))
+    if check_only:
+        keys = [key for key in keys if key in CHECK_ONLY or key not in JUDGES]
+    completed = facts["outcome"] == "completed" and not check_only
+    if completed and facts["profile"].get("verify_command_required"):
+        keys += [] if "verification_ran" in keys else ["verification_ran"]
+    lines = [_line(key, JUDGES[key], facts) if key in JUDGES else _unknown(key) for key in keys]
+    for key, judge in EXTRAS.items():
+        if completed and facts["profile"].get(key):
+            lines.append(_line(key, judge, facts))
+    return lines
+
+
+def _line(key: str, judge: Judge, facts: Facts) -> Line:
+    subject = str(facts["task_id"])
+    if facts["outcome"] not in judge.outcomes:
+        message = f"not required for outcome {facts['outcome']}"
+        return Line(
+            key, judge.doctrine, "skipped", Finding("INFO", judge.category, subject, message)
+        )
+    passed, message, repro = judge.run(facts)
+    finding = Finding("OK" if passed else "FAIL", judge.category, subject, message, repro)
+    return Line(key, judge.doctrine, "pass" if passed else "fail", finding)
+
+
+def _unknown(key: str) -> Line:
+    finding = Finding(
+        "FAIL",
+        "policy",
+        "verification.finish_requires",
+        f"{key!r} — no doctrine defines this check, so the contract cannot be evaluated",
+        "grep -n -A8 'finish_requires' .ai/repo/policy.yaml",
+    )
+    return Line(key, f"finish_requires:{key}", "fail", finding)
+
+
+def blocking(lines: list[Line]) -> list[str]:
+    """The doctrine ids of failing lines, once each, in line order."""
+    return list(dict.fromkeys(line.doctrine for line in lines if line.status == "fail"))
+
+
+def verdicts(lines: list[Line]) -> dict[str, str]:
+    """doctrine id → pass | fail | skipped, as the ledger's `task.finished.contract` records it."""
+    return {line.doctrine: line.status for line in lines}
