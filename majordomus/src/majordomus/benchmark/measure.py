@@ -1,0 +1,75 @@
+"""One measured process: wall time from fork to reaped, and the child's peak resident memory.
+
+Linux keeps the high-water mark of the memory a process had *before* `exec` in its
+`ru_maxrss`, so a child forked straight from this (large) interpreter would report our size,
+not its own. Each target is therefore started by a minimal launcher (`python -I -S`, a few
+megabytes, below any Python target's own peak) that forks, execs the target without a shell,
+reaps it with `os.wait4` and reports wall milliseconds, `ru_maxrss` and the exit code on a
+pipe. The launcher's own start-up is outside the measured interval. Stdout is discarded; the
+last stderr line is kept to explain a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+CLOCK = "perf_counter"
+
+_LAUNCHER = """
+import os, sys, time
+fd, argv = int(sys.argv[1]), sys.argv[2:]
+began = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+ms = (time.perf_counter() - began) * 1000
+os.write(fd, f"{ms} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}".encode())
+"""
+
+
+@dataclass(frozen=True)
+class Sample:
+    ms: float
+    peak_kb: int
+    code: int
+    said: str = ""  # the last line the process wrote on stderr
+
+
+def run(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Sample:
+    """Run `argv` in `cwd` under the launcher; its wall time, peak memory and exit code."""
+    read, write = os.pipe()
+    launcher = (sys.executable, "-I", "-S", "-c", _LAUNCHER, str(write), *argv)
+    with tempfile.TemporaryFile() as err:
+        try:
+            subprocess.run(
+                launcher,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                pass_fds=(write,),
+                check=True,
+            )
+        finally:
+            os.close(write)
+            with os.fdopen(read, "rb") as pipe:
+                report = pipe.read().decode().split()
+        err.seek(0)
+        said = err.read().decode("utf-8", "replace").strip().splitlines()
+    ms, maxrss, code = float(report[0]), int(report[1]), int(report[2])
+    return Sample(ms, _kilobytes(maxrss), code, said[-1] if said else "")
+
+
+def _kilobytes(maxrss: int) -> int:
+    return maxrss // 1024 if sys.platform == "darwin" else maxrss

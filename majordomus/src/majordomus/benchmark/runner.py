@@ -1,0 +1,123 @@
+"""Sampling one target in one scenario: the cold run, unsampled warm-up, then the samples.
+
+Read-only targets run in the scenario's repository (or in one private copy when they need a
+setup); mutating targets get a fresh copy of the scenario for every run, warm-up included, so
+no sample sees what an earlier one wrote. A run that exits with a code its target does not
+accept stops the target with status `exit-<code>`; a failed setup run gives `setup-failed`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+
+from majordomus.benchmark import measure
+from majordomus.benchmark import stats
+from majordomus.benchmark.scenario import Scenario
+from majordomus.benchmark.targets import Target
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Plan:
+    warmup: int
+    samples: int
+    modes: tuple[str, ...]  # ("warm",), ("cold",) or ("cold", "warm")
+
+
+class TargetFailed(Exception):
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class _Runs:
+    target: Target
+    scenario: Scenario
+    progress: Progress
+    done: int = 0
+    total: int = 0
+    samples: list[measure.Sample] = field(default_factory=list)
+
+    def one(self) -> measure.Sample:
+        self.done += 1
+        self.progress(f"{self.scenario.name}: {self.target.command} {self.done}/{self.total}")
+        with self._place() as where:
+            sample = measure.run(self.target.argv, where, self.scenario.env)
+        if sample.code not in self.target.accept:
+            raise TargetFailed(f"exit-{sample.code}", sample.said or f"exit {sample.code}")
+        return sample
+
+    def _place(self) -> Any:
+        if self.target.mutating:
+            return self.scenario.fresh(self._setup)
+        setup = self._setup if self.target.setup else None
+        return self.scenario.shared(self.target.command, setup)
+
+    def _setup(self, where: Any) -> None:
+        for argv in self.target.setup:
+            sample = measure.run(argv, where, self.scenario.env)
+            if sample.code != 0:
+                raise TargetFailed("setup-failed", f"setup {shlex.join(argv)}: {sample.said}")
+
+
+def sample(
+    target: Target, scenario: Scenario, plan: Plan, progress: Progress
+) -> list[dict[str, Any]]:
+    """One result row per mode; a failed target gives one row carrying its status."""
+    runs = _Runs(target, scenario, progress)
+    cold = "cold" in plan.modes
+    warm = "warm" in plan.modes
+    runs.total = int(cold) + (plan.warmup + plan.samples if warm else 0)
+    try:
+        rows = []
+        if cold:
+            rows.append(_row(target, scenario, "cold", [runs.one()]))
+        if warm:
+            for _ in range(plan.warmup):
+                runs.one()
+            rows.append(_row(target, scenario, "warm", [runs.one() for _ in range(plan.samples)]))
+        return rows
+    except TargetFailed as failed:
+        return [_failed(target, scenario, plan.modes[-1], failed)]
+
+
+def _head(target: Target, scenario: Scenario, mode: str, status: str) -> dict[str, Any]:
+    return {
+        "command": target.command,
+        "mode": mode,
+        "class": target.klass,
+        "scenario": scenario.name,
+        "status": status,
+    }
+
+
+def _row(
+    target: Target, scenario: Scenario, mode: str, runs: list[measure.Sample]
+) -> dict[str, Any]:
+    row = _head(target, scenario, mode, "ok")
+    row.update(stats.summarize([r.ms for r in runs]))
+    peaks = sorted(r.peak_kb for r in runs)
+    row["rss_p50_kb"] = int(stats.nearest_rank(peaks, 50))
+    row["rss_max_kb"] = peaks[-1]
+    return row
+
+
+def _failed(target: Target, scenario: Scenario, mode: str, failed: TargetFailed) -> dict[str, Any]:
+    row = _head(target, scenario, mode, failed.status)
+    row["message"] = failed.message
+    return row
+
+
+def rows(
+    targets: list[Target], scenario: Scenario, plan: Plan, progress: Progress
+) -> Iterator[dict[str, Any]]:
+    for target in targets:
+        yield from sample(target, scenario, plan, progress)

@@ -1,0 +1,83 @@
+"""Where a target runs: the current repository, or a generated fixture, and copies of either.
+
+A scenario owns one scratch directory for its whole run: the generated fixture (if any), the
+private copies read-only targets with a setup use, and the fresh copy a mutating target gets
+for every run. Everything under it is removed when the scenario closes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from contextlib import contextmanager
+from contextlib import nullcontext
+from pathlib import Path
+
+Setup = Callable[[Path], None]
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "mj-bench",
+    "GIT_AUTHOR_EMAIL": "mj-bench@example.invalid",
+    "GIT_COMMITTER_NAME": "mj-bench",
+    "GIT_COMMITTER_EMAIL": "mj-bench@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+
+class Scenario:
+    def __init__(self, name: str, root: Path, scratch: Path, env: dict[str, str]) -> None:
+        self.name = name
+        self.root = root
+        self.scratch = scratch
+        self.env = env
+        self._private: dict[str, Path] = {}
+        self._copies = 0
+
+    def copy(self) -> Path:
+        """A new copy of the scenario's repository (git directory and ignored files included)."""
+        self._copies += 1
+        target = self.scratch / f"copy-{self._copies}" / self.root.name
+        shutil.copytree(self.root, target, symlinks=True)
+        return target
+
+    @contextmanager
+    def fresh(self, setup: Setup) -> Iterator[Path]:
+        """A fresh copy with `setup` applied, removed after the run it serves."""
+        target = self.copy()
+        try:
+            setup(target)
+            yield target
+        finally:
+            shutil.rmtree(target.parent, ignore_errors=True)
+
+    def shared(self, key: str, setup: Setup | None) -> AbstractContextManager[Path]:
+        """The repository itself, or (with a setup) one private copy kept for every run of `key`."""
+        if not setup:
+            return nullcontext(self.root)
+        if key not in self._private:
+            target = self.copy()
+            setup(target)
+            self._private[key] = target
+        return nullcontext(self._private[key])
+
+    def close(self) -> None:
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def repository(root: Path) -> Scenario:
+    """The repository `bench` was started in, measured as it is."""
+    scratch = Path(tempfile.mkdtemp(prefix="mj-bench-"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MJ_")}
+    return Scenario("repository", root, scratch, env)
+
+
+def environment() -> dict[str, str]:
+    """The environment fixture runs use: git isolated from the machine's configuration."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MJ_"))}
+    env.update(GIT_ENV)
+    return env

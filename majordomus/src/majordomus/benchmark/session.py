@@ -1,0 +1,185 @@
+"""One `bench` invocation: pick the targets, measure them in each scenario, then report.
+
+The order of verdicts: a target that failed its run → 13 (naming it); then `--check`'s
+verdict (10 regression, 12 no baseline, 15 incomparable baseline). `--report-only` prints the
+verdict it would have returned and exits 0, for CI on a machine too noisy to gate on.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+from typing import Any
+
+from mj_core import paths
+from mj_core.errors import MissingArtifact
+from mj_core.errors import MjError
+from mj_core.exitcodes import ExitCode
+from mj_core.findings import Finding
+from mj_core.findings import render_text
+from mj_core.findings import verdict
+
+from majordomus.benchmark import compare
+from majordomus.benchmark import render
+from majordomus.benchmark import results
+from majordomus.benchmark import runner
+from majordomus.benchmark import targets
+from majordomus.benchmark.scenario import Scenario
+from majordomus.benchmark.settings import Settings
+
+
+class Session:
+    def __init__(
+        self,
+        options: argparse.Namespace,
+        root: Path,
+        *,
+        out: IO[str],
+        err: IO[str],
+        plan: runner.Plan,
+        policy: Settings,
+    ) -> None:
+        self.options = options
+        self.root = root
+        self.out = out
+        self.err = err
+        self.plan = plan
+        self.policy = policy
+
+    def targets(self) -> list[targets.Target]:
+        from majordomus import commands
+
+        public = [name for name in commands.public() if name != "bench"]
+        floor = {t.command: t for t in targets.floor()}
+        names = [n for n in self.options.commands if n not in floor]
+        chosen = targets.select(names, public)
+        if self.options.all or not self.options.commands:
+            return [*floor.values(), *chosen]
+        return [floor[n] for n in self.options.commands if n in floor] + chosen
+
+    def list_targets(self) -> int:
+        for target in self.targets():
+            self.out.write(
+                f"{target.command:<16} {target.klass:<9} accepts {sorted(target.accept)}\n"
+            )
+        return 0
+
+    def scenarios(self) -> Iterator[Scenario]:
+        from majordomus.benchmark import fixture
+        from majordomus.benchmark import scenario
+
+        if not self.options.fixture:
+            yield scenario.repository(self.root)
+            return
+        for name in dict.fromkeys(self.options.fixture):
+            for scale in dict.fromkeys(self.options.scale or [1]):
+                self.progress(f"generating fixture {name} ×{scale}")
+                yield fixture.scenario(name, scale)
+
+    def measure(self) -> list[dict[str, Any]]:
+        chosen = self.targets()
+        rows: list[dict[str, Any]] = []
+        for place in self.scenarios():
+            try:
+                rows += runner.rows(chosen, place, self.plan, self.progress)
+            finally:
+                place.close()
+        self.progress("")
+        return rows
+
+    def run(self) -> int:
+        rows = self.measure()
+        profile = {
+            "samples": self.plan.samples,
+            "warmup": self.plan.warmup,
+            "mode": self.options.mode,
+        }
+        doc = results.document(self.root, profile, rows)
+        failed = [row for row in rows if row["status"] != "ok"]
+        checked: list[Finding] = []
+        problem: MjError | None = None
+        try:
+            if self.options.write_baseline and not failed:
+                results.write_baseline(
+                    self.root, self.baseline_path(), doc, force=self.options.force
+                )
+            if self.options.check:
+                checked = self.check(doc)
+        except MjError as exc:
+            problem = exc
+        self.show(doc, checked)
+        self.keep(doc)
+        if self.options.markdown:
+            from majordomus.benchmark import performance
+
+            performance.write(self.root, Path(self.options.markdown), doc)
+        return self.verdict(failed, checked, problem)
+
+    def check(self, doc: dict[str, Any]) -> list[Finding]:
+        path = self.baseline_path()
+        loaded = results.load_baseline(self.root, path)
+        baseline = compare.index(loaded, results.shown(self.root, path))
+        extra = ("--baseline", self.options.baseline) if self.options.baseline else ()
+        return list(compare.findings(doc["results"], baseline, self.policy.regression, extra))
+
+    def baseline_path(self) -> Path:
+        if self.options.baseline:
+            return paths.guard_write(self.root, self.root / self.options.baseline)
+        if not (self.root / ".ai" / "manifest.yaml").is_file():
+            raise MissingArtifact(
+                f"{results.BASELINE}: {self.root} has no .ai layer — name a file with --baseline"
+            )
+        return self.root / results.BASELINE
+
+    def keep(self, doc: dict[str, Any]) -> None:
+        if self.options.no_save:
+            return
+        if not (self.root / ".ai" / "manifest.yaml").is_file():
+            self.note(f"results: not kept — {self.root} has no .ai layer (see --no-save)")
+            return
+        path = results.save(self.root, doc)
+        self.note(f"results: {path.relative_to(self.root).as_posix()}")
+
+    def show(self, doc: dict[str, Any], checked: list[Finding]) -> None:
+        if self.options.format == "json":
+            shown = dict(doc)
+            if self.options.check:
+                shown["check"] = [finding.record() for finding in checked]
+            self.out.write(render.json_document(shown))
+            return
+        for line in render.table(doc):
+            self.out.write(line + "\n")
+        for finding in checked:
+            self.out.write(render_text(finding.record()) + "\n")
+
+    def verdict(
+        self, failed: list[dict[str, Any]], checked: list[Finding], problem: MjError | None
+    ) -> int:
+        code = int(verdict(checked))
+        for row in failed:
+            self.err.write(
+                f"majordomus: bench: target {row['command']} failed in {row['scenario']}: "
+                f"{row['status']} — {row.get('message', '')}\n"
+            )
+        if failed:
+            code = int(ExitCode.INTERNAL_ERROR)
+        elif problem is not None:
+            if not self.options.report_only:
+                raise problem
+            self.err.write(f"majordomus: {problem.message}\n")
+            code = int(problem.code)
+        if self.options.report_only:
+            self.note(f"bench: verdict {code} ({ExitCode(code).name}) — reported only, exit 0")
+            return 0
+        return code
+
+    def note(self, text: str) -> None:
+        if self.options.format == "text":
+            self.out.write(text + "\n")
+
+    def progress(self, text: str) -> None:
+        if self.err.isatty():
+            self.err.write(f"\r\033[K{text}")
+            self.err.flush()

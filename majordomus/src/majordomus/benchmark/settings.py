@@ -1,0 +1,47 @@
+"""The `benchmark` section of the policy: the repository's own, else the shipped skeleton's.
+
+A repository without a layer (this project's own checkout, a CI runner) still benchmarks: the
+skeleton policy that `init` would write supplies samples, warm-up and regression fractions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mj_core import share
+from mj_core import yamlstrict
+
+SKELETON = ("skeleton", "ai", "repo", "policy.yaml")
+
+
+@dataclass(frozen=True)
+class Settings:
+    source: str
+    samples: int
+    warmup: int
+    regression: dict[str, float]
+    budget: dict[str, int]
+
+
+def load(root: Path) -> Settings:
+    if (root / ".ai" / "manifest.yaml").is_file():
+        from mj_policy import layer
+
+        doc = layer.load(root).policy
+        source = doc.name
+    else:
+        doc = yamlstrict.load_file(share.path(*SKELETON), "share/skeleton/ai/repo/policy.yaml")
+        source = doc.name
+    return _settings(source, doc.data["benchmark"])
+
+
+def _settings(source: str, section: dict[str, Any]) -> Settings:
+    return Settings(
+        source=source,
+        samples=int(section["samples"]),
+        warmup=int(section["warmup"]),
+        regression={k: float(v) for k, v in section["regression"].items()},
+        budget={k: int(v) for k, v in section["budget"].items()},
+    )

@@ -1,0 +1,87 @@
+"""What `bench` measures: the public commands of `share/commands.yaml`, plus the start-up floor.
+
+Adding a command to the benchmark is one entry in that file: its `argv` (after `majordomus`),
+its `class` (read-only targets share one repository; mutating ones get a fresh copy per
+sample), the exit codes its scenario `accept`s, and optional unmeasured `setup` runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mj_core import keys
+from mj_core import schema
+from mj_core import share
+from mj_core import yamlstrict
+from mj_core.errors import InternalError
+from mj_core.errors import MissingArtifact
+
+CATALOGUE = "share/commands.yaml"
+
+
+@dataclass(frozen=True)
+class Target:
+    command: str
+    argv: tuple[str, ...]  # the whole process: executable first
+    klass: str  # read-only | mutating
+    accept: frozenset[int]
+    setup: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def mutating(self) -> bool:
+        return self.klass == "mutating"
+
+
+def executable() -> list[str]:
+    """The installed `majordomus` beside this interpreter, else `python -m majordomus`."""
+    script = Path(sys.executable).parent / "majordomus"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "majordomus"]
+
+
+def floor() -> list[Target]:
+    """The start-up floor every figure is read against: an empty interpreter, a bare import."""
+    python = sys.executable
+    return [
+        Target("floor:python", (python, "-c", "pass"), "read-only", frozenset({0})),
+        Target(
+            "floor:import", (python, "-c", "import majordomus.cli"), "read-only", frozenset({0})
+        ),
+    ]
+
+
+def catalogue() -> list[Target]:
+    """Every entry of `share/commands.yaml`, validated (unknown keys and bad values → 13)."""
+    doc = yamlstrict.load_file(share.path("commands.yaml"), CATALOGUE)
+    problems = keys.unknown_keys(doc, "commands") or schema.violations(doc, "commands")
+    if problems:
+        where, what = problems[0]
+        raise InternalError(f"{where}: {what} — broken install: fix {CATALOGUE}")
+    prefix = executable()
+    return [_target(entry, prefix) for entry in doc.data["targets"]]
+
+
+def _target(entry: dict[str, Any], prefix: list[str]) -> Target:
+    argv = [str(a) for a in entry["argv"]]
+    setup = entry.get("setup") or []
+    return Target(
+        command=str(entry["command"]),
+        argv=(*prefix, *argv),
+        klass=str(entry["class"]),
+        accept=frozenset(int(c) for c in entry["accept"]),
+        setup=tuple((*prefix, *(str(a) for a in s)) for s in setup),
+    )
+
+
+def select(names: list[str], public: list[str]) -> list[Target]:
+    """The named targets (all public ones when none is named); a name not benchmarked → 12."""
+    known = {t.command: t for t in catalogue() if t.command in public}
+    if not names:
+        return list(known.values())
+    missing = [n for n in names if n not in known]
+    if missing:
+        offered = ", ".join(sorted(known)) or "none"
+        raise MissingArtifact(f"bench: unknown target {missing[0]} — public targets: {offered}")
+    return [known[n] for n in dict.fromkeys(names)]

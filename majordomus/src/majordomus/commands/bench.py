@@ -1,0 +1,21 @@
+"""`majordomus bench`: the engine is `majordomus.bench` (also `python -m majordomus.bench`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from majordomus.invocation import Invocation
+
+HELP = "time each public command on this repository or a fixture; compare with the baseline"
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    from majordomus import bench
+
+    bench.arguments(parser)
+
+
+def run(options: argparse.Namespace, inv: Invocation) -> int:
+    from majordomus import bench
+
+    return bench.run(options, inv.root(), inv.stdout, inv.stderr)

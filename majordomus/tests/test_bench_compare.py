@@ -1,0 +1,124 @@
+"""`bench --check` judgement, the target catalogue and the measured process, without a fixture."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from majordomus.benchmark import compare
+from majordomus.benchmark import measure
+from majordomus.benchmark import results
+from majordomus.benchmark import targets
+from mj_core.errors import MissingArtifact
+from mj_core.errors import Refused
+
+REGRESSION = {"p50": 0.5, "p95": 0.5, "p99": 0.6}
+
+
+def _row(p50: float, p95: float, p99: float, command: str = "doctor") -> dict[str, object]:
+    return {
+        "command": command,
+        "scenario": "fixture large",
+        "mode": "warm",
+        "status": "ok",
+        "p50_ms": p50,
+        "p95_ms": p95,
+        "p99_ms": p99,
+    }
+
+
+def _judge(fresh: dict[str, object], old: dict[str, object]) -> list[dict[str, object]]:
+    baseline = compare.index({"results": [old]}, "baseline.json")
+    return [f.record() for f in compare.findings([fresh], baseline, REGRESSION)]
+
+
+def test_within_the_fractions_is_ok() -> None:
+    # limits: p50 100*1.5=150, p95 200*1.5=300, p99 250*1.6=400 — all equal: not over
+    [found] = _judge(_row(150.0, 300.0, 400.0), _row(100.0, 200.0, 250.0))
+    assert found["level"] == "OK"
+
+
+def test_one_percentile_over_its_fraction_fails_with_a_reproduce() -> None:
+    [found] = _judge(_row(150.0, 300.1, 120.0), _row(100.0, 200.0, 250.0))
+    assert found["level"] == "FAIL"
+    assert "p95 300.1 ms > 200.0 ms × 1.5" in str(found["message"])
+    assert "p50" not in str(found["message"])
+    assert found["reproduce"] == "majordomus bench doctor --check --fixture large"
+
+
+def test_a_target_missing_from_the_baseline_is_info() -> None:
+    [found] = _judge(_row(1.0, 1.0, 1.0, command="check"), _row(1.0, 1.0, 1.0))
+    assert found["level"] == "INFO"
+
+
+def test_a_scaled_fixture_reproduces_with_its_scale() -> None:
+    row = {**_row(1.0, 1.0, 1.0), "scenario": "fixture large×4", "mode": "cold"}
+    assert compare.reproduce(row, ("--baseline", "b.json")) == (
+        "majordomus bench doctor --check --baseline b.json --fixture large --scale 4 --mode cold"
+    )
+
+
+def test_a_baseline_row_without_figures_is_incomparable() -> None:
+    with pytest.raises(Refused):
+        compare.index({"results": [{"command": "doctor", "p50_ms": "fast"}]}, "b.json")
+    with pytest.raises(Refused):
+        compare.index({"results": "none"}, "b.json")
+
+
+def test_baseline_absent_is_12_and_another_schema_is_15(tmp_path: Path) -> None:
+    path = tmp_path / "baseline.json"
+    with pytest.raises(MissingArtifact):
+        results.load_baseline(tmp_path, path)
+    path.write_bytes(orjson.dumps({"schema": results.RESULT, "results": []}))
+    with pytest.raises(Refused, match="incomparable"):
+        results.load_baseline(tmp_path, path)
+    path.write_text("{not json")
+    with pytest.raises(Refused):
+        results.load_baseline(tmp_path, path)
+    path.write_bytes(orjson.dumps({"schema": results.BASELINE_SCHEMA, "results": []}))
+    assert results.load_baseline(tmp_path, path)["results"] == []
+
+
+def test_the_shipped_catalogue_is_valid_and_every_entry_runs_the_dispatcher() -> None:
+    catalogue = targets.catalogue()
+    assert catalogue, "share/commands.yaml names no target"
+    names = [t.command for t in catalogue]
+    assert len(names) == len(set(names))
+    for target in catalogue:
+        assert target.argv[: len(targets.executable())] == tuple(targets.executable())
+        assert target.klass in ("read-only", "mutating")
+
+
+def test_an_unknown_or_unpublished_target_is_12() -> None:
+    with pytest.raises(MissingArtifact, match="unknown target nosuch"):
+        targets.select(["nosuch"], ["version"])
+    with pytest.raises(MissingArtifact):
+        targets.select(["version"], [])  # in the catalogue, but not public
+    assert [t.command for t in targets.select([], ["version"])] == ["version"]
+
+
+def test_peak_memory_is_the_child_s_own(tmp_path: Path) -> None:
+    small = measure.run((sys.executable, "-c", "pass"), tmp_path, {})
+    big = measure.run(
+        (
+            sys.executable,
+            "-c",
+            "b = bytearray(80 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096])",
+        ),
+        tmp_path,
+        {},
+    )
+    assert small.code == 0 and big.code == 0
+    assert small.peak_kb < 40 * 1024  # not this (larger) test process
+    assert big.peak_kb > small.peak_kb + 70 * 1024
+    assert big.ms > 0
+
+
+def test_exit_code_and_last_stderr_line_are_kept(tmp_path: Path) -> None:
+    code = "import sys; sys.stderr.write('first\\nbroken: why\\n'); sys.exit(7)"
+    sample = measure.run((sys.executable, "-c", code), tmp_path, {})
+    assert (sample.code, sample.said) == (7, "broken: why")
+    missing = measure.run(("/nonexistent/tool",), tmp_path, {})
+    assert missing.code == 127

@@ -1,0 +1,144 @@
+"""`majordomus bench` (CLI-REFERENCE §2.28) as a whole process in scratch repositories.
+
+Run through `python -m majordomus.bench`, the same entry `tox -e bench` uses; the measured
+targets here are the cheap ones (`version` and the start-up floor) so the suite stays quick.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from conftest import Repo
+from conftest import Result
+from conftest import exe
+
+QUICK = ("--samples", "3", "--warmup", "0")
+
+
+def bench(repo: Repo, *args: str) -> Result:
+    proc = subprocess.run(
+        [exe("python"), "-m", "majordomus.bench", *args],
+        cwd=repo.root,
+        env=repo.env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def _doctor(repo: Repo, path: str, factor: float) -> None:
+    """Scale every figure of the baseline at `path` by `factor` (a doctored baseline)."""
+    target = repo.root / path
+    doc = json.loads(target.read_text())
+    for row in doc["results"]:
+        for key in ("p50_ms", "p95_ms", "p99_ms"):
+            row[key] = round(row[key] * factor, 3)
+    target.write_text(json.dumps(doc))
+
+
+def test_json_run_carries_schema_environment_commit_and_statistics(git_repo: Repo) -> None:
+    result = bench(git_repo, "version", "floor:python", *QUICK, "--format", "json", "--no-save")
+    assert result.code == 0, result
+    doc = json.loads(result.out)
+    assert doc["schema"] == "majordomus/benchmark-result/v1"
+    assert doc["run_id"].startswith("b-")
+    assert doc["repository"]["commit"] == git_repo.git("rev-parse", "HEAD").strip()
+    assert doc["environment"]["cpus"] >= 1
+    assert doc["profile"] == {"samples": 3, "warmup": 0, "mode": "warm"}
+    assert [r["command"] for r in doc["results"]] == ["floor:python", "version"]
+    for row in doc["results"]:
+        assert row["status"] == "ok" and row["samples"] == 3
+        assert row["min_ms"] <= row["p50_ms"] <= row["p95_ms"] <= row["p99_ms"] <= row["max_ms"]
+        assert 1024 < row["rss_max_kb"] < 1024 * 1024
+    assert not (git_repo.root / ".ai").exists()  # --no-save, and no layer here anyway
+
+
+def test_text_table_and_cold_mode(git_repo: Repo) -> None:
+    result = bench(git_repo, "version", *QUICK, "--mode", "both")
+    assert result.code == 0, result
+    lines = result.out.splitlines()
+    assert lines[1].split()[:4] == ["command", "scenario", "mode", "status"]
+    assert [line.split()[:3] for line in lines[2:4]] == [
+        ["version", "repository", "cold"],
+        ["version", "repository", "warm"],
+    ]
+    assert "results: not kept" in result.out  # a repository without a layer keeps nothing
+
+
+def test_unknown_target_is_12_and_bad_arguments_are_2(git_repo: Repo) -> None:
+    unknown = bench(git_repo, "nosuch", *QUICK)
+    assert unknown.code == 12, unknown
+    assert "unknown target nosuch" in unknown.err
+    assert len(unknown.err.splitlines()) == 1
+    assert bench(git_repo, "--samples", "0").code == 2
+    assert bench(git_repo, "--force").code == 2  # --force only with --write-baseline
+
+
+def test_baseline_needs_a_clean_tree_unless_forced(git_repo: Repo) -> None:
+    git_repo.write("untracked.txt", "dirty\n")
+    refused = bench(git_repo, "version", *QUICK, "--write-baseline", "--baseline", "b.json")
+    assert refused.code == 15, refused
+    assert "dirty" in refused.err
+    assert not (git_repo.root / "b.json").exists()
+    forced = bench(
+        git_repo, "version", *QUICK, "--write-baseline", "--force", "--baseline", "b.json"
+    )
+    assert forced.code == 0, forced
+    doc = json.loads((git_repo.root / "b.json").read_text())
+    assert doc["schema"] == "majordomus/benchmark-baseline/v1"
+    assert [r["command"] for r in doc["results"]] == ["version"]
+
+
+def test_check_fails_a_doctored_baseline_and_passes_an_honest_one(git_repo: Repo) -> None:
+    args = ("version", "--samples", "7", "--warmup", "1", "--baseline", "bench/baseline.json")
+    written = bench(git_repo, *args, "--write-baseline")
+    assert written.code == 0, written
+    honest = bench(git_repo, *args, "--check")
+    assert honest.code == 0, honest
+    assert "OK   bench       version [repository, warm]" in honest.out
+    _doctor(git_repo, "bench/baseline.json", 0.01)  # the baseline now claims 100× faster
+    regressed = bench(git_repo, *args, "--check")
+    assert regressed.code == 10, regressed
+    [fail] = [line for line in regressed.out.splitlines() if line.startswith("FAIL")]
+    assert "p50" in fail and "p95" in fail and "p99" in fail
+    assert fail.endswith(
+        "[reproduce: majordomus bench version --check --baseline bench/baseline.json]"
+    )
+    reported = bench(git_repo, *args, "--check", "--report-only")
+    assert reported.code == 0, reported
+    assert "bench: verdict 10 (CONTRACT_UNMET) — reported only, exit 0" in reported.out
+
+
+def test_check_without_a_baseline_is_12_and_another_schema_is_15(git_repo: Repo) -> None:
+    missing = bench(git_repo, "version", *QUICK, "--check", "--baseline", "none.json")
+    assert missing.code == 12, missing
+    assert "none.json: no baseline" in missing.err
+    git_repo.write("other.json", json.dumps({"schema": "majordomus/benchmark-result/v1"}))
+    other = bench(git_repo, "version", *QUICK, "--check", "--baseline", "other.json")
+    assert other.code == 15, other
+    assert "incomparable" in other.err
+    assert (
+        bench(
+            git_repo, "version", *QUICK, "--check", "--report-only", "--baseline", "none.json"
+        ).code
+        == 0
+    )
+
+
+def test_list_names_the_targets_and_their_class(git_repo: Repo) -> None:
+    listed = bench(git_repo, "--list")
+    assert listed.code == 0, listed
+    names = [line.split()[0] for line in listed.out.splitlines()]
+    assert names[:2] == ["floor:python", "floor:import"]
+    assert "version" in names
+
+
+def test_baseline_outside_the_repository_is_refused(git_repo: Repo, tmp_path: Path) -> None:
+    outside = str(tmp_path / "elsewhere.json")
+    result = bench(git_repo, "version", *QUICK, "--write-baseline", "--baseline", outside)
+    assert result.code == 15, result
+    assert not Path(outside).exists()
