@@ -10,6 +10,8 @@ from mj_core.cli import build_parser
 from mj_core.cli import tool_main
 
 from mj_state.check import STAGES as CHECK_STAGES
+from mj_state.checkpoint import STAGES as CHECKPOINT_STAGES
+from mj_state.handover import STAGES as HANDOVER_STAGES
 from mj_state.start import STAGES as START_STAGES
 
 PROG = "mj-state"
@@ -18,6 +20,8 @@ DESCRIPTION = "git identity and the checkout's durable records: task, checkpoint
 TABLE: dict[str, Stage] = {
     **START_STAGES,
     **CHECK_STAGES,
+    **CHECKPOINT_STAGES,
+    **HANDOVER_STAGES,
 }
 
 

@@ -42,7 +42,7 @@ def _scope(f: Facts) -> tuple[bool, str, str]:
     if f["outside"]:
         shown = ", ".join(f["outside"][:5]) + (" …" if len(f["outside"]) > 5 else "")
         return False, f"{shown} — outside claimed scope ({claims})", repro
-    return True, f"{len(f['touched'])} files, all within {claims}", repro
+    return True, f"{len(f['touched'])} file(s), all within {claims}", repro
 
 
 def _verification(f: Facts) -> tuple[bool, str, str]:

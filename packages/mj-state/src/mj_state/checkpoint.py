@@ -1,0 +1,92 @@
+"""`mj-state checkpoint`: a short progress note, quotable whole by the next briefing.
+
+Body on stdin (or `--derive`d from git and the ledger). Over `checkpoint.max_body_lines` → 10
+with advice to write a handover; never truncated. An empty body writes no file: only the active
+task's `checkpoint_at` moves. Works with or without an active task (Decision 4).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import ContractUnmet
+from mj_policy.layer import Layer
+from mj_policy.layer import load
+
+from mj_state import bodies
+from mj_state import derive
+from mj_state import ledger
+from mj_state import resolve
+from mj_state import writing
+from mj_state.records import Record as StoredRecord
+
+Record = dict[str, Any]
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--derive", action="store_true", help="build the body from git and ledger")
+    group.add_argument("--show", action="store_true", help="the newest checkpoint that applies")
+    group.add_argument("--list", action="store_true", help="this worktree's checkpoints")
+
+
+def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = load(context.root())
+    if options.show:
+        yield shown(layer, resolve.resolve(layer.root, layer.state, "checkpoint"))
+    elif options.list:
+        for found in resolve.this_worktree(layer.root, layer.state, "checkpoint"):
+            yield listed(layer, found)
+    else:
+        task = writing.active_here(layer)
+        body = derive.checkpoint(layer, task) if options.derive else writing.stdin_body(context)
+        yield write(layer, task, body)
+
+
+def write(layer: Layer, task: Record | None, body: str) -> Record:
+    cap = int(layer.policy.data["checkpoint"]["max_body_lines"])
+    count = bodies.line_count(body)
+    if count > cap:
+        raise ContractUnmet(
+            f"{writing.STDIN}: {count} lines, over checkpoint.max_body_lines {cap} — nothing "
+            "written; a note this long is a handover: `majordomus handover < body.md`"
+        )
+    path = writing.publish(layer, "checkpoint", task, body) if count else None
+    if task is not None:
+        task = writing.touch(layer, task)
+    if path is not None or task is not None:
+        payload = {"checkpoint_path": layer.relative(path)} if path else {}
+        task_id = str(task["id"]) if task else None
+        ledger.append(layer.root, layer.state, "task.checkpoint", payload, task_id=task_id)
+    return {
+        "kind": "record",
+        "action": "checkpoint",
+        "path": layer.relative(path) if path else None,
+        "task_id": str(task["id"]) if task else None,
+        "checkpoint_at": task["checkpoint_at"] if task else None,
+    }
+
+
+def shown(layer: Layer, found: StoredRecord | None) -> Record:
+    if found is None:
+        return {"kind": "record", "action": "show", "path": None}
+    return {**listed(layer, found), "action": "show", "body": found.body}
+
+
+def listed(layer: Layer, found: StoredRecord) -> Record:
+    return {
+        "kind": "record",
+        "action": "listed",
+        "path": layer.relative(found.path),
+        "label": found.label,
+        "created_at": found.front.get("created_at"),
+        "task_id": found.front.get("task_id"),
+        "head": str(found.front.get("head") or "")[:7],
+    }
+
+
+STAGES = {"checkpoint": Stage("write a short progress note (body on stdin)", arguments, run)}

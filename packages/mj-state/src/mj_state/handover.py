@@ -1,0 +1,92 @@
+"""`mj-state handover`: an append-only continuation record, or the best prior one resolved.
+
+Body on stdin (or `--derive`d): every `handover.required_sections` heading present with content
+(placeholders like `<…>` are empty) else 10 naming the section; identity-like lines → 10. No
+active task needs `--no-task` (else 12). `--close` also ends the task as `handed_over`.
+`--resolve` prints the record that applies here, or says there is none (exit 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import MissingArtifact
+from mj_policy.layer import Layer
+from mj_policy.layer import load
+
+from mj_state import bodies
+from mj_state import derive
+from mj_state import ledger
+from mj_state import resolve
+from mj_state import writing
+
+Record = dict[str, Any]
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--derive", action="store_true", help="build the body from the facts")
+    parser.add_argument("--close", action="store_true", help="also end the task as handed_over")
+    parser.add_argument("--no-task", action="store_true", help="allow writing without a task")
+    parser.add_argument(
+        "--resolve", action="store_true", help="print the prior record that applies"
+    )
+    parser.add_argument("--path", action="store_true", help="with --resolve: only its path")
+
+
+def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = load(context.root())
+    if options.resolve:
+        yield resolved(layer)
+        return
+    task = writing.active_here(layer)
+    if task is None and not options.no_task:
+        raise MissingArtifact(
+            "no active task in this checkout — run `majordomus start`, or pass --no-task "
+            "to hand over the episode without one"
+        )
+    body = derive.handover(layer, task) if options.derive else writing.stdin_body(context)
+    yield write(layer, task, body, close=options.close)
+
+
+def write(layer: Layer, task: Record | None, body: str, *, close: bool) -> Record:
+    """Check the body, publish, move checkpoint_at (and the outcome), append the ledger line."""
+    required = [str(s) for s in layer.policy.data["handover"]["required_sections"]]
+    bodies.refuse_identity(body, writing.STDIN)
+    bodies.refuse_missing(body, required, writing.STDIN)
+    path = writing.publish(layer, "handover", task, body)
+    closed = close and task is not None
+    if task is not None:
+        task = writing.touch(layer, task, **({"outcome": "handed_over"} if closed else {}))
+    payload = {"handover_path": layer.relative(path), "closed": closed}
+    task_id = str(task["id"]) if task else None
+    ledger.append(layer.root, layer.state, "task.handed_over", payload, task_id=task_id)
+    return {
+        "kind": "record",
+        "action": "handover",
+        "path": layer.relative(path),
+        "task_id": task_id,
+        "closed": closed,
+    }
+
+
+def resolved(layer: Layer) -> Record:
+    found = resolve.resolve(layer.root, layer.state, "handover")
+    if found is None:
+        return {"kind": "record", "action": "resolve", "path": None}
+    return {
+        "kind": "record",
+        "action": "resolve",
+        "path": layer.relative(found.path),
+        "label": found.label,
+        "created_at": found.front.get("created_at"),
+        "task_id": found.front.get("task_id"),
+        "head": str(found.front.get("head") or "")[:7],
+        "body": found.body,
+    }
+
+
+STAGES = {"handover": Stage("write a continuation record, or resolve one", arguments, run)}

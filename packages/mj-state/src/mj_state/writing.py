@@ -1,0 +1,75 @@
+"""What the record writers share: the body on stdin, this checkout's active task, the publish.
+
+A record belongs to the episode: it is written with or without an active task (`task_id: none`).
+A task record from another worktree is not this checkout's task and is never written to.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from mj_core import clock
+from mj_core import git
+from mj_core import yamlstrict
+from mj_core.cli import Context
+from mj_core.errors import UsageError
+from mj_policy.layer import Layer
+
+from mj_state import identity
+from mj_state import records
+from mj_state import scope
+from mj_state import tasks
+
+Record = dict[str, Any]
+STDIN = "<stdin>"
+
+
+def stdin_body(context: Context) -> str:
+    """The body piped on stdin; a terminal (nothing piped) is a usage error, never a hang."""
+    stream = context.stdin if context.stdin is not None else sys.stdin.buffer
+    if stream.isatty():
+        raise UsageError("no body: pipe it on stdin (`… < body.md`), or use --derive")
+    return yamlstrict.decode(stream.read(), STDIN).replace("\r\n", "\n")
+
+
+def active_here(layer: Layer) -> Record | None:
+    """This checkout's active task, or None (none, terminal, or another worktree's record)."""
+    record = tasks.read_current(layer)
+    if record is None or record.get("outcome") != "active":
+        return None
+    return None if identity.foreign(layer.root, record) else record
+
+
+def owner() -> str:
+    return os.environ.get("USER") or getpass.getuser()
+
+
+def changed_files(root: Path, task: Record | None) -> list[str]:
+    """Touched since the task's head (status ∪ diff), or what status shows without a task."""
+    if task is not None:
+        return scope.touched(root, str(task.get("head") or ""))
+    return git.status_paths(root)
+
+
+def publish(layer: Layer, kind: str, task: Record | None, body: str) -> Path:
+    """Compute the front matter and publish a new record; return its path."""
+    front = records.front_matter(
+        layer.root,
+        task,
+        profile=str(layer.policy.data["profiles"]["default"]),
+        owner=owner(),
+        changed_files=changed_files(layer.root, task),
+        moment=clock.now(),
+    )
+    return records.publish(layer.state, kind, front, body, name=STDIN)
+
+
+def touch(layer: Layer, task: Record, **changes: Any) -> Record:
+    """Rewrite the task record with `checkpoint_at` now and `changes` (e.g. an outcome)."""
+    record = {**task, "checkpoint_at": clock.iso(clock.now()), **changes}
+    tasks.write_current(layer, record, replace=True)
+    return record
