@@ -9,10 +9,16 @@ from mj_core.cli import Stage
 from mj_core.cli import build_parser
 from mj_core.cli import tool_main
 
+from mj_context.build import STAGES as BUILD_STAGES
+from mj_context.render import STAGES as RENDER_STAGES
+
 PROG = "mj-context"
 DESCRIPTION = "the briefing: facts in, sections within a budget out; text and JSON renderers"
 
-TABLE: dict[str, Stage] = {}
+TABLE: dict[str, Stage] = {
+    **BUILD_STAGES,
+    **RENDER_STAGES,
+}
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

@@ -11,6 +11,7 @@ from mj_core.cli import tool_main
 
 from mj_state.check import STAGES as CHECK_STAGES
 from mj_state.checkpoint import STAGES as CHECKPOINT_STAGES
+from mj_state.facts import STAGES as FACTS_STAGES
 from mj_state.handover import STAGES as HANDOVER_STAGES
 from mj_state.start import STAGES as START_STAGES
 
@@ -20,6 +21,7 @@ DESCRIPTION = "git identity and the checkout's durable records: task, checkpoint
 TABLE: dict[str, Stage] = {
     **START_STAGES,
     **CHECK_STAGES,
+    **FACTS_STAGES,
     **CHECKPOINT_STAGES,
     **HANDOVER_STAGES,
 }

@@ -1,0 +1,178 @@
+"""`mj-context build`: facts in; the briefing's sections, exclusions and budget out.
+
+Sections come in authority order. Over the budget, sections are dropped (or their record bodies
+degraded to a reference line) in a fixed order, each drop named under EXCLUDED; GIT, TASK,
+PROFILE and OPEN QUESTIONS are never dropped. When nothing is left to drop and the briefing is
+still over, a FAIL finding carries the verdict (10) through the stream.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import ContractUnmet
+from mj_core.findings import Finding
+
+from mj_context import records
+from mj_context import sections
+from mj_context.sections import Excluded
+from mj_context.sections import Section
+from mj_context.sections import View
+
+Record = dict[str, Any]
+Builder = Callable[[View], Section | Excluded | None]
+AUTHORITY: tuple[Builder, ...] = (
+    sections.git,
+    sections.task,
+    sections.profile,
+    sections.documents,
+    sections.questions,
+    records.knowledge,
+    records.decisions,
+    records.checkpoint,
+    records.handover,
+    records.pointers,
+    records.files,
+    records.history,
+    records.prompt,
+)
+DROP_ORDER = (
+    "history",
+    "prompt",
+    "files",
+    "documents",
+    "decisions",
+    "checkpoint-body",
+    "handover-body",
+)
+DROPPED_ITEM = {
+    "documents": "context documents",
+    "checkpoint-body": "checkpoint body",
+    "handover-body": "handover body",
+}
+HEADER_LINES = 3  # title, disclaimer, blank
+BUDGET_LINES = 2  # "## BUDGET" and its line
+
+
+def total(shown: list[Section], excluded: list[Excluded]) -> int:
+    """Lines of the text form: header, each section and its blank line, EXCLUDED, BUDGET."""
+    count = HEADER_LINES + sum(s.lines() + 1 for s in shown) + BUDGET_LINES
+    return count + (len(excluded) + 2 if excluded else 0)
+
+
+def assemble(facts: dict[str, Record]) -> tuple[View, list[Section], list[Excluded]]:
+    view = View.of(facts)
+    shown: list[Section] = []
+    excluded: list[Excluded] = []
+    for builder in AUTHORITY:
+        made = builder(view)
+        if isinstance(made, Section):
+            shown.append(made)
+        elif isinstance(made, Excluded):
+            excluded.append(made)
+    return view, shown, excluded
+
+
+def fit(shown: list[Section], excluded: list[Excluded], limit: int) -> list[str]:
+    """Drop in DROP_ORDER until the text fits `limit`; returns the names dropped, in order."""
+    dropped: list[str] = []
+    reason = f"context budget {limit} lines"
+    for name in DROP_ORDER:
+        if total(shown, excluded) <= limit:
+            break
+        for section in [s for s in shown if s.drop == name]:
+            item = DROPPED_ITEM.get(name, name)
+            if section.degraded is not None:
+                section.body = section.degraded
+                section.drop = None
+            else:
+                shown.remove(section)
+            why = reason + (
+                "; run: majordomus context resolve <path>" if name == "documents" else ""
+            )
+            excluded.append(Excluded(item, why))
+            dropped.append(name)
+    return dropped
+
+
+def build(facts_in: Iterable[Record], budget_lines: int | None = None) -> Iterator[Record]:
+    facts = {r["fact"]: r for r in facts_in if r.get("kind") == "fact"}
+    if "git" not in facts or "policy" not in facts:
+        if not facts:
+            return  # an empty stream is valid downstream: nothing to build
+        raise ContractUnmet(
+            "<stdin>: the facts carry no git or policy record — pipe mj-state facts"
+        )
+    limit = (
+        budget_lines if budget_lines is not None else int(facts["policy"]["builder_budget_lines"])
+    )
+    view, shown, excluded = assemble(facts)
+    dropped = fit(shown, excluded, limit)
+    yield _briefing(view)
+    for section in shown:
+        yield {"kind": "section", "id": section.id, "title": section.title, "body": section.body}
+    for gone in excluded:
+        yield {"kind": "excluded", "item": gone.item, "reason": gone.reason}
+    lines = total(shown, excluded)
+    yield {"kind": "budget", "lines": lines, "limit": limit, "dropped": dropped}
+    if lines > limit:
+        message = f"{lines} lines over the budget of {limit} with nothing left to drop"
+        yield Finding(
+            "FAIL",
+            "context-budget",
+            "context",
+            message,
+            f"majordomus context --budget-lines {limit}",
+        ).record()
+
+
+def _briefing(view: View) -> Record:
+    g = view.facts["git"]
+    t = view.task
+    task = None
+    if t is not None:
+        keys = ("id", "task", "profile", "owner", "outcome", "started_at", "checkpoint_at", "scope")
+        task = {k: t.get(k) for k in keys}
+    return {
+        "kind": "briefing",
+        "schema": 1,
+        "generated_at": g["generated_at"],
+        "git": {
+            "repository": g["repository"],
+            "branch": g["branch"],
+            "head": g["head"],
+            "working_tree": g["working_tree"],
+            "task_record": view.facts.get("task", {}).get("label"),
+        },
+        "task": task,
+        "projections": view.facts["policy"].get("projections") or [],
+    }
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", nargs="?", help="facts (JSON Lines); default stdin")
+    parser.add_argument(
+        "--budget-lines",
+        type=_positive,
+        metavar="N",
+        help="the line budget (default: the policy's builder_budget_lines)",
+    )
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of lines")
+    return int(text)
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    return build(context.records(options.input), options.budget_lines)
+
+
+STAGES = {"build": Stage("facts in; sections within a line budget out", _arguments, _run)}

@@ -1,0 +1,138 @@
+"""The sections from written records and history: knowledge, decisions, checkpoint, handover,
+knowledge pointers, files touched in scope, recent history, and the prompt asked for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mj_core.paths import within
+
+from mj_context import promptvalues
+from mj_context.sections import Excluded
+from mj_context.sections import Section
+from mj_context.sections import View
+from mj_context.sections import age
+from mj_context.sections import capped
+
+NO_GRAPH = "the knowledge graph does not exist yet"
+
+
+def knowledge(view: View) -> Excluded:
+    return Excluded("knowledge", f"{NO_GRAPH}: no candidates can await review — stated, not lost")
+
+
+def decisions(view: View) -> Section | Excluded | None:
+    if not view.active or view.task is None:
+        return None
+    repo_wide = view.context.get("architecture_notes") is True
+    if not repo_wide and view.context.get("decisions") is not True:
+        return Excluded(
+            "decisions",
+            f"{view.says('decisions')} and context.architecture_notes: "
+            f"{'true' if repo_wide else 'false'}",
+        )
+    limit = min(int(view.facts["policy"]["recent_decisions"]), view.cap)
+    entries = view.facts.get("decisions", {}).get("entries") or []
+    if not repo_wide:
+        entries = [e for e in entries if e["task"] == view.task.get("id")]
+    whose = "for the repository" if repo_wide else "for this task"
+    if not entries or limit == 0:
+        return Excluded("decisions", f"none recorded {whose}")
+    chosen = list(reversed(entries[-limit:]))
+    body = [line for e in chosen for line in e["text"].rstrip("\n").split("\n")]
+    return Section(
+        "decisions", f"## DECISIONS ({limit} most recent {whose})", body, drop="decisions"
+    )
+
+
+def checkpoint(view: View) -> Section | Excluded:
+    fact = view.facts.get("checkpoint", {})
+    record = fact.get("record")
+    if record is None:
+        return Excluded("checkpoint", _absent(fact))
+    if view.task and record["task_id"] != view.task.get("id"):
+        reason = f"the newest for this worktree and branch belongs to task {record['task_id']}"
+        return Excluded("checkpoint", reason)
+    return _record_section(view, "checkpoint", "LATEST CHECKPOINT", record)
+
+
+def handover(view: View) -> Section | Excluded:
+    fact = view.facts.get("handover", {})
+    record = fact.get("record")
+    if record is None:
+        return Excluded("handover", _absent(fact))
+    return _record_section(view, "handover", "LATEST COMPATIBLE HANDOVER", record)
+
+
+def _absent(fact: dict[str, Any]) -> str:
+    if fact.get("problem"):
+        return f"unreadable: {fact['problem']}"
+    return "no record for this worktree and branch — absence, not a stale match"
+
+
+def _record_section(view: View, ident: str, name: str, record: dict[str, Any]) -> Section:
+    path = record["path"]
+    title = f"## {name} ({path}, {age(view.now, record['created_at'])} ago, {record['label']})"
+    body = record["body"].rstrip("\n").split("\n") if record["body"].strip() else ["(empty body)"]
+    degraded = [f"body omitted for budget — read {path}"]
+    return Section(ident, title, body, drop=f"{ident}-body", degraded=degraded)
+
+
+def pointers(view: View) -> Excluded | None:
+    if not view.active:
+        return None
+    if view.context.get("knowledge") is not True:
+        return Excluded(
+            "knowledge pointers", f"profile {view.profile} does not set context.knowledge: true"
+        )
+    return Excluded(
+        "knowledge pointers", f"{NO_GRAPH}: majordomus knowledge has nothing to point at"
+    )
+
+
+def files(view: View) -> Section | Excluded | None:
+    if not view.active or view.task is None:
+        return None
+    if view.context.get("relevant_files") is not True:
+        return Excluded("files", view.says("relevant_files"))
+    claims = [str(s) for s in view.task.get("scope") or []]
+    touched = view.facts.get("touched", {}).get("files") or []
+    mine = sorted(p for p in touched if any(within(p, c) for c in claims))
+    if not mine:
+        return Excluded("files", "none touched in scope")
+    body = capped(mine, view.cap, "git status")
+    return Section("files", f"## FILES TOUCHED IN SCOPE ({len(mine)})", body, drop="files")
+
+
+def history(view: View) -> Section | Excluded | None:
+    depth = view.context.get("recent_history_depth")
+    if not view.active or depth is None:
+        return None
+    if not isinstance(depth, int) or depth <= 0:
+        return Excluded("history", view.says("recent_history_depth"))
+    fact = view.facts.get("history", {})
+    events = (fact.get("events") or [])[-min(depth, view.cap) :]
+    if not events:
+        return Excluded("history", "the ledger holds no events")
+    title = (
+        f"## RECENT HISTORY (last {len(events)} of {fact.get('total', 0)} ledger lines; "
+        "majordomus history)"
+    )
+    body = [f"{e['ts']} {e['event']} {e['detail']}".rstrip() for e in reversed(events)]
+    return Section("history", title, body, drop="history")
+
+
+def prompt(view: View) -> Section | Excluded | None:
+    fact = view.facts.get("prompt")
+    if fact is None:
+        return None
+    if promptvalues.nests_context(fact):
+        return Excluded(
+            "prompt",
+            f"{fact['name']} contains {{{{CONTEXT}}}}: rendering it here "
+            "would nest the context in itself",
+        )
+    text = promptvalues.render(fact, view.facts, context_text=None)
+    return Section(
+        "prompt", f"## PROMPT {fact['name']}", text.rstrip("\n").split("\n"), drop="prompt"
+    )

@@ -1,0 +1,132 @@
+"""`mj-context render`: the built briefing as text for a person or one JSON document.
+
+Both forms come from the same records, so they carry the same selection. A FAIL finding in the
+stream (the budget could not be met) is not printed: after the briefing, the stage ends with
+that message and exit 10.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import ContractUnmet
+from mj_core.errors import UsageError
+
+Record = dict[str, Any]
+DISCLAIMER = (
+    "# a projection of durable state, not a source of truth: validate every line against git"
+)
+TOP_LEVEL = ("git", "task")  # carried as objects in the JSON form, not as sections
+
+
+class Briefing:
+    def __init__(self, stream: Iterable[Record]) -> None:
+        self.head: Record = {}
+        self.sections: list[Record] = []
+        self.excluded: list[Record] = []
+        self.budget: Record = {}
+        self.failures: list[Record] = []
+        for record in stream:
+            kind = record.get("kind")
+            if kind == "briefing":
+                self.head = record
+            elif kind == "section":
+                self.sections.append(record)
+            elif kind == "excluded":
+                self.excluded.append(record)
+            elif kind == "budget":
+                self.budget = record
+            elif kind == "finding" and record.get("level") == "FAIL":
+                self.failures.append(record)
+
+    def provider(self, name: str | None) -> Record | None:
+        if name is None:
+            return None
+        projections = self.head.get("projections") or []
+        for projection in projections:
+            if projection.get("provider") == name:
+                return dict(projection)
+        known = ", ".join(str(p.get("provider")) for p in projections) or "none"
+        raise UsageError(f"--for {name}: no projection for that provider in the policy ({known})")
+
+
+def section_text(section: Record) -> str:
+    return "\n".join([section["title"], *section["body"]]) + "\n"
+
+
+def text(brief: Briefing, provider: Record | None) -> str:
+    out: list[str] = []
+    if provider is not None:
+        loaded = "always loaded" if provider.get("always_loaded") else "not always loaded"
+        out.append(f"# for {provider['provider']} — its file {provider['target']} ({loaded})")
+    out += [f"# Majordomus context — {brief.head['generated_at']}", DISCLAIMER, ""]
+    for section in brief.sections:
+        out += [section["title"], *section["body"], ""]
+    if brief.excluded:
+        out += ["## EXCLUDED", *[f"- {e['item']} — {e['reason']}" for e in brief.excluded], ""]
+    out += ["## BUDGET", budget_line(brief.budget)]
+    return "\n".join(out) + "\n"
+
+
+def budget_line(budget: Record) -> str:
+    line = f"{budget['lines']} of {budget['limit']} lines"
+    if budget["dropped"]:
+        line += f" (dropped: {' '.join(budget['dropped'])})"
+    return line
+
+
+def document(brief: Briefing, provider: Record | None) -> Record:
+    out: Record = {
+        "schema": brief.head["schema"],
+        "generated_at": brief.head["generated_at"],
+        "git": brief.head["git"],
+        "task": brief.head["task"],
+        "sections": [
+            {"id": s["id"], "lines": 1 + len(s["body"]), "text": section_text(s)}
+            for s in brief.sections
+            if s["id"] not in TOP_LEVEL
+        ],
+        "excluded": [{"item": e["item"], "reason": e["reason"]} for e in brief.excluded],
+        "budget": {k: brief.budget[k] for k in ("lines", "limit", "dropped")},
+    }
+    if provider is not None:
+        out["for"] = provider
+    return out
+
+
+def render(stream: Iterable[Record], form: str, provider_name: str | None) -> Iterator[Record]:
+    brief = Briefing(stream)
+    if not brief.head:
+        return
+    provider = brief.provider(provider_name)
+    if form == "json":
+        yield document(brief, provider)
+    else:
+        yield {"kind": "text", "text": text(brief, provider)}
+    if brief.failures:
+        raise ContractUnmet(f"context: {brief.failures[0]['message']}")
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", nargs="?", help="built briefing (JSON Lines); default stdin")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--for",
+        dest="provider",
+        metavar="PROVIDER",
+        help="wrap the body in a header naming the provider and its file",
+    )
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    return render(context.records(options.input), options.format, options.provider)
+
+
+STAGES = {
+    "render": Stage("the briefing as text or one JSON document", _arguments, _run, raw=True),
+}

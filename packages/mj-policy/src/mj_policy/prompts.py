@@ -1,0 +1,119 @@
+"""Prompt assets `.ai/repo/prompts/<name>.md`: front matter, the closed token set, substitution.
+
+There is no template language: inline tokens are replaced anywhere in a line, block tokens only
+when they stand alone on a line; any other `{{…}}`, or a block token used inline, is refused
+(10) naming the line. Nothing is evaluated, included, looped or run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from mj_core import yamlstrict
+from mj_core.errors import ContractUnmet
+from mj_core.errors import MissingArtifact
+
+INLINE = (
+    *("TASK", "TASK_ID", "PROFILE", "SCOPE", "OWNER"),
+    *("BRANCH", "HEAD", "WORKING_TREE", "REPOSITORY", "NOW"),
+)
+BLOCK = ("OPEN_QUESTIONS", "DECISIONS", "CHECKPOINT", "HANDOVER", "CONTEXT")
+KEYS = ("name", "description", "profile")
+_TOKEN = re.compile(r"\{\{(.*?)\}\}")
+_NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
+
+
+@dataclass(frozen=True)
+class Asset:
+    name: str
+    description: str
+    profile: str | None
+    path: str  # repository-relative
+    body: str
+    body_line: int  # file line of the body's first line
+
+    def blocks(self) -> list[str]:
+        return [m.group(1) for m in _TOKEN.finditer(self.body) if m.group(1) in BLOCK]
+
+    def record(self) -> dict[str, object]:
+        return {
+            "kind": "prompt",
+            "name": self.name,
+            "description": self.description,
+            "profile": self.profile,
+            "path": self.path,
+        }
+
+
+def names(directory: Path) -> list[str]:
+    if not directory.is_dir():
+        return []
+    return sorted(p.stem for p in directory.glob("*.md") if p.is_file())
+
+
+def load(directory: Path, name: str, shown_dir: str) -> Asset:
+    """One asset, checked in full; unknown → 12, anything malformed → 10 naming file:line."""
+    path = directory / f"{name}.md"
+    shown = f"{shown_dir}/{name}.md"
+    if not _NAME.fullmatch(name) or not path.is_file():
+        known = ", ".join(names(directory)) or "none"
+        raise MissingArtifact(f"{shown}: no such prompt asset (the assets here: {known})")
+    doc, body, first = yamlstrict.split_front_matter(yamlstrict.read_text(path, shown), shown)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if not isinstance(doc.data, dict):
+        raise ContractUnmet(f"{shown}:2: front matter is not a mapping of name, description")
+    _front(doc, data, name, shown)
+    asset = Asset(name, data["description"], data.get("profile"), shown, body, first)
+    check_tokens(asset)
+    return asset
+
+
+def _front(doc: yamlstrict.Document, data: dict[str, object], name: str, shown: str) -> None:
+    for key in data:
+        if key not in KEYS:
+            raise ContractUnmet(
+                f"{doc.where((key,))}: unknown key '{key}' — a prompt carries "
+                "name, description and optionally profile"
+            )
+    if data.get("name") != name:
+        raise ContractUnmet(f"{doc.where(('name',))}: name must equal the file stem '{name}'")
+    description = data.get("description")
+    if not isinstance(description, str) or not description.strip():
+        raise ContractUnmet(f"{doc.where(('description',))}: description: one non-empty line")
+    if "profile" in data and not isinstance(data["profile"], str):
+        raise ContractUnmet(f"{doc.where(('profile',))}: profile must name a profile")
+
+
+def check_tokens(asset: Asset) -> None:
+    for offset, line in enumerate(asset.body.split("\n")):
+        where = f"{asset.path}:{asset.body_line + offset}"
+        for match in _TOKEN.finditer(line):
+            token = match.group(1)
+            if token in BLOCK and line.strip() != match.group(0):
+                raise ContractUnmet(
+                    f"{where}: block token {{{{{token}}}}} must stand alone on its line"
+                )
+            if token not in BLOCK and token not in INLINE:
+                raise ContractUnmet(
+                    f"{where}: unknown token {match.group(0)} — the closed set: "
+                    f"{', '.join(INLINE + BLOCK)}"
+                )
+        rest = _TOKEN.sub("", line)
+        if "{{" in rest or "}}" in rest:
+            raise ContractUnmet(f"{where}: unbalanced '{{{{' or '}}}}' — tokens are {{{{NAME}}}}")
+
+
+def render(asset: Asset, inline: Mapping[str, str], blocks: Mapping[str, list[str]]) -> str:
+    """The body with every token replaced; a block token becomes its lines (or a note)."""
+    out: list[str] = []
+    for line in asset.body.split("\n"):
+        token = line.strip()[2:-2] if _TOKEN.fullmatch(line.strip()) else None
+        if token in BLOCK:
+            out.extend(blocks.get(token) or ["(none)"])
+            continue
+        out.append(_TOKEN.sub(lambda m: inline.get(m.group(1), "-"), line))
+    text = "\n".join(out).strip("\n")
+    return text + "\n"

@@ -1,0 +1,146 @@
+"""`mj-state facts`: the durable state a briefing is built from, as `fact` records.
+
+One record per fact, in authority order: clock and git, policy, task, profile, context
+documents, open questions, decisions, the newest compatible checkpoint and handover (only those
+two record files are read), touched files, recent history, and the prompt asked for. Facts
+carry data, not decisions: what to show and what to drop is `mj-context build`'s business, and
+it alone reads the profile's `context` block.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mj_core import clock
+from mj_core import timing
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import MissingArtifact
+from mj_core.errors import MjError
+from mj_policy import layer as layer_mod
+from mj_policy.layer import Layer
+
+from mj_state import decisions
+from mj_state import identity
+from mj_state import questions
+from mj_state import resolve as resolver
+from mj_state import scope
+from mj_state import tasks
+from mj_state.factsmore import documents
+from mj_state.factsmore import history
+from mj_state.factsmore import prompt
+
+Record = dict[str, Any]
+
+
+def fact(which: str, /, **fields: Any) -> Record:
+    return {"kind": "fact", "fact": which, **fields}
+
+
+def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
+    """Every fact for the checkout at `root`, in authority order."""
+    lay = layer_mod.load(root)
+    here = identity.identity(root)
+    yield fact("git", generated_at=clock.iso(clock.now()), repository=str(root), **here)
+    yield fact("policy", **_policy(lay))
+    task = tasks.read_current(lay)
+    yield _task(root, task, here)
+    yield _profile(lay, task)
+    active = task is not None and task.get("outcome") == "active"
+    if active and task is not None:
+        yield fact("documents", chain=documents(lay, [str(s) for s in task.get("scope") or []]))
+    yield _questions(lay, task)
+    yield fact("decisions", entries=[_decision(e) for e in decisions.read(lay.state)])
+    for kind in ("checkpoint", "handover"):
+        with timing.phase(f"facts: {kind}"):
+            yield _record(lay, kind, here)
+    if active and task is not None:
+        yield fact("touched", files=scope.touched(root, str(task.get("head") or "")))
+    limit = int(lay.policy.data["context"]["max_list_items"])
+    yield fact("history", **history(lay.state / "ledger.jsonl", limit))
+    if prompt_name:
+        yield fact("prompt", **prompt(lay, prompt_name))
+
+
+def _policy(lay: Layer) -> Record:
+    data = lay.policy.data
+    projections = [
+        {k: p.get(k) for k in ("provider", "target", "always_loaded")}
+        for p in data.get("projections") or []
+    ]
+    context = data["context"]
+    return {
+        "builder_budget_lines": context["builder_budget_lines"],
+        "recent_decisions": context["recent_decisions"],
+        "max_list_items": context["max_list_items"],
+        "checkpoint_interval_default": data["profiles"]["checkpoint_interval_default"],
+        "projections": projections,
+    }
+
+
+def _task(root: Path, task: Record | None, here: Record) -> Record:
+    if task is None:
+        return fact("task", task=None, label=None)
+    return fact("task", task=task, label=identity.label(root, task, here))
+
+
+def _profile(lay: Layer, task: Record | None) -> Record:
+    if task is None:
+        return fact("profile", name=None, exists=False, data=None)
+    name = str(task.get("profile"))
+    try:
+        return fact("profile", name=name, exists=True, data=lay.profile(name).data)
+    except MissingArtifact:
+        return fact("profile", name=name, exists=False, data=None)
+
+
+def _questions(lay: Layer, task: Record | None) -> Record:
+    entries, _ = questions.load(lay.state)
+    task_id = str(task["id"]) if task else None
+    mine = questions.unresolved_for(entries, task_id) if task_id else []
+    return fact("questions", unresolved=[{"question": e.question, "date": e.date} for e in mine])
+
+
+def _decision(entry: decisions.Entry) -> Record:
+    return {
+        "date": entry.date,
+        "title": entry.title,
+        "task": entry.fields.get("Task", "-"),
+        "text": entry.text(),
+    }
+
+
+def _record(lay: Layer, kind: str, here: Record) -> Record:
+    try:
+        found = resolver.resolve(lay.root, lay.state, kind, here)
+    except MjError as exc:
+        return fact(kind, record=None, problem=exc.message)
+    if found is None:
+        return fact(kind, record=None, problem=None)
+    front = found.front
+    return fact(
+        kind,
+        record={
+            "path": lay.relative(found.path),
+            "created_at": str(front.get("created_at")),
+            "task_id": str(front.get("task_id")),
+            "head": str(front.get("head")),
+            "label": found.label,
+            "body": found.body,
+        },
+        problem=None,
+    )
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    return collect(context.root(), options.prompt)
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--prompt", metavar="NAME", help="also emit this prompt asset")
+
+
+STAGES = {"facts": Stage("the durable state a briefing is built from", _arguments, _run)}

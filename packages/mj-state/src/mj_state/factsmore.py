@@ -1,0 +1,64 @@
+"""The facts that read another concept's files: context chains, the ledger's tail, a prompt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mj_core.errors import MjError
+from mj_policy import contextchain
+from mj_policy import contextstages
+from mj_policy import contexttree
+from mj_policy import prompts
+from mj_policy.layer import Layer
+
+from mj_state import ledger
+
+ENVELOPE = ("ts", "event", "head", "branch", "by", "session", "session_id", "task_id")
+
+
+def documents(lay: Layer, claims: list[str]) -> list[dict[str, Any]]:
+    """For each scope path: the ids of its effective chain, root first, or why there is none."""
+    names, providers = contextstages.settings(lay)
+    tree = contexttree.load(lay.root, names, providers)
+    out: list[dict[str, Any]] = []
+    for claim in claims:
+        try:
+            rel, is_dir = contextchain.target(lay.root, claim, lay.root)
+            chain = contextchain.resolve(tree, rel, is_dir)
+        except MjError as exc:
+            out.append({"path": claim, "ids": [], "problem": exc.message})
+            continue
+        out.append({"path": claim, "ids": [e["id"] for e in chain], "problem": None})
+    return out
+
+
+def history(path: Path, limit: int) -> dict[str, Any]:
+    """The last `limit` ledger events (the tail only is parsed) and how many lines there are."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {"events": [], "total": 0}
+    lines = raw.splitlines(keepends=True)
+    tail = lines[-limit:] if limit > 0 else []
+    events = []
+    for number, line in enumerate(tail, start=len(lines) - len(tail) + 1):
+        parsed = ledger.parse_line(number, line)
+        if parsed.record is not None and parsed.error is None:
+            events.append(_event(parsed.record))
+    return {"events": events, "total": len(lines)}
+
+
+def _event(record: dict[str, Any]) -> dict[str, Any]:
+    detail = " ".join(
+        f"{key}={value}" for key, value in record.items() if key not in ENVELOPE and value
+    )
+    return {"ts": record["ts"], "event": record["event"], "detail": detail[:100]}
+
+
+def prompt(lay: Layer, name: str) -> dict[str, Any]:
+    """The asset, checked in full (unknown → 12, a bad token → 10 naming the line)."""
+    directory = lay.section("prompts")
+    asset = prompts.load(directory, name, lay.relative(directory))
+    shown = {k: v for k, v in asset.record().items() if k != "kind"}
+    return {**shown, "body": asset.body, "body_line": asset.body_line}
