@@ -8,6 +8,7 @@ Each command is a module `majordomus.commands.<name>` exposing `HELP`, optionall
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 from majordomus import commands
@@ -108,7 +109,10 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
     if name not in commands.public():
         err.write(f"majordomus: unknown command: {name}\n{usage()}")
         return 2
-    module = _module(name)
+    from mj_core import timing
+
+    with timing.phase(f"{name}: import"):
+        module = _module(name)
     options = parser_for(name, module).parse_args(rest)
     from pathlib import Path
 
@@ -127,14 +131,20 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
 
         out.write(pipeline_text(module.stages(options, inv)) + "\n")
         return 0
-    code: int = module.run(options, inv)
+    with timing.phase(f"{name}: run"):
+        code: int = module.run(options, inv)
     return code
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] in (["version"], ["--version"]):  # the hot path: nothing else is imported
-        return _version(args[1:], sys.stdout, sys.stderr)
+        code = _version(args[1:], sys.stdout, sys.stderr)
+        if os.environ.get("MJ_TIMING") == "1":
+            from mj_core import timing
+
+            timing.emit(sys.stderr, as_json="--json" in args)
+        return code
     from mj_core import timing
     from mj_core.cli import guard
 

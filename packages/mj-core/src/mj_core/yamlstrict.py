@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from mj_core import timing
 from mj_core.errors import ContractUnmet
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -172,6 +173,7 @@ def _syntax_fix(problem: str, char: str) -> str:
 
 def parse(text: str, name: str, *, line_offset: int = 0) -> Document:
     """Parse `text` under the subset; an empty text gives `data=None`."""
+    timing.count("yaml")
     builder = _Builder(name, line_offset)
     data: Any = None
     documents = 0
@@ -227,6 +229,7 @@ def read_text(path: Path, name: str | None = None) -> str:
         raise ContractUnmet(f"{shown}:1:1: is a directory — a file is expected here")
     try:
         raw = path.read_bytes()
+        timing.count("files read")
     except FileNotFoundError:
         from mj_core.errors import MissingArtifact
 

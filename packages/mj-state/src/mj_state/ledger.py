@@ -23,6 +23,7 @@ from mj_core import clock
 from mj_core import git
 from mj_core import jsonl
 from mj_core import share
+from mj_core import timing
 from mj_core import yamlstrict
 from mj_core.errors import InternalError
 from mj_core.errors import MjError
@@ -147,6 +148,7 @@ def read(ledger: Path) -> Iterator[Line]:
         handle = ledger.open("rb")
     except FileNotFoundError:
         return
+    timing.count("files read")
     with handle:
         for number, raw in enumerate(handle, start=1):
             yield parse_line(number, raw)
