@@ -11,7 +11,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("CONTEXT", []),
     ("MEMORY", []),
     ("RULES", []),
-    ("SYSTEM", ["version"]),
+    ("SYSTEM", ["init", "doctor", "version"]),
 ]
 
 INTERNAL = ["help"]

@@ -5,6 +5,7 @@ jsonschema is imported here, inside the function, so that nothing on a start-up 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cache
 from typing import Any
 
@@ -20,13 +21,19 @@ def load(kind: str) -> dict[str, Any]:
     return schema
 
 
-def violations(doc: Document, kind: str) -> list[tuple[str, str]]:
-    """(`file:line:col`, message) for each schema violation, in document order."""
+def violations(doc: Document, kind: str, *, skip: Collection[str] = ()) -> list[tuple[str, str]]:
+    """(`file:line:col`, message) for each schema violation, in document order.
+
+    `skip` names keywords whose errors the caller reports itself (e.g. `required` and
+    `additionalProperties`, already covered by `keys.unknown_keys` and the required walk).
+    """
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(load(kind))
     found = []
     for error in validator.iter_errors(doc.data):
+        if error.validator in skip:
+            continue
         path = tuple(error.absolute_path)
         where = ".".join(str(p) for p in path) or "(top level)"
         found.append((doc.where(path), f"{where}: {error.message}"))

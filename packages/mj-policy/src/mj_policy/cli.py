@@ -10,6 +10,8 @@ from mj_core.cli import build_parser
 from mj_core.cli import tool_main
 
 from mj_policy.contextstages import STAGES as CONTEXT_STAGES
+from mj_policy.promptstages import STAGES as PROMPT_STAGES
+from mj_policy.skeleton import STAGES as INIT_STAGES
 from mj_policy.update import STAGES as UPDATE_STAGES
 
 PROG = "mj-policy"
@@ -17,6 +19,8 @@ DESCRIPTION = "the human-edited canonical layer: manifest, policy, profiles, rul
 
 TABLE: dict[str, Stage] = {
     **CONTEXT_STAGES,
+    **PROMPT_STAGES,
+    **INIT_STAGES,
     **UPDATE_STAGES,
 }
 

@@ -95,12 +95,17 @@ def close(doc: Document, kind: str) -> Document:
     return doc
 
 
+def absent(root: Path) -> MissingArtifact:
+    """The error for a repository without a layer (12), naming the command that creates one."""
+    return MissingArtifact(
+        f"{MANIFEST}: no Majordomus layer in {root} — run `majordomus init` to create it"
+    )
+
+
 def _manifest(root: Path) -> Document:
     path = root / MANIFEST
     if not path.exists():
-        raise MissingArtifact(
-            f"{MANIFEST}: no Majordomus layer in {root} — run `majordomus init` to create it"
-        )
+        raise absent(root)
     doc = yamlstrict.load_file(path, MANIFEST)
     schema = doc.data.get("schema") if isinstance(doc.data, dict) else None
     if schema != SCHEMA:

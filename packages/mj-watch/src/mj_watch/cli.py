@@ -9,12 +9,14 @@ from mj_core.cli import Stage
 from mj_core.cli import build_parser
 from mj_core.cli import tool_main
 
+from mj_watch.doctor import STAGES as DOCTOR_STAGES
 from mj_watch.finish import STAGES as FINISH_STAGES
 
 PROG = "mj-watch"
 DESCRIPTION = "the judges: doctor and watch checks as functions from facts to findings"
 
 TABLE: dict[str, Stage] = {
+    **DOCTOR_STAGES,
     **FINISH_STAGES,
 }
 

@@ -1,0 +1,58 @@
+"""The hook lines the policy's enforcement asks for (CLI-REFERENCE §2.31), and where they go.
+
+`init` prints them and installs nothing; `doctor` verifies that they are wired.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+from mj_core import git
+from mj_core import share
+from mj_core import yamlstrict
+from mj_core.errors import MjError
+
+from mj_policy import layer
+
+
+def hooks_dir(root: Path) -> Path:
+    """`core.hooksPath` when set (relative to the root), else the common git dir's `hooks/`."""
+    configured = git.config_get(root, "core.hooksPath")
+    if configured:
+        return root / os.path.expanduser(configured)
+    return git.common_dir(root) / "hooks"
+
+
+def shown(root: Path, path: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _enforcement(root: Path) -> list[Any]:
+    try:
+        data = layer.load(root).policy.data
+    except MjError:
+        text = share.read_text("skeleton", "ai", "repo", "policy.yaml")
+        data = yamlstrict.parse(text, "policy.yaml").data
+    entries = data.get("enforcement")
+    return entries if isinstance(entries, list) else []
+
+
+def lines(root: Path) -> list[tuple[str, str]]:
+    """(hook file as shown, the line to put in it) for each `git-hook:` enforcement entry."""
+    directory = hooks_dir(root)
+    out = []
+    for entry in _enforcement(root):
+        wired = entry.get("wired_by", "") if isinstance(entry, dict) else ""
+        if not isinstance(wired, str) or not wired.startswith("git-hook:"):
+            continue
+        command = shlex.join([str(entry.get("path")), *map(str, entry.get("args") or [])])
+        out.append(
+            (shown(root, directory / wired.removeprefix("git-hook:")), f"{command} || exit $?")
+        )
+    return out

@@ -1,0 +1,133 @@
+"""`mj-policy init`: write the layer from the shipped skeleton, adding only what is missing.
+
+Sources: `share/skeleton/ai/**` → `.ai/**`, the standard rule package
+`share/standard/majordomus/**` → `.ai/repo/rules/vendor/majordomus/**` byte for byte, the empty
+directories `share/skeleton/directories.txt` lists, and one `.ai/local/` line in `.gitignore`.
+Every file is published atomically and never replaces an existing one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mj_core import atomic
+from mj_core import paths
+from mj_core import share
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import Refused
+
+VENDORED = ".ai/repo/rules/vendor/majordomus"
+IGNORE_LINE = ".ai/local/"
+_IGNORE_FORMS = {".ai/local/", ".ai/local", "/.ai/local/", "/.ai/local", ".ai/local/*"}
+
+
+def sources() -> list[tuple[str, Path]]:
+    """(repository-relative target, shipped source) for every file of the layer, in order."""
+    pairs = []
+    for base, prefix in (
+        (share.path("skeleton", "ai"), ".ai"),
+        (share.path("standard", "majordomus"), VENDORED),
+    ):
+        for path in sorted(
+            p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+        ):
+            pairs.append((f"{prefix}/{path.relative_to(base).as_posix()}", path))
+    return pairs
+
+
+def directories() -> list[str]:
+    lines = share.read_text("skeleton", "directories.txt").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def refuse_existing(root: Path) -> None:
+    ai = root / ".ai"
+    if not (ai.exists() or ai.is_symlink()):
+        return
+    if not (ai / "manifest.yaml").exists():
+        raise Refused(
+            f".ai/ exists in {root} without a manifest — move it aside, or run "
+            "`majordomus init --extend` to add the missing layer files (nothing is overwritten)"
+        )
+    raise Refused(
+        f".ai/ already exists in {root} (use --extend to add what is missing; "
+        "nothing is overwritten)"
+    )
+
+
+def _write(root: Path, relative: str, data: bytes, mode: int) -> bool:
+    target = root / relative
+    if target.exists() or target.is_symlink():
+        return False
+    _make_dirs(root, target.parent)
+    paths.guard_write(root, target)
+    atomic.create(target, data, mode=mode)
+    return True
+
+
+def _make_dirs(root: Path, directory: Path) -> None:
+    """Create `directory` one level at a time, refusing (15) any level that leads out of root."""
+    missing = []
+    probe = directory
+    while not probe.exists():
+        missing.append(probe)
+        probe = probe.parent
+    paths.guard_write(root, probe)
+    for level in reversed(missing):
+        level.mkdir()
+
+
+def _ignore(root: Path) -> bool:
+    """Add the `.ai/local/` line to `.gitignore` unless a line already ignores it."""
+    path = root / ".gitignore"
+    paths.guard_write(root, path)
+    old = path.read_bytes() if path.exists() else b""
+    if any(line.strip() in _IGNORE_FORMS for line in old.decode("utf-8", "replace").splitlines()):
+        return False
+    sep = b"" if not old or old.endswith(b"\n") else b"\n"
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    atomic.create(path, old + sep + IGNORE_LINE.encode() + b"\n", mode=mode, replace=True)
+    return True
+
+
+def create(root: Path, *, extend: bool) -> Iterator[str]:
+    """Write every missing part of the layer; yield each path created, in order."""
+    if not extend:
+        refuse_existing(root)
+    if (root / ".ai").exists() and not (root / ".ai").is_dir():
+        raise Refused(f"{root / '.ai'} exists and is not a directory — move it aside")
+    for relative, source in sources():
+        mode = 0o755 if os.access(source, os.X_OK) else 0o644
+        if _write(root, relative, source.read_bytes(), mode):
+            yield relative
+    for relative in directories():
+        if not (root / relative).exists():
+            _make_dirs(root, root / relative)
+            yield relative + "/"
+    if _ignore(root):
+        yield f".gitignore:{IGNORE_LINE}"
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
+    for relative in create(context.root(), extend=options.extend):
+        yield {"kind": "created", "path": relative}
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--extend", action="store_true", help="add what is missing to an existing layer"
+    )
+
+
+STAGES = {
+    "init": Stage(
+        help="write the .ai/ layer from the shipped skeleton (never overwrites)",
+        arguments=_arguments,
+        run=_run,
+    ),
+}

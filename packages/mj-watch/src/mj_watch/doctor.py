@@ -1,0 +1,92 @@
+"""`mj-watch doctor`: is the governance layer real here? Read-only; one finding per fact.
+
+`CHECKS` is the ordered list doctor runs, one line per check: a validator from
+`validators.REGISTRY` (a doctrine, routed by the class of the rule that declares it) or a plain
+probe. Append a line to add a check; keep the order of CLI-REFERENCE §2.4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import platform
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core import git
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.findings import Finding
+from mj_policy import layer
+
+from mj_watch.facts import Facts
+from mj_watch.layercheck import layer_integrity
+from mj_watch.policycheck import policy_schema
+from mj_watch.vendorcheck import declarations
+from mj_watch.vendorcheck import vendor_integrity
+
+
+def environment(facts: Facts) -> Iterator[Finding]:
+    """Probes, reported as INFO: what this doctor ran with."""
+    code, out, _ = git.run("--version", cwd=facts.root)
+    version = out.strip().removeprefix("git version ") if code == 0 else "unavailable"
+    yield Finding("INFO", "env", "tools", f"python {platform.python_version()}, git {version}")
+
+
+CHECKS: list[Any] = [
+    layer_integrity,
+    policy_schema,
+    vendor_integrity,
+    environment,
+]
+
+
+def _routing(facts: Facts) -> dict[Any, tuple[str, int]]:
+    """check function → (class, exit code) of the rule declaring it as its validator."""
+    from mj_watch.validators import REGISTRY
+
+    out: dict[Any, tuple[str, int]] = {}
+    for _, block in declarations(facts):
+        check = REGISTRY.get(block["validator"])
+        if check is not None:
+            code = block.get("exit_code")
+            out[check] = (str(block.get("class")), code if isinstance(code, int) else 10)
+    return out
+
+
+def _routed(found: Iterable[Finding], route: tuple[str, int] | None) -> Iterator[Finding]:
+    for finding in found:
+        if finding.level == "FAIL" and route is not None and route[0] == "advisory":
+            yield dataclasses.replace(finding, level="WARN")
+        elif finding.level == "FAIL" and route is not None and route[1] != 10:
+            yield dataclasses.replace(finding, code=route[1])
+        else:
+            yield finding
+
+
+def findings(facts: Facts) -> Iterator[Finding]:
+    routes = _routing(facts)
+    for check in CHECKS:
+        yield from _routed(check(facts), routes.get(check))
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
+    root = context.root()
+    if not (root / layer.MANIFEST).exists():
+        raise layer.absent(root)
+    for finding in findings(Facts(root)):
+        yield finding.record()
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    del parser  # doctor takes no options of its own
+
+
+STAGES = {
+    "doctor": Stage(
+        help="check that the layer is well-formed and what it declares is real (read-only)",
+        arguments=_arguments,
+        run=_run,
+    ),
+}

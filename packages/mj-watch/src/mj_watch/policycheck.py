@@ -1,0 +1,87 @@
+"""Doctrine majordomus.policy-schema: the policy and every profile are valid, to the last key."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core.findings import Finding
+
+from mj_watch import repro
+from mj_watch import schemacheck
+from mj_watch.facts import Facts
+
+CATEGORY = "policy"
+
+
+def policy_schema(facts: Facts) -> Iterator[Finding]:
+    relative = facts.section("policy", "repo/policy.yaml")
+    doc, reason = facts.yaml(relative)
+    if doc is None:
+        yield schemacheck.parse_failure(CATEGORY, relative, reason or "unreadable")
+        return
+    found = list(_policy(relative, doc.data))
+    found += list(schemacheck.closed(CATEGORY, doc, "policy")) if not found else []
+    yield from found
+    if not found:
+        yield Finding("OK", CATEGORY, relative, "parsed, version 1")
+    yield from _profiles(facts, doc.data)
+
+
+def _policy(relative: str, data: Any) -> Iterator[Finding]:
+    version = data.get("version") if isinstance(data, dict) else None
+    if isinstance(data, dict) and (type(version) is not int or version != 1):
+        yield Finding(
+            "FAIL",
+            CATEGORY,
+            relative,
+            f"version {version!r} is not supported — this majordomus reads version 1 only",
+            repro.show_absent(relative, "version"),
+        )
+
+
+def _profiles(facts: Facts, policy: Any) -> Iterator[Finding]:
+    directory = facts.section("profiles", "repo/profiles")
+    path = facts.path(directory)
+    names = sorted(p.stem for p in path.glob("*.yaml")) if path.is_dir() else []
+    failed = False
+    for name in names:
+        for finding in _profile(facts, f"{directory}/{name}.yaml", name):
+            failed = True
+            yield finding
+    default = _default(policy)
+    if isinstance(default, str) and default not in names:
+        failed = True
+        yield Finding(
+            "FAIL",
+            CATEGORY,
+            f"{directory}/{default}.yaml",
+            f"profiles.default names '{default}', which has no profile file "
+            f"(profiles: {', '.join(names) or 'none'})",
+            f"ls {shlex.quote(directory + '/')}",
+        )
+    if names and not failed:
+        yield Finding("OK", CATEGORY, f"{directory}/", f"{len(names)} profile(s), all valid")
+
+
+def _default(policy: Any) -> Any:
+    profiles = policy.get("profiles") if isinstance(policy, dict) else None
+    return profiles.get("default") if isinstance(profiles, dict) else None
+
+
+def _profile(facts: Facts, relative: str, name: str) -> Iterator[Finding]:
+    doc, reason = facts.yaml(relative)
+    if doc is None:
+        yield schemacheck.parse_failure(CATEGORY, relative, reason or "unreadable")
+        return
+    yield from schemacheck.closed(CATEGORY, doc, "profile")
+    declared = doc.data.get("name") if isinstance(doc.data, dict) else None
+    if isinstance(declared, str) and declared != name:
+        yield Finding(
+            "FAIL",
+            CATEGORY,
+            relative,
+            f"declares name '{declared}' but its file is {name}.yaml — the name is the file name",
+            repro.show_key(relative, "name"),
+        )

@@ -1,0 +1,154 @@
+"""Doctrine majordomus.vendor-integrity: the vendored package is what its manifest lists, and
+the validators the rules declare are exactly the validators this executable has."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mj_core.findings import Finding
+from mj_policy import rulepkg
+
+from mj_watch import repro
+from mj_watch import schemacheck
+from mj_watch.facts import Facts
+
+CATEGORY = "rules"
+VENDOR = "majordomus"
+
+
+def package(facts: Facts) -> str:
+    return f"{facts.section('rules', 'repo/rules')}/vendor/{VENDOR}"
+
+
+def vendor_integrity(facts: Facts) -> Iterator[Finding]:
+    found = list(_package(facts, package(facts)))
+    found += list(_validators(facts))
+    yield from found
+    if not any(f.level == "FAIL" for f in found):
+        yield Finding("OK", CATEGORY, package(facts) + "/", "matches its manifest")
+
+
+def _package(facts: Facts, base: str) -> Iterator[Finding]:
+    manifest = f"{base}/{rulepkg.MANIFEST}"
+    if not facts.path(base).is_dir():
+        yield Finding(
+            "FAIL",
+            CATEGORY,
+            base + "/",
+            "no vendored rule package — `majordomus init --extend` restores it",
+            repro.show_path(base),
+        )
+        return
+    doc, reason = facts.yaml(manifest)
+    if doc is None:
+        yield schemacheck.parse_failure(CATEGORY, manifest, reason or "unreadable")
+        return
+    invalid = list(schemacheck.closed(CATEGORY, doc, "vendor-manifest"))
+    yield from invalid
+    if invalid:
+        return
+    listed = {entry["file"]: entry for entry in doc.data["rules"]}
+    for relative, entry in listed.items():
+        yield from _listed(facts, base, relative, entry)
+    for relative in _files(facts.path(base)):
+        if relative != rulepkg.MANIFEST and relative not in listed:
+            yield Finding(
+                "FAIL",
+                CATEGORY,
+                f"{base}/{relative}",
+                f"not listed in {manifest} — the package holds only what its manifest lists",
+                f"grep -nF -e {shlex.quote(relative)} {shlex.quote(manifest)}"
+                f" || echo {shlex.quote('not listed')}",
+            )
+
+
+def _files(base: Path) -> list[str]:
+    return sorted(p.relative_to(base).as_posix() for p in base.rglob("*") if not p.is_dir())
+
+
+def _listed(facts: Facts, base: str, relative: str, entry: dict[str, Any]) -> Iterator[Finding]:
+    shown = f"{base}/{relative}"
+    path = facts.path(shown)
+    if not path.is_file():
+        yield Finding("FAIL", CATEGORY, shown, "listed in the manifest, missing", f"ls -l {shown}")
+        return
+    actual = rulepkg.sha256(path)
+    if actual != entry["sha256"]:
+        yield Finding(
+            "FAIL",
+            CATEGORY,
+            shown,
+            f"sha256 {actual} differs from the manifest's {entry['sha256']} — edited by hand; "
+            "restore it with `majordomus rules vendor update`",
+            f"sha256sum {shlex.quote(shown)}",
+        )
+    doc, reason = facts.front_matter(shown)
+    if doc is None:
+        yield schemacheck.parse_failure(CATEGORY, shown, reason or "unreadable")
+        return
+    yield from schemacheck.closed(CATEGORY, doc, "rule")
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if (data.get("id"), data.get("version")) != (entry["id"], entry["version"]):
+        yield Finding(
+            "FAIL",
+            CATEGORY,
+            shown,
+            f"declares {data.get('id')}@{data.get('version')}, the manifest lists "
+            f"{entry['id']}@{entry['version']}",
+            f"grep -nE '^(id|version):' {shlex.quote(shown)}",
+        )
+
+
+def declarations(facts: Facts) -> list[tuple[str, dict[str, Any]]]:
+    """(file, x-majordomus block) of every vendored and project rule whose front matter parses."""
+    rules = facts.section("rules", "repo/rules")
+    found = []
+    for path in sorted(facts.path(rules).glob("vendor/*/rules/*.md")) + sorted(
+        facts.path(rules).glob("project/*.md")
+    ):
+        relative = path.relative_to(facts.root).as_posix()
+        doc, _ = facts.front_matter(relative)
+        data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+        block = data.get("x-majordomus")
+        if isinstance(block, dict) and isinstance(block.get("validator"), str):
+            found.append((relative, {**block, "class": data.get("class")}))
+    return found
+
+
+def _validators(facts: Facts) -> Iterator[Finding]:
+    from mj_watch.doctor import CHECKS
+    from mj_watch.validators import REGISTRY
+
+    declared = declarations(facts)
+    names = {block["validator"] for _, block in declared}
+    for relative, block in declared:
+        name = block["validator"]
+        if name not in REGISTRY:
+            yield Finding(
+                "FAIL",
+                CATEGORY,
+                relative,
+                f"names validator '{name}', which this majordomus does not have",
+                repro.show_key(relative, "validator"),
+            )
+        elif "doctor" in block.get("enforced_by", ()) and REGISTRY[name] not in CHECKS:
+            yield Finding(
+                "FAIL",
+                CATEGORY,
+                relative,
+                f"declares enforcement by doctor, and doctor does not run validator '{name}'",
+                repro.show_key(relative, "enforced_by"),
+            )
+    for name in sorted(set(REGISTRY) - names):
+        rules = facts.section("rules", "repo/rules")
+        yield Finding(
+            "FAIL",
+            CATEGORY,
+            f"validator {name}",
+            "no rule declares it — enforcement that exists on paper only",
+            f"grep -rnF -e {shlex.quote('validator: ' + name)} {shlex.quote(rules + '/')}"
+            f" || echo {shlex.quote('declared by no rule')}",
+        )
