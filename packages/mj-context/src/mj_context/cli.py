@@ -10,6 +10,7 @@ from mj_core.cli import build_parser
 from mj_core.cli import tool_main
 
 from mj_context.build import STAGES as BUILD_STAGES
+from mj_context.promptrender import STAGES as PROMPT_STAGES
 from mj_context.render import STAGES as RENDER_STAGES
 
 PROG = "mj-context"
@@ -18,6 +19,7 @@ DESCRIPTION = "the briefing: facts in, sections within a budget out; text and JS
 TABLE: dict[str, Stage] = {
     **BUILD_STAGES,
     **RENDER_STAGES,
+    **PROMPT_STAGES,
 }
 
 

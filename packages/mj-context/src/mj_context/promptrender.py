@@ -1,0 +1,54 @@
+"""`mj-context prompt-render`: a prompt asset with its tokens filled from the facts.
+
+`{{CONTEXT}}` becomes the briefing `majordomus context` would print (same facts, same build);
+every other token comes from the facts directly.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import UsageError
+
+from mj_context import build
+from mj_context import promptvalues
+from mj_context import render
+
+Record = dict[str, Any]
+
+
+def prompt_render(stream: Iterable[Record], form: str) -> Iterator[Record]:
+    records = list(stream)
+    facts = {r["fact"]: r for r in records if r.get("kind") == "fact"}
+    if not facts:
+        return
+    fact = facts.get("prompt")
+    if fact is None:
+        raise UsageError("the facts carry no prompt — run `mj-state facts --prompt <name>`")
+    context_text = None
+    if promptvalues.nests_context(fact):
+        context_text = render.text(render.Briefing(build.build(records)), None)
+    text = promptvalues.render(fact, facts, context_text)
+    if form == "json":
+        yield {"kind": "prompt", "name": fact["name"], "path": fact["path"], "text": text}
+    else:
+        yield {"kind": "text", "text": text}
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", nargs="?", help="facts with a prompt (JSON Lines); default stdin")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    return prompt_render(context.records(options.input), options.format)
+
+
+STAGES = {
+    "prompt-render": Stage("a prompt asset filled from the facts", _arguments, _run, raw=True),
+}

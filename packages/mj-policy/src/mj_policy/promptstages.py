@@ -1,0 +1,47 @@
+"""`mj-policy prompt-list|prompt-show`: the repository's prompt assets, each checked in full."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core.cli import Context
+from mj_core.cli import Stage
+
+from mj_policy import layer as layer_mod
+from mj_policy import prompts
+
+Record = dict[str, Any]
+
+
+def _assets(context: Context) -> tuple[layer_mod.Layer, Any, str]:
+    lay = layer_mod.load(context.root())
+    directory = lay.section("prompts")
+    return lay, directory, lay.relative(directory)
+
+
+def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    _, directory, shown = _assets(context)
+    for name in prompts.names(directory):
+        yield prompts.load(directory, name, shown).record()
+
+
+def _show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    _, directory, shown = _assets(context)
+    asset = prompts.load(directory, options.name, shown)
+    yield {**asset.record(), "body": asset.body}
+
+
+def _none(parser: argparse.ArgumentParser) -> None:
+    del parser
+
+
+def _name(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", help="the asset's name (its file stem)")
+
+
+STAGES = {
+    "prompt-list": Stage("the prompt assets, each checked in full", _none, _list),
+    "prompt-show": Stage("one prompt asset and its body", _name, _show),
+}
