@@ -8,8 +8,8 @@ from __future__ import annotations
 
 GROUPS: list[tuple[str, list[str]]] = [
     ("TASK", []),
-    ("CONTEXT", []),
-    ("MEMORY", []),
+    ("CONTEXT", ["checkpoint", "handover"]),
+    ("MEMORY", ["decision"]),
     ("RULES", []),
     ("SYSTEM", ["init", "doctor", "version"]),
 ]

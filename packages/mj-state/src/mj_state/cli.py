@@ -11,6 +11,7 @@ from mj_core.cli import tool_main
 
 from mj_state.check import STAGES as CHECK_STAGES
 from mj_state.checkpoint import STAGES as CHECKPOINT_STAGES
+from mj_state.decisionlog import STAGES as DECISION_STAGES
 from mj_state.facts import STAGES as FACTS_STAGES
 from mj_state.handover import STAGES as HANDOVER_STAGES
 from mj_state.start import STAGES as START_STAGES
@@ -24,6 +25,7 @@ TABLE: dict[str, Stage] = {
     **FACTS_STAGES,
     **CHECKPOINT_STAGES,
     **HANDOVER_STAGES,
+    **DECISION_STAGES,
 }
 
 

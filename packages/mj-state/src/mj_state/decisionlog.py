@@ -1,0 +1,107 @@
+"""`mj-state decision-add | decision-list | decision-show`: the append-only decision log.
+
+`decision-add` computes Task (the active task here, else `-`) and Head, appends one entry and
+one `decision.recorded` ledger line. `decision-list` is newest first; `decision-show` prints the
+first entry whose title contains the text, else 12.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core import clock
+from mj_core import git
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import MissingArtifact
+from mj_policy.layer import load
+
+from mj_state import decisions
+from mj_state import ledger
+from mj_state import writing
+
+Record = dict[str, Any]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("title", help="what was decided, one line")
+    parser.add_argument("--why", required=True, help="the reason (required)")
+    parser.add_argument("--rejected", help="the alternative turned down")
+    parser.add_argument("--evidence", help="a reference that supports it")
+    parser.add_argument("--supersedes", help="text of the recorded decision this replaces")
+
+
+def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = load(context.root())
+    task = writing.active_here(layer)
+    entry = decisions.build(
+        decisions.read(layer.state),
+        title=options.title,
+        why=options.why,
+        rejected=options.rejected,
+        evidence=options.evidence,
+        supersedes=options.supersedes,
+        task_id=str(task["id"]) if task else None,
+        head=git.head(layer.root),
+        moment=clock.now(),
+    )
+    decisions.append(layer.state, entry)
+    task_id = str(task["id"]) if task else None
+    payload = {"decision": entry.title}
+    ledger.append(layer.root, layer.state, "decision.recorded", payload, task_id=task_id)
+    yield {
+        **shown(entry),
+        "action": "recorded",
+        "path": layer.relative(decisions.path(layer.state)),
+    }
+
+
+def list_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--task", help="only entries recorded for this task id")
+    parser.add_argument("--limit", type=int, help="at most this many entries")
+
+
+def listing(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    entries = list(reversed(decisions.read(load(context.root()).state)))
+    if options.task:
+        entries = [entry for entry in entries if entry.fields.get("Task") == options.task]
+    if options.limit is not None:
+        entries = entries[: max(options.limit, 0)]
+    yield from (shown(entry) for entry in entries)
+
+
+def show_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("text", help="text the decision's title contains")
+
+
+def show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = load(context.root())
+    found = decisions.matching(decisions.read(layer.state), options.text)
+    if not found:
+        raise MissingArtifact(
+            f"{layer.relative(decisions.path(layer.state))}: no decision title contains "
+            f"{options.text!r} — see `majordomus decision list`"
+        )
+    yield {**shown(found[0]), "text": found[0].text()}
+
+
+def shown(entry: decisions.Entry) -> Record:
+    return {
+        "kind": "record",
+        "action": "decision",
+        "line": entry.line,
+        "date": entry.date,
+        "title": entry.title,
+        **{key.lower(): entry.fields.get(key) for key in decisions.FIELDS},
+    }
+
+
+STAGES = {
+    "decision-add": Stage("append a decision with computed Task and Head", add_arguments, add),
+    "decision-list": Stage("recorded decisions, newest first", list_arguments, listing),
+    "decision-show": Stage(
+        "the first decision whose title contains the text", show_arguments, show
+    ),
+}
