@@ -142,3 +142,55 @@ def test_baseline_outside_the_repository_is_refused(git_repo: Repo, tmp_path: Pa
     result = bench(git_repo, "version", *QUICK, "--write-baseline", "--baseline", outside)
     assert result.code == 15, result
     assert not Path(outside).exists()
+
+
+def test_runs_are_kept_under_the_layer_and_the_default_baseline_is_tracked(
+    layer_repo: Repo,
+) -> None:
+    first = bench(layer_repo, "version", *QUICK)
+    assert first.code == 0, first
+    second = bench(layer_repo, "version", *QUICK)
+    assert second.code == 0, second
+    base = layer_repo.root / ".ai/local/benchmarks"
+    runs = sorted((base / "runs").glob("b-*.json"))
+    assert len(runs) == 2
+    latest = json.loads((base / "latest.json").read_text())
+    assert latest["schema"] == "majordomus/benchmark-result/v1"
+    assert f"results: .ai/local/benchmarks/runs/{latest['run_id']}.json" in second.out
+    history = [json.loads(line) for line in (base / "history.jsonl").read_text().splitlines()]
+    assert [h["run_id"] for h in history] == [json.loads(p.read_text())["run_id"] for p in runs]
+    assert layer_repo.git("status", "--porcelain") == ""  # runs live in the ignored half
+    written = bench(layer_repo, "version", *QUICK, "--write-baseline")
+    assert written.code == 0, written
+    baseline = json.loads((layer_repo.root / ".ai/repo/benchmarks/baseline.json").read_text())
+    assert baseline["schema"] == "majordomus/benchmark-baseline/v1"
+    assert layer_repo.git("status", "--porcelain").strip() == "?? .ai/repo/benchmarks/"
+
+
+def test_mutating_targets_never_touch_the_measured_repository(layer_repo: Repo) -> None:
+    result = bench(layer_repo, "checkpoint", *QUICK, "--no-save")
+    assert result.code == 0, result
+    assert "checkpoint          repository" in result.out
+    assert list((layer_repo.root / ".ai/local/state/checkpoints").glob("*.md")) == []
+    assert layer_repo.git("status", "--porcelain") == ""
+
+
+def test_small_fixture_is_a_fresh_layer_and_init_runs_in_empty_repositories(
+    git_repo: Repo,
+) -> None:
+    result = bench(git_repo, "init", "doctor", *QUICK, "--fixture", "small", "--format", "json")
+    assert result.code == 0, result
+    doc = json.loads(result.out)
+    rows = {r["command"]: r for r in doc["results"]}
+    assert set(rows) == {"init", "doctor"}
+    assert {r["scenario"] for r in rows.values()} == {"fixture small"}
+    assert rows["init"]["class"] == "mutating" and rows["doctor"]["class"] == "read-only"
+    assert all(r["status"] == "ok" for r in rows.values())
+
+
+def test_a_target_that_fails_its_run_is_13_naming_it(git_repo: Repo) -> None:
+    # `doctor` in a repository without a layer exits 12, which its target does not accept
+    result = bench(git_repo, "doctor", *QUICK)
+    assert result.code == 13, result
+    assert "target doctor failed in repository: exit-12" in result.err
+    assert "exit-12" in result.out

@@ -45,7 +45,7 @@ class Sample:
     said: str = ""  # the last line the process wrote on stderr
 
 
-def run(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Sample:
+def run(argv: Sequence[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None) -> Sample:
     """Run `argv` in `cwd` under the launcher; its wall time, peak memory and exit code."""
     read, write = os.pipe()
     launcher = (sys.executable, "-I", "-S", "-c", _LAUNCHER, str(write), *argv)
@@ -55,7 +55,7 @@ def run(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Sample:
                 launcher,
                 cwd=cwd,
                 env=env,
-                stdin=subprocess.DEVNULL,
+                input=stdin if stdin is not None else b"",
                 stdout=subprocess.DEVNULL,
                 stderr=err,
                 pass_fds=(write,),

@@ -19,6 +19,7 @@ from majordomus.benchmark import measure
 from majordomus.benchmark import stats
 from majordomus.benchmark.scenario import Scenario
 from majordomus.benchmark.targets import Target
+from majordomus.benchmark.targets import executable
 
 Progress = Callable[[str], None]
 
@@ -50,12 +51,14 @@ class _Runs:
         self.done += 1
         self.progress(f"{self.scenario.name}: {self.target.command} {self.done}/{self.total}")
         with self._place() as where:
-            sample = measure.run(self.target.argv, where, self.scenario.env)
+            sample = measure.run(self.target.argv, where, self.scenario.env, self.target.stdin)
         if sample.code not in self.target.accept:
             raise TargetFailed(f"exit-{sample.code}", sample.said or f"exit {sample.code}")
         return sample
 
     def _place(self) -> Any:
+        if self.target.empty:
+            return self.scenario.empty(self._setup)
         if self.target.mutating:
             return self.scenario.fresh(self._setup)
         setup = self._setup if self.target.setup else None
@@ -65,7 +68,8 @@ class _Runs:
         for argv in self.target.setup:
             sample = measure.run(argv, where, self.scenario.env)
             if sample.code != 0:
-                raise TargetFailed("setup-failed", f"setup {shlex.join(argv)}: {sample.said}")
+                shown = shlex.join(("majordomus", *argv[len(executable()) :]))
+                raise TargetFailed("setup-failed", f"setup `{shown}`: {sample.said}")
 
 
 def sample(

@@ -8,6 +8,7 @@ for every run. Everything under it is removed when the scenario closes.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -17,7 +18,11 @@ from contextlib import contextmanager
 from contextlib import nullcontext
 from pathlib import Path
 
+from mj_core import git
+from mj_core.errors import InternalError
+
 Setup = Callable[[Path], None]
+IDENTITY = ("-c", "user.name=mj-bench", "-c", "user.email=mj-bench@example.invalid")
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "mj-bench",
@@ -55,6 +60,18 @@ class Scenario:
         finally:
             shutil.rmtree(target.parent, ignore_errors=True)
 
+    @contextmanager
+    def empty(self, setup: Setup) -> Iterator[Path]:
+        """A new repository with one commit and no layer, removed after the run it serves."""
+        self._copies += 1
+        target = self.scratch / f"empty-{self._copies}" / "repo"
+        try:
+            blank(target)
+            setup(target)
+            yield target
+        finally:
+            shutil.rmtree(target.parent, ignore_errors=True)
+
     def shared(self, key: str, setup: Setup | None) -> AbstractContextManager[Path]:
         """The repository itself, or (with a setup) one private copy kept for every run of `key`."""
         if not setup:
@@ -67,6 +84,25 @@ class Scenario:
 
     def close(self) -> None:
         shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def blank(root: Path) -> None:
+    """`git init` and one commit of a README: a repository before `majordomus init`."""
+    root.mkdir(parents=True)
+    _git(root, "init", "-q", "-b", "main")
+    (root / "README.md").write_text("# fixture\n\nSee AGENTS.md.\n", encoding="utf-8")
+    commit(root, "initial")
+
+
+def commit(root: Path, message: str) -> None:
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "--no-gpg-sign", "--no-verify", "-m", message)
+
+
+def _git(root: Path, *args: str) -> None:
+    code, _, err = git.run(*IDENTITY, *args, cwd=root)
+    if code != 0:
+        raise InternalError(f"fixture: git {shlex.join(args)} exited {code}: {err.strip()}")
 
 
 def repository(root: Path) -> Scenario:

@@ -2,7 +2,8 @@
 
 Adding a command to the benchmark is one entry in that file: its `argv` (after `majordomus`),
 its `class` (read-only targets share one repository; mutating ones get a fresh copy per
-sample), the exit codes its scenario `accept`s, and optional unmeasured `setup` runs.
+sample), the exit codes its scenario `accept`s, optional unmeasured `setup` runs, the `stdin`
+it reads, and `repository: empty` for a command that needs a repository without a layer.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class Target:
     klass: str  # read-only | mutating
     accept: frozenset[int]
     setup: tuple[tuple[str, ...], ...] = ()
+    empty: bool = False  # runs in a new repository without a layer (`init`), one per run
+    stdin: bytes | None = None  # what the process reads on stdin (a record body)
 
     @property
     def mutating(self) -> bool:
@@ -72,6 +75,8 @@ def _target(entry: dict[str, Any], prefix: list[str]) -> Target:
         klass=str(entry["class"]),
         accept=frozenset(int(c) for c in entry["accept"]),
         setup=tuple((*prefix, *(str(a) for a in s)) for s in setup),
+        empty=entry.get("repository") == "empty",
+        stdin=entry["stdin"].encode() if "stdin" in entry else None,
     )
 
 
