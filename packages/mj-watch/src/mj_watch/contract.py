@@ -38,7 +38,9 @@ class Judge:
 
 def _scope(f: Facts) -> tuple[bool, str, str]:
     claims = ", ".join(f["scope"])
-    repro = f"git status --porcelain; git diff --name-only {f['base'][:7]} HEAD"
+    repro = (
+        f"git status --porcelain --untracked-files=all; git diff --name-only {f['base'][:7]} HEAD"
+    )
     if f["outside"]:
         shown = ", ".join(f["outside"][:5]) + (" …" if len(f["outside"]) > 5 else "")
         return False, f"{shown} — outside claimed scope ({claims})", repro
@@ -100,7 +102,9 @@ def _note(f: Facts) -> tuple[bool, str, str]:
 
 def _regression(f: Facts) -> tuple[bool, str, str]:
     tests = [p for p in f["touched"] if any(mark in p for mark in TEST_MARKS)]
-    repro = f"git status --porcelain; git diff --name-only {f['base'][:7]} HEAD"
+    repro = (
+        f"git status --porcelain --untracked-files=all; git diff --name-only {f['base'][:7]} HEAD"
+    )
     if tests:
         return True, f"test touched: {tests[0]}", repro
     return False, "profile requires a regression test; no touched path looks like a test", repro
