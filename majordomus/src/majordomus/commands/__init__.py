@@ -7,11 +7,11 @@ A command is public exactly when it is listed here, and it is listed only when i
 from __future__ import annotations
 
 GROUPS: list[tuple[str, list[str]]] = [
-    ("TASK", ["finish"]),
+    ("TASK", []),
     ("CONTEXT", ["checkpoint", "handover"]),
     ("MEMORY", ["decision"]),
     ("RULES", []),
-    ("SYSTEM", ["init", "doctor", "version"]),
+    ("SYSTEM", ["init", "doctor", "tour", "version"]),
 ]
 
 INTERNAL = ["help"]

@@ -2,7 +2,8 @@
 
 Sources: `share/skeleton/ai/**` → `.ai/**`, the standard rule package
 `share/standard/majordomus/**` → `.ai/repo/rules/vendor/majordomus/**` byte for byte, the empty
-directories `share/skeleton/directories.txt` lists, and one `.ai/local/` line in `.gitignore`.
+directories `share/skeleton/directories.txt` lists (a `.gitkeep` in each one under `.ai/repo/`),
+and one `.ai/local/` line in `.gitignore`.
 Every file is published atomically and never replaces an existing one.
 """
 
@@ -23,6 +24,8 @@ from mj_core.errors import Refused
 
 VENDORED = ".ai/repo/rules/vendor/majordomus"
 IGNORE_LINE = ".ai/local/"
+TRACKED = ".ai/repo/"
+KEEP = ".gitkeep"
 _IGNORE_FORMS = {".ai/local/", ".ai/local", "/.ai/local/", "/.ai/local", ".ai/local/*"}
 
 
@@ -82,6 +85,21 @@ def _make_dirs(root: Path, directory: Path) -> None:
         level.mkdir()
 
 
+def _directory(root: Path, relative: str) -> Iterator[str]:
+    """An empty directory of the layer; under the tracked half it gets a `.gitkeep`, because
+    git carries no empty directory and a fresh clone must still resolve every section."""
+    path = root / relative
+    if not relative.startswith(TRACKED):
+        if not path.exists():
+            _make_dirs(root, path)
+            yield relative + "/"
+        return
+    if path.is_dir() and any(path.iterdir()):
+        return
+    if _write(root, f"{relative}/{KEEP}", b"", 0o644):
+        yield f"{relative}/{KEEP}"
+
+
 def _ignore(root: Path) -> bool:
     """Add the `.ai/local/` line to `.gitignore` unless a line already ignores it."""
     path = root / ".gitignore"
@@ -106,9 +124,7 @@ def create(root: Path, *, extend: bool) -> Iterator[str]:
         if _write(root, relative, source.read_bytes(), mode):
             yield relative
     for relative in directories():
-        if not (root / relative).exists():
-            _make_dirs(root, root / relative)
-            yield relative + "/"
+        yield from _directory(root, relative)
     if _ignore(root):
         yield f".gitignore:{IGNORE_LINE}"
 
