@@ -7,7 +7,7 @@ A command is public exactly when it is listed here, and it is listed only when i
 from __future__ import annotations
 
 GROUPS: list[tuple[str, list[str]]] = [
-    ("TASK", []),
+    ("TASK", ["finish"]),
     ("CONTEXT", ["checkpoint", "handover"]),
     ("MEMORY", ["decision"]),
     ("RULES", []),
