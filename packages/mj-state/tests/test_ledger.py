@@ -1,13 +1,12 @@
 from __future__ import annotations
 
-import multiprocessing
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import orjson
 import pytest
-
 from mj_core.errors import InternalError
 from mj_state import ledger
 
@@ -85,10 +84,14 @@ def test_append_after_torn_line_keeps_both_lines_apart(repo: Path) -> None:
     assert [line.error is None for line in lines] == [False, True]
 
 
-def _writer(args: tuple[str, int]) -> None:
-    root, count = args
-    for index in range(count):
-        ledger.append(Path(root), Path(root) / "st", "question.opened", {"question": f"q{index}"})
+_WRITER = """
+import sys
+from pathlib import Path
+from mj_state import ledger
+root = Path(sys.argv[1])
+for index in range(int(sys.argv[2])):
+    ledger.append(root, root / "st", "question.opened", {"question": f"q{index}"})
+"""
 
 
 def test_four_processes_append_one_thousand_whole_lines(repo: Path) -> None:
@@ -102,10 +105,13 @@ def test_four_processes_append_one_thousand_whole_lines(repo: Path) -> None:
 
     thread = threading.Thread(target=reader)
     thread.start()
-    with multiprocessing.get_context("spawn").Pool(4) as pool:
-        pool.map(_writer, [(str(repo), 250)] * 4)
+    writers = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(repo), "250"]) for _ in range(4)
+    ]
+    codes = [writer.wait(timeout=300) for writer in writers]
     stop.set()
     thread.join()
+    assert codes == [0, 0, 0, 0]
     lines = list(ledger.read(target))
     assert len(lines) == 1000
     assert all(line.error is None and ledger.problem(line) is None for line in lines)

@@ -10,6 +10,8 @@ import fcntl
 import os
 import tempfile
 from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from mj_core.errors import Refused
@@ -78,16 +80,37 @@ def append_line(path: Path, line: bytes) -> None:
     """
     if not line.endswith(b"\n") or b"\n" in line[:-1]:
         raise ValueError("append_line takes exactly one newline-terminated line")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with locked(path, 0o600) as fd:
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             line = b"\n" + line  # a torn last line stays its own (malformed) line
         written = os.write(fd, line)
         if written != len(line):
             raise OSError(f"{path}: short append ({written} of {len(line)} bytes)")
+
+
+@contextmanager
+def locked(path: Path, mode: int = 0o600) -> Iterator[int]:
+    """A descriptor (O_APPEND) on the file now at `path`, held under an exclusive lock.
+
+    A writer that waited for the lock while the file was replaced (ledger rotation) finds the
+    inode changed and reopens, so no line lands in a file that is no longer the ledger.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for _ in range(1000):
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, mode)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            current = os.stat(path).st_ino
+        except FileNotFoundError:
+            current = -1
+        if current == os.fstat(fd).st_ino:
+            break
+        os.close(fd)
+    else:
+        raise OSError(f"{path}: replaced under every attempt to lock it")
+    try:
+        yield fd
     finally:
         os.close(fd)  # closing releases the lock
 
