@@ -133,7 +133,7 @@ def test_unknown_finish_requires_key_is_reported_and_refuses(layer_repo: Repo) -
 def test_profile_requires_a_regression_test(layer_repo: Repo) -> None:
     ready(layer_repo, "--profile", "debugging")
     result = layer_repo.mj("finish", "--outcome", "completed", "--verify-command", "true")
-    assert result.code == 10 and "majordomus.regression-test" in result.out, result
+    assert result.code == 10 and "majordomus.regression-test-required" in result.out, result
     layer_repo.write("lib/tests/test_a.py", "def test(): pass\n")
     ok = layer_repo.mj("finish", "--outcome", "completed", "--verify-command", "true")
     assert ok.code == 0, ok

@@ -135,10 +135,10 @@ JUDGES: dict[str, Judge] = {
 }
 EXTRAS: dict[str, Judge] = {
     "regression_test_required": Judge(
-        "majordomus.regression-test", "regression", _regression, ("completed",)
+        "majordomus.regression-test-required", "regression", _regression, ("completed",)
     ),
     "decision_record_required": Judge(
-        "majordomus.decision-record", "decision", _decision, ("completed",)
+        "majordomus.decision-record-required", "decision", _decision, ("completed",)
     ),
 }
 CHECK_ONLY = ("scope_respected", "state_updated")
@@ -153,14 +153,15 @@ def evaluate(facts: Facts) -> list[Line]:
     completed = facts["outcome"] == "completed" and not check_only
     if completed and facts["profile"].get("verify_command_required"):
         keys += [] if "verification_ran" in keys else ["verification_ran"]
-    lines = [_line(key, JUDGES[key], facts) if key in JUDGES else _unknown(key) for key in keys]
+    lines = [line(key, JUDGES[key], facts) if key in JUDGES else _unknown(key) for key in keys]
     for key, judge in EXTRAS.items():
         if completed and facts["profile"].get(key):
-            lines.append(_line(key, judge, facts))
+            lines.append(line(key, judge, facts))
     return lines
 
 
-def _line(key: str, judge: Judge, facts: Facts) -> Line:
+def line(key: str, judge: Judge, facts: Facts) -> Line:
+    """One contract line: skipped for an outcome the judge does not apply to, else judged."""
     subject = str(facts["task_id"])
     if facts["outcome"] not in judge.outcomes:
         message = f"not required for outcome {facts['outcome']}"

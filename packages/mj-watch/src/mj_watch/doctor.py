@@ -21,6 +21,7 @@ from mj_core.findings import Finding
 from mj_policy import layer
 
 from mj_watch.facts import Facts
+from mj_watch.finishrules import decision_records
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
 from mj_watch.vendorcheck import declarations
@@ -38,6 +39,7 @@ CHECKS: list[Any] = [
     layer_integrity,
     policy_schema,
     vendor_integrity,
+    decision_records,
     environment,
 ]
 

@@ -13,6 +13,13 @@ from collections.abc import Iterable
 
 from mj_core.findings import Finding
 
+from mj_watch.finishrules import blocker_resolution
+from mj_watch.finishrules import decision_record
+from mj_watch.finishrules import decision_records
+from mj_watch.finishrules import note_present
+from mj_watch.finishrules import regression_test
+from mj_watch.finishrules import state_freshness
+from mj_watch.finishrules import verification_ran
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
 from mj_watch.vendorcheck import vendor_integrity
@@ -23,4 +30,11 @@ REGISTRY: dict[str, Validator] = {
     "layer_integrity": layer_integrity,
     "policy_schema": policy_schema,
     "vendor_integrity": vendor_integrity,
+    "verification_ran": verification_ran,
+    "state_freshness": state_freshness,
+    "blocker_resolution": blocker_resolution,
+    "note_present": note_present,
+    "regression_test": regression_test,
+    "decision_record": decision_record,
+    "decision_records": decision_records,
 }

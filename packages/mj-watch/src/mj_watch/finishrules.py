@@ -1,0 +1,85 @@
+"""The finish doctrines as registry validators: each judges its contract line for the task here.
+
+`finish` evaluates the whole contract at once (`mj_watch.finish`); these validators let the
+doctrine machinery (`doctrine`, `check --rule`) run one line alone over the active task, as an
+outcome of `completed` would be judged without a verification command. With no active task of
+this checkout there is nothing to judge. `decision_records` is the advisory check over the
+decision log: an entry that cannot be attributed (no Task, Head or Why) is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mj_core.errors import MjError
+from mj_core.findings import Finding
+
+from mj_watch import contract
+from mj_watch.facts import Facts
+
+DECISIONS = ".ai/local/state/decisions.md"
+
+
+def _contract_line(facts: Facts, key: str) -> Iterator[Finding]:
+    from mj_state import finishing
+    from mj_state import writing
+
+    if facts.layer is None:
+        return
+    try:
+        task = writing.active_here(facts.layer)
+        if task is None:
+            return
+        gathered = finishing.facts(facts.layer, task, "completed", check_only=False)
+    except MjError:
+        return  # an unreadable task or profile is the state check's finding, not this one's
+    judge = contract.JUDGES.get(key) or contract.EXTRAS[key]
+    if key in contract.EXTRAS and not gathered["profile"].get(key):
+        profile = task["profile"]
+        yield Finding("INFO", judge.category, str(task["id"]), f"profile {profile} waives it")
+        return
+    yield contract.line(key, judge, gathered).finding
+
+
+def verification_ran(facts: Facts) -> Iterator[Finding]:
+    yield from _contract_line(facts, "verification_ran")
+
+
+def state_freshness(facts: Facts) -> Iterator[Finding]:
+    yield from _contract_line(facts, "state_updated")
+
+
+def blocker_resolution(facts: Facts) -> Iterator[Finding]:
+    yield from _contract_line(facts, "no_open_blockers")
+
+
+def note_present(facts: Facts) -> Iterator[Finding]:
+    yield from _contract_line(facts, "note_present")
+
+
+def regression_test(facts: Facts) -> Iterator[Finding]:
+    yield from _contract_line(facts, "regression_test_required")
+
+
+def decision_record(facts: Facts) -> Iterator[Finding]:
+    yield from _contract_line(facts, "decision_record_required")
+
+
+def decision_records(facts: Facts) -> Iterator[Finding]:
+    """Entries of the decision log lacking Task, Head or Why (advisory: WARN under doctor)."""
+    from mj_state import decisions
+
+    path = facts.path(DECISIONS)
+    if not path.is_file():
+        return
+    entries = decisions.parse(path.read_text(encoding="utf-8", errors="replace"))
+    flagged = 0
+    for entry in entries:
+        lacking = decisions.lacking(entry)
+        if lacking:
+            flagged += 1
+            message = f"{entry.title!r} lacks {', '.join(lacking)} — no check can attribute it"
+            reproduce = f"sed -n '{entry.line},{entry.line + 6}p' {DECISIONS}"
+            yield Finding("FAIL", "decisions", f"{DECISIONS}:{entry.line}", message, reproduce)
+    if not flagged:
+        yield Finding("OK", "decisions", DECISIONS, f"{len(entries)} entries, all attributed")
