@@ -55,21 +55,33 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "array": (list,),
     "object": (dict,),
     "integer": (int,),
+    "number": (int, float),
     "boolean": (bool,),
     "null": (type(None),),
 }
 
 
-def quick_violations(doc: Document, kind: str) -> list[tuple[str, str]]:
-    """Like `violations`, without importing jsonschema: for hot paths (hooks, `check`).
+def quick_violations(
+    doc: Document, kind: str, *, skip: Collection[str] = ()
+) -> list[tuple[str, str]]:
+    """Like `violations`, without importing jsonschema: for hot paths (hooks, `check`, `doctor`).
 
-    Understands the keywords our flat record schemas use (type, enum, const, pattern,
+    Understands the keywords our flat record schemas use (type, enum, const, pattern, minimum,
     minLength, minItems, uniqueItems, required, properties, additionalProperties: false,
-    items). A schema using any other keyword is a tool bug (13), never a silent pass.
+    items). A schema using any other keyword is a tool bug (13), never a silent pass. `skip`
+    takes `required` and `additionalProperties`, as `violations` does.
     """
     found: list[tuple[str, str]] = []
     _walk_schema(load(kind), doc.data, (), doc, found)
-    return found
+    return [item for item in found if _keyword(item[1]) not in skip]
+
+
+def _keyword(message: str) -> str:
+    if message.endswith(" is a required property"):
+        return "required"
+    if message.endswith(": unknown key"):
+        return "additionalProperties"
+    return ""
 
 
 def _walk_schema(
@@ -90,19 +102,31 @@ def _walk_schema(
             raise InternalError(f"schema {kind_of(schema)}: keyword {keyword!r} needs jsonschema")
     if "type" in schema:
         types = _TYPES[schema["type"]]
-        if not isinstance(value, types) or (schema["type"] == "integer" and value is True):
+        numeric = schema["type"] in ("integer", "number")
+        if not isinstance(value, types) or (numeric and isinstance(value, bool)):
             bad(f"{value!r} is not of type {schema['type']!r}")
             return
-    if "enum" in schema and value not in schema["enum"]:
+    if "enum" in schema and not any(_same(value, item) for item in schema["enum"]):
         bad(f"{value!r} is not one of {schema['enum']!r}")
-    if "const" in schema and value != schema["const"]:
+    if "const" in schema and not _same(value, schema["const"]):
         bad(f"{schema['const']!r} was expected")
+    if "minimum" in schema and _number(value) and value < schema["minimum"]:
+        bad(f"{value!r} is less than the minimum of {schema['minimum']!r}")
     if isinstance(value, str):
         _string(schema, value, bad)
     if isinstance(value, list):
         _array(schema, value, path, doc=doc, found=found, bad=bad)
     if isinstance(value, dict):
         _object(schema, value, path, doc=doc, found=found, bad=bad)
+
+
+def _same(value: Any, expected: Any) -> bool:
+    """Equality as JSON Schema means it: `true` is not `1`, `false` is not `0`."""
+    return isinstance(value, bool) == isinstance(expected, bool) and value == expected
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def kind_of(schema: dict[str, Any]) -> str:
@@ -158,6 +182,7 @@ def _object(
 
 _KEYWORDS = {
     "type",
+    "minimum",
     "enum",
     "const",
     "pattern",

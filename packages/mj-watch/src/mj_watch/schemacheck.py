@@ -1,5 +1,6 @@
 """One layer file against its kind: parsed strictly, closed by its allow list and required keys,
-then validated in full (types, enums, patterns). Each defect is one FAIL with a reproduce command.
+then validated in full (types, enums, patterns, minimums) without importing jsonschema: doctor runs
+from a hook. Each defect is one FAIL with a reproduce command.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def closed(category: str, doc: Document, kind: str) -> Iterator[Finding]:
             "no key has a default",
             repro.show_absent(name, key),
         )
-    for where, message in schema.violations(doc, kind, skip=_COVERED):
+    for where, message in schema.quick_violations(doc, kind, skip=_COVERED):
         line = repro.line_of(where)
         yield Finding(
             "FAIL", category, name, f"line {line}: {message}", repro.show_line(name, line)
