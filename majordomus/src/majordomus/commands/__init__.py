@@ -8,8 +8,8 @@ from __future__ import annotations
 
 GROUPS: list[tuple[str, list[str]]] = [
     ("TASK", ["finish"]),
-    ("CONTEXT", ["checkpoint", "handover"]),
-    ("MEMORY", ["decision"]),
+    ("CONTEXT", ["context", "checkpoint", "handover"]),
+    ("MEMORY", ["decision", "prompt"]),
     ("RULES", []),
     ("SYSTEM", ["init", "doctor", "tour", "version"]),
 ]

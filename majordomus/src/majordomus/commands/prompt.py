@@ -13,7 +13,9 @@ HELP = "list, show or render the repository's prompt assets"
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("list", "show", "render"))
+    parser.add_argument(
+        "action", nargs="?", default="list", choices=("list", "show", "render"), help="default: list"
+    )
     parser.add_argument("name", nargs="?", help="show/render: the asset's name")
 
 

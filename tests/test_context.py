@@ -1,0 +1,186 @@
+"""`majordomus context`: the recorded scenario of USE-CASE-context.md, reproduced.
+
+An active task with a checkpoint, a decision and an open question; the full briefing, the
+same cut to 30 lines, the JSON form, `--for`, and proof that nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from conftest import Repo
+
+STATE = ".ai/local/state"
+ORDER = [
+    "## GIT",
+    "## TASK",
+    "## PROFILE",
+    "## CONTEXT DOCUMENTS",
+    "## OPEN QUESTIONS",
+    "## DECISIONS",
+    "## LATEST CHECKPOINT",
+    "## FILES TOUCHED IN SCOPE",
+    "## EXCLUDED",
+    "## BUDGET",
+]
+
+
+def prepare(repo: Repo) -> str:
+    """The seed's state: an active task on `lib` with a checkpoint, a decision, a question."""
+    repo.write("lib/a", "a\n")
+    result = repo.run("mj-state", "start", "narrow the parser", "--scope", "lib", "--owner", "o")
+    assert result.code == 0, result
+    task = result.out.split('"id":"', 1)[1].split('"', 1)[0]
+    result = repo.run("mj-state", "checkpoint", stdin="the parser now refuses tabs\n")
+    assert result.code == 0, result
+    head = repo.git("rev-parse", "HEAD").strip()
+    with open(repo.root / STATE / "decisions.md", "a", encoding="utf-8") as handle:
+        handle.write(
+            f"\n## 2026-09-03 — refuse tabs in the parser\nTask: {task}\nHead: {head}\n"
+            "Why: two encodings for one token\nRejected: -\nEvidence: -\nSupersedes: -\n"
+        )
+    with open(repo.root / STATE / "open-questions.md", "a", encoding="utf-8") as handle:
+        handle.write(
+            f"- [unresolved] {task} — should tabs be an error or a warning? (2026-09-03)\n"
+        )
+    return task
+
+
+@pytest.fixture
+def scenario(layer_repo: Repo) -> Repo:
+    prepare(layer_repo)
+    return layer_repo
+
+
+def headings(text: str) -> list[str]:
+    return [line for line in text.splitlines() if re.match(r"## [A-Z]{3}", line)]
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    out = {}
+    for folder, _, files in os.walk(root / ".ai"):
+        for name in files:
+            path = Path(folder) / name
+            out[str(path)] = (path.stat().st_mtime_ns, path.stat().st_size)
+    return out
+
+
+def test_everything_in_authority_order(scenario: Repo) -> None:
+    result = scenario.mj("context")
+    assert result.code == 0, result
+    lines = result.out.splitlines()
+    assert lines[0].startswith("# Majordomus context — ")
+    positions = [next(i for i, line in enumerate(lines) if line.startswith(h)) for h in ORDER]
+    assert positions == sorted(positions)
+    assert "the parser now refuses tabs" in result.out
+    assert "- should tabs be an error or a warning? (2026-09-03)" in result.out
+    assert "- handover — no record for this worktree and branch" in result.out
+    assert re.search(r"^(\d+) of 300 lines$", result.out, re.M)
+    total = int(re.search(r"^(\d+) of 300 lines$", result.out, re.M).group(1))
+    assert total == len(lines)
+
+
+def test_budgeted_names_every_drop_and_exits_10(scenario: Repo) -> None:
+    result = scenario.mj("context", "--budget-lines", "30")
+    assert result.code == 10, result
+    assert "## GIT" in result.out and "## EXCLUDED" in result.out
+    for item in ("files", "context documents", "decisions", "checkpoint body"):
+        assert re.search(rf"^- {item} — context budget 30 lines", result.out, re.M), item
+    assert "## LATEST CHECKPOINT" in result.out
+    assert "body omitted for budget — read .ai/local/state/checkpoints/" in result.out
+    assert "the parser now refuses tabs" not in result.out
+    for kept in ("## TASK", "## PROFILE", "## OPEN QUESTIONS"):
+        assert kept in result.out
+    budget = re.search(r"^(\d+) of 30 lines \(dropped: (.*)\)$", result.out, re.M)
+    assert budget and budget.group(2) == "files documents decisions checkpoint-body"
+    assert result.err == (
+        f"majordomus: context: {budget.group(1)} lines over the budget of 30 "
+        "with nothing left to drop\n"
+    )
+
+
+def test_a_budget_that_fits_after_drops_exits_0(scenario: Repo) -> None:
+    full = int(re.search(r"^(\d+) of", scenario.mj("context").out, re.M).group(1))
+    result = scenario.mj("context", "--budget-lines", str(full - 1))
+    assert result.code == 0, result
+    assert "- files — context budget" in result.out
+    assert int(re.search(r"^(\d+) of", result.out, re.M).group(1)) <= full - 1
+
+
+AGES = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ|\d+[smhd] ago")
+
+
+def test_json_carries_exactly_the_sections_the_text_shows(scenario: Repo) -> None:
+    for args in ((), ("--budget-lines", "30")):
+        text = scenario.mj("context", *args)
+        text.out = AGES.sub("T", text.out)
+        result = scenario.mj("context", "--json", *args)
+        result.out = AGES.sub("T", result.out)
+        assert result.code == text.code
+        assert result.out.startswith("{")
+        doc = json.loads(result.out)
+        assert set(doc) == {
+            "schema",
+            "generated_at",
+            "git",
+            "task",
+            "sections",
+            "excluded",
+            "budget",
+        }
+        shown = [s["text"].splitlines()[0] for s in doc["sections"]]
+        assert shown == [
+            h
+            for h in headings(text.out)
+            if h.split()[1] not in ("GIT", "TASK", "EXCLUDED", "BUDGET")
+        ]
+        for section in doc["sections"]:
+            assert section["text"] in text.out
+        excluded = [f"- {e['item']} — {e['reason']}" for e in doc["excluded"]]
+        assert all(line in text.out for line in excluded)
+        assert doc["budget"]["lines"] == len(text.out.splitlines())
+
+
+def test_for_wraps_the_same_body(scenario: Repo) -> None:
+    plain = scenario.mj("context")
+    wrapped = scenario.mj("context", "--for", "claude-code")
+    assert wrapped.code == 0, wrapped
+    first, rest = wrapped.out.split("\n", 1)
+    assert "claude-code" in first and "CLAUDE.md" in first
+    assert AGES.sub("T", rest) == AGES.sub("T", plain.out)
+    assert scenario.mj("context", "--for", "nobody").code == 2
+
+
+def test_context_reads_only(scenario: Repo) -> None:
+    before = snapshot(scenario.root)
+    status = scenario.git("status", "--porcelain")
+    for args in ((), ("--json",), ("--budget-lines", "30"), ("--prompt", "resume")):
+        scenario.mj("context", *args)
+    assert snapshot(scenario.root) == before
+    assert scenario.git("status", "--porcelain") == status
+
+
+def test_without_a_task_the_absence_is_stated(layer_repo: Repo) -> None:
+    result = layer_repo.mj("context")
+    assert result.code == 0, result
+    assert "- task — no task record in this checkout" in result.out
+    assert "## TASK" not in result.out
+
+
+def test_prompt_is_appended_and_a_nesting_prompt_is_excluded(scenario: Repo) -> None:
+    result = scenario.mj("context", "--prompt", "resume")
+    assert result.code == 0, result
+    assert "## PROMPT resume" in result.out
+    assert "Task: narrow the parser" in result.out
+    scenario.write(
+        ".ai/repo/prompts/nest.md", "---\nname: nest\ndescription: d\n---\n{{CONTEXT}}\n"
+    )
+    result = scenario.mj("context", "--prompt", "nest")
+    assert result.code == 0, result
+    assert "## PROMPT" not in result.out
+    assert "- prompt — nest contains {{CONTEXT}}" in result.out
+    assert scenario.mj("context", "--prompt", "nope").code == 12
