@@ -32,15 +32,16 @@ def run(options: argparse.Namespace, inv: Invocation) -> int:
 
     from majordomus import compose
 
+    after = ""
     for record in compose.run(stages(options, inv), inv):
         if inv.json:
             inv.stdout.write(jsonl.dumps(record).decode())
         elif record.get("kind") == "record":
             inv.stdout.write(_started(record))
+            after = _next(record)
         else:
             inv.stdout.write(render_text(record) + "\n")
-    if not inv.json:
-        inv.stdout.write("next: majordomus check; majordomus finish --outcome <outcome>\n")
+    inv.stdout.write(after)
     return 0
 
 
@@ -52,6 +53,9 @@ def _started(record: dict[str, Any]) -> str:
     ]
     if record["archived"]:
         lines.append(f"  archived the previous task to {record['archived']}")
-    read = f"worker reads {record['instructions']}; " if record["instructions"] else ""
-    lines.append(f"next: {read}checkpoint every {record['checkpoint_interval']}")
     return "\n".join(lines) + "\n"
+
+
+def _next(record: dict[str, Any]) -> str:
+    read = f"worker reads {record['instructions']}; " if record["instructions"] else ""
+    return f"next: {read}checkpoint every {record['checkpoint_interval']}; majordomus check\n"

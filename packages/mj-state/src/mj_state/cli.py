@@ -9,11 +9,13 @@ from mj_core.cli import Stage
 from mj_core.cli import build_parser
 from mj_core.cli import tool_main
 
+from mj_state.asking import STAGES as QUESTION_STAGES
 from mj_state.check import STAGES as CHECK_STAGES
 from mj_state.checkpoint import STAGES as CHECKPOINT_STAGES
 from mj_state.decisionlog import STAGES as DECISION_STAGES
 from mj_state.facts import STAGES as FACTS_STAGES
 from mj_state.handover import STAGES as HANDOVER_STAGES
+from mj_state.history import STAGES as HISTORY_STAGES
 from mj_state.start import STAGES as START_STAGES
 
 PROG = "mj-state"
@@ -22,6 +24,8 @@ DESCRIPTION = "git identity and the checkout's durable records: task, checkpoint
 TABLE: dict[str, Stage] = {
     **START_STAGES,
     **CHECK_STAGES,
+    **HISTORY_STAGES,
+    **QUESTION_STAGES,
     **FACTS_STAGES,
     **CHECKPOINT_STAGES,
     **HANDOVER_STAGES,

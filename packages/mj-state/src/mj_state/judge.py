@@ -12,8 +12,8 @@ from mj_core import clock
 from mj_core.findings import Finding
 from mj_policy.layer import Layer
 
+from mj_state import history
 from mj_state import identity
-from mj_state import ledger
 from mj_state import questions
 from mj_state import scope
 
@@ -140,21 +140,4 @@ def question_lines(layer: Layer) -> Iterator[Finding]:
 
 
 def ledger_lines(layer: Layer) -> Iterator[Finding]:
-    target = ledger.path(layer.state)
-    shown = layer.relative(target)
-    count = 0
-    bad = 0
-    for line in ledger.read(target):
-        count += 1
-        reason = ledger.problem(line)
-        if reason:
-            bad += 1
-            yield Finding(
-                "FAIL",
-                "ledger",
-                f"{shown}:{line.lineno}",
-                reason,
-                f"sed -n '{line.lineno}p' {shown}",
-            )
-    if not bad:
-        yield Finding("OK", "ledger", shown, f"{count} line(s), all valid")
+    return history.validate(layer)

@@ -1,0 +1,132 @@
+"""`mj-state question-add|question-resolve|question-list`: the open-questions index.
+
+`add` stamps the active task (none → 12) and appends one line in one locked write; `resolve`
+rewrites that one line in place atomically; an unknown or ambiguous selector → 15, never a
+guess. Each write appends its ledger event (question.opened / question.resolved).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core import atomic
+from mj_core import clock
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import ContractUnmet
+from mj_core.errors import Refused
+from mj_core.errors import UsageError
+from mj_policy.layer import Layer
+from mj_policy.layer import load
+
+from mj_state import check
+from mj_state import ledger
+from mj_state import questions
+from mj_state.questions import Entry
+
+Record = dict[str, Any]
+
+
+def _add_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("question", help="the question, one line, without ' — '")
+
+
+def _resolve_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("selector", help="the number `question list` prints, or question text")
+    parser.add_argument("--answer", required=True, help="the answer, one line")
+
+
+def _list_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--all", action="store_true", help="resolved questions too")
+    parser.add_argument("--task", help="only this task's questions")
+
+
+def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = load(context.root())
+    text = _one_line(options.question, "question")
+    if questions.SEP in text:
+        raise UsageError(f"question: the text may not contain {questions.SEP.strip()!r}")
+    task = check.active(layer)
+    line = questions.unresolved_line(str(task["id"]), text, clock.now().date().isoformat())
+    atomic.append_line(questions.path(layer.state), (line + "\n").encode("utf-8"))
+    ledger.append(
+        layer.root, layer.state, "question.opened", {"question": text}, task_id=task["id"]
+    )
+    yield {"kind": "record", "action": "opened", "task_id": task["id"], "question": text}
+
+
+def resolve(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = load(context.root())
+    answer = _one_line(options.answer, "--answer")
+    entries = _refuse_malformed(layer)
+    entry = pick(entries, options.selector)
+    target = questions.path(layer.state)
+    lines = target.read_text(encoding="utf-8").split("\n")
+    lines[entry.lineno - 1] = questions.resolved_line(entry, clock.now().date().isoformat(), answer)
+    atomic.create(target, "\n".join(lines).encode("utf-8"), mode=0o644, replace=True)
+    payload = {"question": entry.question, "answer": answer}
+    ledger.append(layer.root, layer.state, "question.resolved", payload, task_id=entry.task_id)
+    yield {"kind": "record", "action": "resolved", "number": entry.number, **payload}
+
+
+def listing(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = load(context.root())
+    entries, _ = questions.load(layer.state)
+    for entry in entries:
+        if (entry.resolved and not options.all) or (options.task and entry.task_id != options.task):
+            continue
+        yield {
+            "kind": "record",
+            "number": entry.number,
+            "state": "resolved" if entry.resolved else "unresolved",
+            "task_id": entry.task_id,
+            "question": entry.question,
+            "date": entry.date,
+            "answer": entry.answer,
+        }
+
+
+def pick(entries: list[Entry], selector: str) -> Entry:
+    """The one unresolved entry `selector` names (number or text); otherwise 15."""
+    if selector.strip().isdigit():
+        found = [e for e in entries if e.number == int(selector)]
+        if not found:
+            raise Refused(f"question resolve: no question number {selector}")
+        if found[0].resolved:
+            raise Refused(f"question resolve: question {selector} is already resolved")
+        return found[0]
+    open_ = [e for e in entries if not e.resolved]
+    exact = [e for e in open_ if e.question == selector]
+    found = exact or [e for e in open_ if selector.casefold() in e.question.casefold()]
+    if len(found) != 1:
+        which = "matches no" if not found else f"matches {len(found)}"
+        raise Refused(
+            f"question resolve: {selector!r} {which} unresolved question(s); use its number"
+        )
+    return found[0]
+
+
+def _one_line(text: str, what: str) -> str:
+    value = text.strip()
+    if not value or "\n" in value or "\r" in value:
+        raise UsageError(f"question: {what} is one non-empty line")
+    return value
+
+
+def _refuse_malformed(layer: Layer) -> list[Entry]:
+    entries, malformed = questions.load(layer.state)
+    if malformed:
+        shown = layer.relative(questions.path(layer.state))
+        raise ContractUnmet(
+            f"{shown}:{malformed[0].lineno}: not one of the two question line shapes — fix it first"
+        )
+    return entries
+
+
+STAGES = {
+    "question-add": Stage("open a question blocking the active task", _add_args, add),
+    "question-resolve": Stage("resolve one question in place", _resolve_args, resolve),
+    "question-list": Stage("list open (or all) questions", _list_args, listing),
+}
