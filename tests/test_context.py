@@ -184,3 +184,11 @@ def test_prompt_is_appended_and_a_nesting_prompt_is_excluded(scenario: Repo) -> 
     assert "## PROMPT" not in result.out
     assert "- prompt — nest contains {{CONTEXT}}" in result.out
     assert scenario.mj("context", "--prompt", "nope").code == 12
+
+
+def test_tour_ends_with_the_context_a_next_worker_would_receive(git_repo: Repo) -> None:
+    result = git_repo.mj("tour")
+    last = result.out.rsplit("\n== step ", 1)[1]
+    assert "$ majordomus context\n" in last
+    assert "# Majordomus context — " in last and "## GIT" in last and "## BUDGET" in last
+    assert "exit 0\n" in last

@@ -49,6 +49,10 @@ STEPS: list[Step] = [
     Step("create the layer from the shipped skeleton", ("init",)),
     Step("install the two hook lines init printed (majordomus installs none)", act=wire_hooks),
     Step("check that the layer is well-formed and what it declares is real", ("doctor",)),
+    # keep this step last: the tour ends with what the next worker would be handed
+    Step(
+        "the context a next worker would receive, in authority order within a budget", ("context",)
+    ),
 ]
 
 
