@@ -33,6 +33,11 @@ def phase(name: str) -> Iterator[None]:
         entry[1] += 1
 
 
+def elapsed_ms() -> float:
+    """Milliseconds since this module was first imported (early in every tool's start-up)."""
+    return (time.perf_counter() - _START) * 1000
+
+
 def counters() -> dict[str, int]:
     return dict(_counters)
 

@@ -11,6 +11,7 @@ from mj_core.cli import tool_main
 
 from mj_watch.doctor import STAGES as DOCTOR_STAGES
 from mj_watch.finish import STAGES as FINISH_STAGES
+from mj_watch.watch import STAGES as WATCH_STAGES
 
 PROG = "mj-watch"
 DESCRIPTION = "the judges: doctor and watch checks as functions from facts to findings"
@@ -18,6 +19,7 @@ DESCRIPTION = "the judges: doctor and watch checks as functions from facts to fi
 TABLE: dict[str, Stage] = {
     **DOCTOR_STAGES,
     **FINISH_STAGES,
+    **WATCH_STAGES,
 }
 
 

@@ -24,6 +24,7 @@ from mj_watch.facts import Facts
 from mj_watch.finishrules import decision_records
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
+from mj_watch.selftime import doctor_budget
 from mj_watch.vendorcheck import declarations
 from mj_watch.vendorcheck import vendor_integrity
 
@@ -41,6 +42,7 @@ CHECKS: list[Any] = [
     vendor_integrity,
     decision_records,
     environment,
+    doctor_budget,
 ]
 
 

@@ -1,0 +1,112 @@
+"""Drift in what the task works with: projections, stores, logs, prompt assets, records.
+
+Doctor's own judges are reused (projection integrity, retention caps) and `check`'s line
+parsers (questions, ledger); the rest compares a file with what its owner expects: the
+policy hash stamped on each projection, decisions' attribution, prompt tokens, and the
+worktree a checkpoint or handover was written in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from collections.abc import Iterator
+
+from mj_core.errors import MjError
+from mj_core.findings import Finding
+from mj_policy import projections
+from mj_policy import prompts
+from mj_state import decisions
+from mj_state import judge
+from mj_state import records
+
+from mj_watch import projection_checks
+from mj_watch.retention import retention_caps
+from mj_watch.watchfacts import WatchFacts
+
+
+def policy(facts: WatchFacts) -> Iterator[Finding]:
+    """A projection stamped with a policy hash that is not the policy (and profiles) on disk."""
+    data = projections.inputs(facts.loaded)
+    wanted = data.policy_sha256
+    profiles = facts.shown(facts.loaded.section("profiles"))
+    digest = f"cat {shlex.quote(data.policy_file)} {shlex.quote(profiles)}/*.yaml | sha256sum"
+    for seen in projection_checks.seen_all(facts):
+        stamp = seen.verified.stamp if seen.verified is not None else None
+        if stamp is None or wanted.startswith(stamp.policy):
+            continue
+        target = seen.projection.target
+        message = (
+            f"stamped with policy {stamp.policy}, the policy on disk is {wanted[:12]} "
+            "— `majordomus update` regenerates it"
+        )
+        shown = f"grep -nF -e {stamp.policy} {shlex.quote(target)}"
+        yield Finding("FAIL", "policy", target, message, f"{shown}; {digest} | cut -c1-12")
+
+
+def projection(facts: WatchFacts) -> Iterator[Finding]:
+    """Doctor's projection integrity; a missing target is shown by a command that succeeds."""
+    for seen in projection_checks.seen_all(facts):
+        problem = seen.problem
+        if problem is not None and seen.projection.target is not None and problem.code == 12:
+            target = shlex.quote(seen.projection.target)
+            absent = shlex.quote(f"{seen.projection.target}: missing")
+            reproduce = f"ls -l {target} 2>/dev/null || echo {absent}"
+            problem = dataclasses.replace(problem, reproduce=reproduce)
+        if problem is not None:
+            yield problem
+
+
+def retention(facts: WatchFacts) -> Iterator[Finding]:
+    yield from retention_caps(facts)
+
+
+def questions(facts: WatchFacts) -> Iterator[Finding]:
+    yield from judge.question_lines(facts.loaded)
+
+
+def ledger(facts: WatchFacts) -> Iterator[Finding]:
+    yield from judge.ledger_lines(facts.loaded)
+
+
+def decision_log(facts: WatchFacts) -> Iterator[Finding]:
+    state = facts.loaded.state
+    shown = facts.shown(decisions.path(state))
+    for entry in decisions.read(state):
+        missing = decisions.lacking(entry)
+        if missing:
+            message = f'"{entry.title}" lacks {", ".join(missing)}'
+            end = entry.line + 6
+            reproduce = f"sed -n '{entry.line},{end}p' {shlex.quote(shown)}"
+            yield Finding("WARN", "decisions", f"{shown}:{entry.line}", message, reproduce)
+
+
+def prompt_assets(facts: WatchFacts) -> Iterator[Finding]:
+    directory = facts.loaded.section("prompts")
+    shown_dir = facts.shown(directory)
+    for name in prompts.names(directory):
+        try:
+            prompts.load(directory, name, shown_dir)
+        except MjError as exc:
+            shown = f"{shown_dir}/{name}.md"
+            reproduce = f"grep -nF -e '{{{{' {shlex.quote(shown)} || head -n 5 {shlex.quote(shown)}"
+            yield Finding("FAIL", "prompts", shown, exc.message, reproduce)
+
+
+def foreign_records(facts: WatchFacts) -> Iterator[Finding]:
+    """Checkpoints and handovers in this checkout's state written in another worktree."""
+    state = facts.loaded.state
+    for kind in records.KINDS:
+        folder = records.directory(state, kind)
+        for name in records.names(state, kind):
+            try:
+                front, _ = records.load(folder / name)
+            except MjError:
+                continue
+            worktree = str(front.get("worktree"))
+            if worktree != str(facts.root):
+                shown = facts.shown(folder / name)
+                message = f"{kind} written in {worktree}, not in this worktree"
+                yield Finding(
+                    "FAIL", "records", shown, message, f"grep -n '^worktree:' {shlex.quote(shown)}"
+                )

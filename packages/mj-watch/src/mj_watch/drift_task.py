@@ -1,0 +1,162 @@
+"""Drift in the task of this checkout: state, scope, handover, verification, checkpoint, activity.
+
+Each check is `check`'s own judgement where one exists (`mj_state.judge`), plus the few that
+compare the task record with the ledger and the handovers. Findings come back at their native
+level; `watch` turns every FAIL or WARN into DRIFT.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core import clock
+from mj_core.errors import MjError
+from mj_core.findings import Finding
+from mj_state import bodies
+from mj_state import check
+from mj_state import identity
+from mj_state import judge
+from mj_state import records
+
+from mj_watch.watchfacts import WatchFacts
+
+TERMINAL = ("completed", "partial", "blocked", "no_match", "failed")
+LIFECYCLE = ("task.started", "task.finished", "task.handed_over")
+Task = dict[str, Any]
+
+
+def _grep(pattern: str, file: str, absent: str) -> str:
+    return f"grep -nF -e {shlex.quote(pattern)} {shlex.quote(file)} || echo {shlex.quote(absent)}"
+
+
+def _own(facts: WatchFacts) -> Task | None:
+    """The task record when it parses and is this checkout's own."""
+    record, _ = facts.task
+    if record is None or identity.foreign(facts.root, record):
+        return None
+    return record
+
+
+def _lifecycle(facts: WatchFacts, task: str) -> list[tuple[int, dict[str, Any]]]:
+    """Lines that set the outcome: start, finish, and a handover that closed the task."""
+    return [
+        (n, r)
+        for n, r in facts.task_lines(task)
+        if r.get("event") in LIFECYCLE and (r["event"] != "task.handed_over" or r.get("closed"))
+    ]
+
+
+def state(facts: WatchFacts) -> Iterator[Finding]:
+    record, problem = facts.task
+    if problem is not None:
+        yield check.unreadable(facts.loaded, problem)
+        return
+    if record is None:
+        return
+    if identity.foreign(facts.root, record):  # check's different_context report, first line
+        yield next(iter(judge.all_findings(facts.loaded, record, facts.interval)))
+        return
+    if record["outcome"] == "active":
+        yield judge.state(facts.loaded, record, facts.now)
+    yield from _against_ledger(facts, record)
+
+
+def _against_ledger(facts: WatchFacts, record: Task) -> Iterator[Finding]:
+    task, outcome = str(record["id"]), str(record["outcome"])
+    ledger = facts.shown(facts.ledger_path)
+    said = _lifecycle(facts, task)
+    if not said:
+        message = f"{outcome} in current.yaml, but no ledger line names the task"
+        yield Finding("FAIL", "state", task, message, _grep(task, ledger, f"no line names {task}"))
+        return
+    number, last = said[-1]
+    event = str(last["event"])
+    contradicts = (
+        (outcome == "active" and event != "task.started")
+        or (outcome == "handed_over" and event == "task.finished")
+        or (outcome in TERMINAL and event == "task.finished" and last.get("outcome") != outcome)
+    )
+    if contradicts:
+        told = f"{event} {last['outcome']}" if event == "task.finished" else event
+        message = f"{outcome} in current.yaml, but the ledger's last word is {told}"
+        yield Finding("FAIL", "state", task, message, f"sed -n '{number}p' {shlex.quote(ledger)}")
+
+
+def verification(facts: WatchFacts) -> Iterator[Finding]:
+    record = _own(facts)
+    if record is None or record["outcome"] not in TERMINAL:
+        return
+    task = str(record["id"])
+    if any(r["event"] == "task.finished" for _, r in _lifecycle(facts, task)):
+        return
+    ledger = facts.shown(facts.ledger_path)
+    message = f"outcome {record['outcome']} without a task.finished line — finish never ran"
+    absent = shlex.quote(f"no task.finished line for {task}")
+    reproduce = f"grep -n task.finished {shlex.quote(ledger)} | grep -F -e {task} || echo {absent}"
+    yield Finding("FAIL", "verification", task, message, reproduce)
+
+
+def scope(facts: WatchFacts) -> Iterator[Finding]:
+    record = _own(facts)
+    if record is not None and record["outcome"] == "active":
+        yield from judge.scope_findings(facts.loaded, record)
+
+
+def checkpoint(facts: WatchFacts) -> Iterator[Finding]:
+    record = _own(facts)
+    if record is not None and record["outcome"] == "active":
+        yield judge.checkpoint(facts.loaded, record, facts.interval)
+
+
+def activity(facts: WatchFacts) -> Iterator[Finding]:
+    """An active task whose newest ledger line is older than its checkpoint interval."""
+    record = _own(facts)
+    if record is None or record["outcome"] != "active":
+        return
+    task = str(record["id"])
+    stamps = [clock.parse_iso(str(r.get("ts"))) for _, r in facts.task_lines(task)]
+    known = [s for s in stamps if s is not None]
+    limit = clock.parse_duration(facts.interval) or 0
+    if not known or (clock.now() - max(known)).total_seconds() <= limit:
+        return
+    ledger = facts.shown(facts.ledger_path)
+    message = f"last ledger line {clock.iso(max(known))}, older than the interval {facts.interval}"
+    reproduce = f"grep -nF -e {task} {shlex.quote(ledger)} | tail -n 1; date -u +%Y-%m-%dT%H:%M:%SZ"
+    yield Finding("WARN", "activity", task, message, reproduce)
+
+
+def handover(facts: WatchFacts) -> Iterator[Finding]:
+    """A task handed over needs a handover naming it, with every required section."""
+    record = _own(facts)
+    if record is None or record["outcome"] != "handed_over":
+        return
+    task = str(record["id"])
+    state = facts.loaded.state
+    folder = records.directory(state, "handover")
+    shown = facts.shown(folder)
+    found = _naming(folder, records.names(state, "handover"), task)
+    if found is None:
+        message = "handed_over, but no handover record names the task"
+        absent = shlex.quote(f"no handover names {task}")
+        reproduce = f"grep -rlF -e 'task_id: {task}' {shlex.quote(shown)} || echo {absent}"
+        yield Finding("FAIL", "handover", task, message, reproduce)
+        return
+    required = [str(s) for s in facts.loaded.policy.data["handover"]["required_sections"]]
+    missing = bodies.missing_sections(found[1], required)
+    if missing:
+        name = facts.shown(found[0])
+        message = f"{name} lacks {', '.join(missing)}"
+        yield Finding("FAIL", "handover", task, message, f"grep -n '^# ' {shlex.quote(name)}")
+
+
+def _naming(folder: Any, names: list[str], task: str) -> tuple[Any, str] | None:
+    for name in names:  # newest first
+        try:
+            front, body = records.load(folder / name)
+        except MjError:
+            continue
+        if front.get("task_id") == task:
+            return folder / name, body
+    return None
