@@ -20,13 +20,13 @@ from mj_state import decisions
 from mj_state import judge
 from mj_state import records
 
-from mj_watch import projection_checks
-from mj_watch.retention import retention_caps
 from mj_watch.watchfacts import WatchFacts
 
 
 def policy(facts: WatchFacts) -> Iterator[Finding]:
     """A projection stamped with a policy hash that is not the policy (and profiles) on disk."""
+    from mj_watch import projection_checks  # doctor's judge of projections, shared
+
     data = projections.inputs(facts.loaded)
     wanted = data.policy_sha256
     profiles = facts.shown(facts.loaded.section("profiles"))
@@ -46,6 +46,8 @@ def policy(facts: WatchFacts) -> Iterator[Finding]:
 
 def projection(facts: WatchFacts) -> Iterator[Finding]:
     """Doctor's projection integrity; a missing target is shown by a command that succeeds."""
+    from mj_watch import projection_checks
+
     for seen in projection_checks.seen_all(facts):
         problem = seen.problem
         if problem is not None and seen.projection.target is not None and problem.code == 12:
@@ -58,6 +60,8 @@ def projection(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def retention(facts: WatchFacts) -> Iterator[Finding]:
+    from mj_watch.retention import retention_caps  # doctor's judge of the caps, shared
+
     yield from retention_caps(facts)
 
 
