@@ -64,9 +64,9 @@ def fixture(root: Path, checkpoints: int, handovers: int, ledger: int, decisions
     assert started.returncode == 0, started.stderr
     task = json.loads(started.stdout)["task"]
     state = root / ".ai" / "local" / "state"
-    base = _dt.datetime(2026, 9, 1, tzinfo=_dt.timezone.utc)
+    base = _dt.datetime(2026, 9, 1, tzinfo=_dt.UTC)
     for kind, count in (("checkpoint", checkpoints), ("handover", handovers)):
-        _records(root, state, kind, count, task, base)
+        _records(root, state, kind, count, task=task, base=base)
     _ledger(state, ledger, task)
     with open(state / "decisions.md", "a", encoding="utf-8") as handle:
         for n in range(decisions):
@@ -78,7 +78,7 @@ def fixture(root: Path, checkpoints: int, handovers: int, ledger: int, decisions
 
 
 def _records(
-    root: Path, state: Path, kind: str, count: int, task: dict, base: _dt.datetime
+    root: Path, state: Path, kind: str, count: int, *, task: dict, base: _dt.datetime
 ) -> None:
     folder = records.directory(state, kind)
     folder.mkdir(parents=True, exist_ok=True)
