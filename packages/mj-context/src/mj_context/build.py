@@ -102,34 +102,38 @@ def fit(shown: list[Section], excluded: list[Excluded], limit: int) -> list[str]
 
 
 def build(facts_in: Iterable[Record], budget_lines: int | None = None) -> Iterator[Record]:
-    facts = {r["fact"]: r for r in facts_in if r.get("kind") == "fact"}
+    facts = {str(r.get("fact")): r for r in facts_in if r.get("kind") == "fact"}
     if "git" not in facts or "policy" not in facts:
         if not facts:
             return  # an empty stream is valid downstream: nothing to build
         raise ContractUnmet(
             "<stdin>: the facts carry no git or policy record — pipe mj-state facts"
         )
-    limit = (
-        budget_lines if budget_lines is not None else int(facts["policy"]["builder_budget_lines"])
-    )
+    try:
+        planned = _plan(facts, budget_lines)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ContractUnmet(
+            f"<stdin>: a fact lacks or mistypes {exc} — pipe mj-state facts"
+        ) from None
+    yield from planned
+
+
+def _plan(facts: dict[str, Record], budget_lines: int | None) -> list[Record]:
+    """Every output record, computed before the first is written (a bad fact stops it whole)."""
+    policy_limit = int(facts["policy"]["builder_budget_lines"])
+    limit = budget_lines if budget_lines is not None else policy_limit
     view, shown, excluded = assemble(facts)
     dropped = fit(shown, excluded, limit)
-    yield _briefing(view)
-    for section in shown:
-        yield {"kind": "section", "id": section.id, "title": section.title, "body": section.body}
-    for gone in excluded:
-        yield {"kind": "excluded", "item": gone.item, "reason": gone.reason}
+    out = [_briefing(view)]
+    out += [{"kind": "section", "id": s.id, "title": s.title, "body": s.body} for s in shown]
+    out += [{"kind": "excluded", "item": e.item, "reason": e.reason} for e in excluded]
     lines = total(shown, excluded)
-    yield {"kind": "budget", "lines": lines, "limit": limit, "dropped": dropped}
+    out.append({"kind": "budget", "lines": lines, "limit": limit, "dropped": dropped})
     if lines > limit:
         message = f"{lines} lines over the budget of {limit} with nothing left to drop"
-        yield Finding(
-            "FAIL",
-            "context-budget",
-            "context",
-            message,
-            f"majordomus context --budget-lines {limit}",
-        ).record()
+        reproduce = f"majordomus context --budget-lines {limit}"
+        out.append(Finding("FAIL", "context-budget", "context", message, reproduce).record())
+    return out
 
 
 def _briefing(view: View) -> Record:

@@ -104,10 +104,17 @@ def render(stream: Iterable[Record], form: str, provider_name: str | None) -> It
     if not brief.head:
         return
     provider = brief.provider(provider_name)
-    if form == "json":
-        yield document(brief, provider)
-    else:
-        yield {"kind": "text", "text": text(brief, provider)}
+    try:
+        out = (
+            document(brief, provider)
+            if form == "json"
+            else {"kind": "text", "text": text(brief, provider)}
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ContractUnmet(
+            f"<stdin>: a briefing record lacks or mistypes {exc} — pipe mj-context build"
+        ) from None
+    yield out
     if brief.failures:
         raise ContractUnmet(f"context: {brief.failures[0]['message']}")
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from mj_core import git
 from mj_core import keys
+from mj_core import timing
 from mj_core.errors import ContractUnmet
 from mj_core.yamlstrict import Document
 from mj_core.yamlstrict import decode
@@ -95,13 +96,14 @@ def candidates(files: list[str], names: tuple[str, ...]) -> list[str]:
 def read(root: Path, path: str) -> tuple[ContextDoc | None, list[Problem]]:
     """Parse one candidate; (None, []) when it has no front matter at all."""
     try:
-        text = decode((root / path).read_bytes(), path)
+        raw = (root / path).read_bytes()
     except FileNotFoundError:
         return None, []  # in the index, deleted from the worktree: not part of the tree now
-    if not text.startswith("---"):
+    timing.count("files read")
+    if not raw.startswith(b"---"):
         return None, []
     try:
-        doc, _, _ = split_front_matter(text, path)
+        doc, _, _ = split_front_matter(decode(raw, path), path)
     except ContractUnmet as exc:
         return None, [_yaml_problem(exc.message, path)]
     if not isinstance(doc.data, dict):
