@@ -55,13 +55,15 @@ def write(layer: Layer, task: Record | None, body: str) -> Record:
             f"{writing.STDIN}: {count} lines, over checkpoint.max_body_lines {cap} — nothing "
             "written; a note this long is a handover: `majordomus handover < body.md`"
         )
-    path = writing.publish(layer, "checkpoint", task, body) if count else None
+    path, where = writing.publish(layer, "checkpoint", task, body) if count else (None, None)
     if task is not None:
         task = writing.touch(layer, task)
     if path is not None or task is not None:
         payload = {"checkpoint_path": layer.relative(path)} if path else {}
         task_id = str(task["id"]) if task else None
-        ledger.append(layer.root, layer.state, "task.checkpoint", payload, task_id=task_id)
+        ledger.append(
+            layer.root, layer.state, "task.checkpoint", payload, task_id=task_id, where=where
+        )
     return {
         "kind": "record",
         "action": "checkpoint",

@@ -62,7 +62,7 @@ def verify(root: Path, command: str) -> Record:
 
 def facts(layer: Layer, task: Record, outcome: str, *, check_only: bool) -> Record:
     """Scope and state always; blockers, note, decisions and profile only for a real finish."""
-    root, here = layer.root, identity.identity(layer.root)
+    root, here = layer.root, resolve.here(layer.root)
     policy = layer.policy.data
     touched = scope.touched(root, str(task["head"]))
     allowed = scope.always_allowed(policy)

@@ -57,13 +57,15 @@ def write(layer: Layer, task: Record | None, body: str, *, close: bool) -> Recor
     required = [str(s) for s in layer.policy.data["handover"]["required_sections"]]
     bodies.refuse_identity(body, writing.STDIN)
     bodies.refuse_missing(body, required, writing.STDIN)
-    path = writing.publish(layer, "handover", task, body)
+    path, where = writing.publish(layer, "handover", task, body)
     closed = close and task is not None
     if task is not None:
         task = writing.touch(layer, task, **({"outcome": "handed_over"} if closed else {}))
     payload = {"handover_path": layer.relative(path), "closed": closed}
     task_id = str(task["id"]) if task else None
-    ledger.append(layer.root, layer.state, "task.handed_over", payload, task_id=task_id)
+    ledger.append(
+        layer.root, layer.state, "task.handed_over", payload, task_id=task_id, where=where
+    )
     return {
         "kind": "record",
         "action": "handover",

@@ -53,8 +53,12 @@ def front_matter(
     owner: str,
     changed_files: list[str],
     moment: _dt.datetime,
+    where: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The front matter in SCHEMAS order; task fields from the task, identity from git now."""
+    """The front matter in SCHEMAS order; task fields from the task, identity from git now.
+
+    `where` may carry the five identity fields already computed from git by the caller.
+    """
     front: dict[str, Any] = {
         "schema_version": 1,
         "created_at": clock.iso(moment),
@@ -62,7 +66,8 @@ def front_matter(
         "profile": str(task["profile"]) if task else profile,
         "owner": str(task["owner"]) if task else owner,
     }
-    front.update(identity.identity(root))
+    computed = where if where is not None else identity.identity(root)
+    front.update({key: computed[key] for key in identity.IDENTITY_KEYS[:5]})
     front["changed_files"] = sorted(set(changed_files))
     return front
 

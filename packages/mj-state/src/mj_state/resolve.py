@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from mj_core import git
 from mj_core import ids
 from mj_core.errors import MjError
 
@@ -59,26 +60,36 @@ def scan(
             yield base / name, front, body
 
 
+def here(root: Path) -> dict[str, Any]:
+    """What a divergence label compares, without the status scan `working_tree` would cost."""
+    return {
+        "repository_id": str(git.common_dir(root)),
+        "worktree": str(root),
+        "branch": git.branch(root) or "DETACHED",
+        "head": git.head(root) or "",
+    }
+
+
 def resolve(root: Path, state: Path, kind: str, now: dict[str, Any] | None = None) -> Record | None:
     """The best prior record of `kind` for this checkout, labelled; None when nothing applies."""
-    here = now if now is not None else identity.identity(root)
+    here_now = now if now is not None else here(root)
     fallback: tuple[Path, dict[str, Any], str] | None = None
-    for path, front, body in scan(root, state, kind, here):
-        if str(front.get("worktree")) == str(here["worktree"]):
-            return Record(path, front, body, identity.label(root, front, here))
+    for path, front, body in scan(root, state, kind, here_now):
+        if str(front.get("worktree")) == str(here_now["worktree"]):
+            return Record(path, front, body, identity.label(root, front, here_now))
         if fallback is None:
             fallback = (path, front, body)
     if fallback is None:
         return None
     path, front, body = fallback
-    return Record(path, front, body, identity.label(root, front, here))
+    return Record(path, front, body, identity.label(root, front, here_now))
 
 
 def this_worktree(root: Path, state: Path, kind: str) -> list[Record]:
     """Every readable record of this worktree and branch, newest first, labelled (`--list`)."""
-    here = identity.identity(root)
+    now = here(root)
     return [
-        Record(path, front, body, identity.label(root, front, here))
-        for path, front, body in scan(root, state, kind, here)
-        if str(front.get("worktree")) == str(here["worktree"])
+        Record(path, front, body, identity.label(root, front, now))
+        for path, front, body in scan(root, state, kind, now)
+        if str(front.get("worktree")) == str(now["worktree"])
     ]

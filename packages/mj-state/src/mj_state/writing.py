@@ -48,24 +48,37 @@ def owner() -> str:
     return os.environ.get("USER") or getpass.getuser()
 
 
-def changed_files(root: Path, task: Record | None) -> list[str]:
+def changed_files(root: Path, task: Record | None, status: list[str] | None = None) -> list[str]:
     """Touched since the task's head (status ∪ diff), or what status shows without a task."""
-    if task is not None:
+    if task is None:
+        return git.status_paths(root) if status is None else status
+    if status is None:
         return scope.touched(root, str(task.get("head") or ""))
-    return git.status_paths(root)
+    base = str(task.get("head") or "")
+    return list(dict.fromkeys([*status, *(git.changed_since(root, base) if base else [])]))
 
 
-def publish(layer: Layer, kind: str, task: Record | None, body: str) -> Path:
-    """Compute the front matter and publish a new record; return its path."""
+def where(root: Path) -> tuple[Record, list[str]]:
+    """The identity fields and the status paths, asking git for the status once."""
+    from mj_state import resolve
+
+    status = git.status_paths(root)
+    return {**resolve.here(root), "working_tree": "dirty" if status else "clean"}, status
+
+
+def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Path, Record]:
+    """Compute the front matter and publish a new record; (its path, the identity used)."""
+    identity_now, status = where(layer.root)
     front = records.front_matter(
         layer.root,
         task,
         profile=str(layer.policy.data["profiles"]["default"]),
         owner=owner(),
-        changed_files=changed_files(layer.root, task),
+        changed_files=changed_files(layer.root, task, status),
         moment=clock.now(),
+        where=identity_now,
     )
-    return records.publish(layer.state, kind, front, body, name=STDIN)
+    return records.publish(layer.state, kind, front, body, name=STDIN), identity_now
 
 
 def touch(layer: Layer, task: Record, **changes: Any) -> Record:
