@@ -9,7 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import Repo
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 
 HOOK_LINE = re.compile(r"^  (\S+): (majordomus .* \|\| exit \$\?)$", re.M)
 FINDING = re.compile(
@@ -211,3 +216,48 @@ def test_doctor_runs_from_a_real_pre_commit_hook(wired: Repo) -> None:
     wired.git("add", "-A")
     wired.git("commit", "-q", "--no-gpg-sign", "-m", "blocked", check=False)
     assert wired.git("log", "-1", "--format=%s").strip() == "through the hook"
+
+
+# --- property: whatever text the policy holds, doctor answers with a verdict, never a crash
+
+POLICY_KEYS = ["version", "context", "profiles", "foo", "enforcement", "projections", "ledger"]
+_scalar = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=8),
+)
+_documents = st.recursive(
+    _scalar,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(
+            st.one_of(st.sampled_from(POLICY_KEYS), st.text(max_size=5)), inner, max_size=4
+        ),
+    ),
+    max_leaves=12,
+)
+
+
+def _yaml_like(data: object) -> str:
+    return yaml.safe_dump(data, allow_unicode=True, default_flow_style=None)
+
+
+_policies = st.one_of(st.text(max_size=200), _documents.map(_yaml_like))
+_SETTINGS = settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@_SETTINGS
+@given(policy=_policies)
+def test_any_policy_text_gets_a_verdict_never_a_traceback(wired: Repo, policy: str) -> None:
+    (wired.root / ".ai/repo/policy.yaml").write_text(policy, encoding="utf-8")
+    result = wired.mj("doctor")
+    assert result.code in (0, 10), result
+    assert "Traceback" not in result.out + result.err
+    assert result.err.count("\n") <= 1, result
+    if result.code == 10:
+        assert failures(result.out) or result.err, result

@@ -1,0 +1,131 @@
+"""doctor in-process: the registry matches the shipped rules, the layer checks judge a layer in
+a scratch repository, and any policy text yields findings, never an exception."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+from mj_core import share
+from mj_core import yamlstrict
+from mj_core.errors import MissingArtifact
+from mj_core.findings import verdict
+from mj_policy import rulepkg
+from mj_policy import skeleton
+from mj_watch import doctor
+from mj_watch.facts import Facts
+from mj_watch.layercheck import layer_integrity
+from mj_watch.policycheck import policy_schema
+from mj_watch.validators import REGISTRY
+from mj_watch.vendorcheck import vendor_integrity
+
+ENV = {
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "PATH": "/usr/bin:/bin",
+}
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("repo")
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=path, env=ENV, check=True)
+    list(skeleton.create(path, extend=False))
+    return path
+
+
+def _shipped_validators() -> set[str]:
+    package = share.path("standard", "majordomus")
+    names = set()
+    for relative in rulepkg.rule_files(package):
+        block = rulepkg.front_matter(package / relative, relative).data.get("x-majordomus", {})
+        names.add(block["validator"])
+    return names
+
+
+def test_every_validator_is_declared_by_a_shipped_rule_and_back() -> None:
+    assert set(REGISTRY) == _shipped_validators()
+
+
+def test_every_validator_runs_under_doctor() -> None:
+    assert {layer_integrity, policy_schema, vendor_integrity} <= set(doctor.CHECKS)
+
+
+def test_a_fresh_layer_passes_the_layer_half(root: Path) -> None:
+    facts = Facts(root)
+    for check in (layer_integrity, policy_schema, vendor_integrity):
+        found = list(check(facts))
+        assert [f.level for f in found if f.level != "OK"] == [], found
+
+
+def test_every_record_survives_json(root: Path) -> None:
+    for finding in doctor.findings(Facts(root)):
+        record = finding.record()
+        assert orjson.loads(orjson.dumps(record)) == record
+
+
+def test_no_layer_is_missing_artifact(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, env=ENV, check=True)
+    from mj_core.cli import Context
+
+    stage = doctor.STAGES["doctor"]
+    with pytest.raises(MissingArtifact, match="majordomus init"):
+        list(stage.run(None, Context(cwd=tmp_path)))  # type: ignore[arg-type]
+
+
+def test_an_advisory_rule_turns_its_failures_into_warnings(tmp_path: Path) -> None:
+    failing = list(policy_schema(Facts(tmp_path)))  # no layer at all: the policy is unreadable
+    assert any(f.level == "FAIL" for f in failing)
+    advisory = list(doctor._routed(failing, ("advisory", 10)))
+    assert [f.level for f in advisory] == [
+        "WARN" if f.level == "FAIL" else f.level for f in failing
+    ]
+    blocking = list(doctor._routed(failing, ("blocking", 15)))
+    assert all(f.code == 15 for f in blocking if f.level == "FAIL")
+
+
+POLICY_WORDS = st.sampled_from(
+    ["version", "context", "profiles", "default", "foo", "enforcement", "-", ":", " ", "\n", "1"]
+)
+TEXT = st.one_of(
+    st.text(max_size=120),
+    st.lists(POLICY_WORDS, max_size=30).map("".join),
+)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(TEXT)
+def test_any_policy_text_yields_findings_never_an_exception(root: Path, text: str) -> None:
+    policy = root / ".ai/repo/policy.yaml"
+    original = policy.read_bytes()
+    try:
+        policy.write_text(text, encoding="utf-8")
+        found = list(doctor.findings(Facts(root)))
+    finally:
+        policy.write_bytes(original)
+    assert int(verdict(found)) in (0, 10, 12)
+    assert all(f.reproduce for f in found if f.level == "FAIL")
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["name", "description", "capability", "effort", "context", "extra"]),
+        st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=6)),
+    )
+)
+def test_any_profile_mapping_is_judged(data: dict[str, object]) -> None:
+    from mj_watch import schemacheck
+
+    doc = yamlstrict.Document("p.yaml", data)
+    found = list(schemacheck.closed("policy", doc, "profile"))
+    assert all(f.level == "FAIL" and f.reproduce for f in found)
+    assert found  # no mapping drawn from these keys is a complete profile
