@@ -24,6 +24,7 @@ def test_a_complete_manifest_misses_nothing() -> None:
                 "project",
             )
         )
+        + "context:\n  documents:\n    - README.md\n"
     )
     assert missing_keys(yamlstrict.parse(text, "m.yaml"), "manifest") == []
 
