@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import platform
+import sys
 from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import Any
@@ -33,7 +33,7 @@ def environment(facts: Facts) -> Iterator[Finding]:
     """Probes, reported as INFO: what this doctor ran with."""
     code, out, _ = git.run("--version", cwd=facts.root)
     version = out.strip().removeprefix("git version ") if code == 0 else "unavailable"
-    yield Finding("INFO", "env", "tools", f"python {platform.python_version()}, git {version}")
+    yield Finding("INFO", "env", "tools", f"python {sys.version.split()[0]}, git {version}")
 
 
 CHECKS: list[Any] = [
