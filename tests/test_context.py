@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import Repo
+from conftest import exe
 
 STATE = ".ai/local/state"
 ORDER = [
@@ -192,3 +194,33 @@ def test_tour_ends_with_the_context_a_next_worker_would_receive(git_repo: Repo) 
     assert "$ majordomus context\n" in last
     assert "# Majordomus context — " in last and "## GIT" in last and "## BUDGET" in last
     assert "exit 0\n" in last
+
+
+def files_read(repo: Repo) -> int:
+    """The `files read` counter MJ_TIMING=1 reports for one `majordomus context`."""
+    proc = subprocess.run(
+        [exe("majordomus"), "context"],
+        cwd=repo.root,
+        env={**repo.env, "MJ_TIMING": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    counted = re.search(r"^count\s+(\d+)\s+files read$", proc.stderr, re.M)
+    assert counted, proc.stderr
+    return int(counted.group(1))
+
+
+def test_only_the_newest_checkpoint_and_handover_are_read(scenario: Repo) -> None:
+    handover = "# Objective\nx\n\n# Current State\ny\n\n# Next Action\nz\n"
+    assert scenario.run("mj-state", "handover", stdin=handover).code == 0
+    one = files_read(scenario)
+    for kind in ("checkpoints", "handovers"):
+        (newest,) = (scenario.root / STATE / kind).iterdir()
+        _, branch, short, _ = newest.name.split("--")
+        for n in range(40):  # older records of this branch and worktree
+            older = newest.with_name(f"20200101T{n:06d}Z--{branch}--{short}--{n:016x}.md")
+            older.write_bytes(newest.read_bytes())
+    assert files_read(scenario) == one
+    assert "## LATEST COMPATIBLE HANDOVER" in scenario.mj("context").out

@@ -16,6 +16,7 @@ import argparse
 import datetime as _dt
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -118,15 +119,19 @@ def _ledger(state: Path, count: int, task: dict) -> None:
             handle.write(json.dumps(line) + "\n")
 
 
-def measure(root: Path, runs: int) -> list[float]:
+def measure(root: Path, runs: int) -> tuple[list[float], list[float]]:
+    """(wall ms, CPU ms of the child: user + system) of each run."""
     run(root, "majordomus", "context")  # warm-up: bytecode and the OS file cache
-    times = []
+    walls, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.perf_counter()
         result = run(root, "majordomus", "context")
-        times.append((time.perf_counter() - began) * 1000)
+        walls.append((time.perf_counter() - began) * 1000)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
         assert result.returncode == 0, result.stderr
-    return times
+    return walls, cpus
 
 
 def counters(root: Path) -> dict[str, int]:
@@ -148,7 +153,7 @@ def main() -> int:
         busy, empty = Path(scratch) / "busy", Path(scratch) / "empty"
         fixture(busy, 500, 200, 5000, 100)
         fixture(empty, 0, 0, 0, 0)
-        times = measure(busy, options.runs)
+        times, cpu = measure(busy, options.runs)
         result = {
             "command": "majordomus context",
             "fixture": {
@@ -161,10 +166,16 @@ def main() -> int:
             "median_ms": round(statistics.median(times), 1),
             "min_ms": round(min(times), 1),
             "max_ms": round(max(times), 1),
+            "median_cpu_ms": round(statistics.median(cpu), 1),
+            "load_average": os.getloadavg()[0],
             "budget_ms": 150,
             "counters_busy": counters(busy),
             "counters_without_records": counters(empty),
         }
+        extra = (
+            result["counters_busy"]["files read"] - result["counters_without_records"]["files read"]
+        )
+        result["record_files_read"] = extra  # 2: the newest checkpoint and the newest handover
     text = json.dumps(result, indent=2)
     print(text)
     if options.out:
