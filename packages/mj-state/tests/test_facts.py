@@ -1,0 +1,65 @@
+"""`mj-state facts`: the records a briefing is built from, read cheaply."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+from mj_core import share
+from mj_policy import layer
+from mj_state import facts
+from mj_state import factsmore
+
+
+def repo(tmp_path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", "-b", "main", str(tmp_path)], check=True)
+    shutil.copytree(share.path("skeleton", "ai"), tmp_path / ".ai")
+    return tmp_path
+
+
+def test_facts_without_a_task_in_authority_order(tmp_path: Path) -> None:
+    sys.modules.pop("jsonschema", None)
+    found = list(facts.collect(repo(tmp_path)))
+    assert [f["fact"] for f in found] == [
+        "git",
+        "policy",
+        "task",
+        "profile",
+        "questions",
+        "decisions",
+        "checkpoint",
+        "handover",
+        "history",
+    ]
+    assert all(orjson.loads(orjson.dumps(f)) == f for f in found)
+    assert found[2]["task"] is None and found[6]["record"] is None
+    assert "jsonschema" not in sys.modules
+
+
+def test_history_parses_only_the_tail(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.jsonl"
+    lines = [
+        json.dumps({"ts": f"2026-09-03T00:00:{n:02d}Z", "event": "e", "n": n}) for n in range(50)
+    ]
+    ledger.write_text("\n".join(lines) + "\nnot json\n")
+    tail = factsmore.history(ledger, 5)
+    assert tail["total"] == 51
+    assert [e["detail"] for e in tail["events"]] == ["n=46", "n=47", "n=48", "n=49"]
+    assert factsmore.history(tmp_path / "missing.jsonl", 5) == {"events": [], "total": 0}
+
+
+def test_documents_name_the_chain_or_why_not(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / "lib").mkdir()
+    chain = factsmore.documents(layer.load(root), ["lib", "nowhere"])
+    assert chain[0]["path"] == "lib" and chain[0]["ids"] and chain[0]["problem"] is None
+    assert chain[1]["ids"] == [] and "refused-path" in chain[1]["problem"]
+
+
+def test_the_prompt_fact_carries_the_checked_asset(tmp_path: Path) -> None:
+    fact = factsmore.prompt(layer.load(repo(tmp_path)), "resume")
+    assert fact["name"] == "resume" and "{{TASK}}" in fact["body"] and fact["body_line"] > 1
