@@ -14,6 +14,7 @@ from mj_core.errors import ContractUnmet
 from mj_policy.layer import Layer
 
 from mj_state import bodies
+from mj_state import finishing
 from mj_state import questions
 from mj_state import resolve
 from mj_state import writing
@@ -24,7 +25,7 @@ _LIST = 5
 
 
 def facts(layer: Layer, task: Record | None) -> list[str]:
-    """One line per fact: the commit, the tree, changes and commits since start, blockers."""
+    """One line per fact: commit, tree, commits since start, blockers, ledger checkpoints, files."""
     root = layer.root
     last = git.out("log", "-1", "--format=%h %s", cwd=root) or "no commit yet"
     changed = writing.changed_files(root, task)
@@ -36,6 +37,8 @@ def facts(layer: Layer, task: Record | None) -> list[str]:
         count = git.out("rev-list", "--count", f"{base}..HEAD", cwd=root) or "0"
         lines.append(f"Commits since start: {count}.")
         lines.append(f"Open blockers: {len(blockers(layer, task))}.")
+        recorded = finishing.checkpoints(layer, str(task["id"]))
+        lines.append(f"Checkpoints in the ledger for this task: {recorded}.")
     shown = ", ".join(changed[:_LIST]) + (" …" if len(changed) > _LIST else "")
     lines.append(f"Files changed: {len(changed)}" + (f" — {shown}." if changed else "."))
     return lines
