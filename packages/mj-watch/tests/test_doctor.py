@@ -129,3 +129,88 @@ def test_any_profile_mapping_is_judged(data: dict[str, object]) -> None:
     found = list(schemacheck.closed("policy", doc, "profile"))
     assert all(f.level == "FAIL" and f.reproduce for f in found)
     assert found  # no mapping drawn from these keys is a complete profile
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, env=ENV, check=True)
+    list(skeleton.create(tmp_path, extend=False))
+    return tmp_path
+
+
+def _vendor_failures(root: Path) -> list[tuple[str, str]]:
+    return [(f.subject, f.message) for f in vendor_integrity(Facts(root)) if f.level == "FAIL"]
+
+
+RULE = """---
+id: project.house-style
+version: 1
+kind: rule
+title: House style
+description: One line.
+statement: One line.
+status: active
+class: advisory
+depends_on: []
+tags: []
+x-majordomus:
+  validator: {validator}
+  category: style
+  enforced_by:
+    - doctor
+  exit_code: 10
+  tests:
+    - tests/test_style.py
+---
+"""
+
+
+def test_a_validator_no_function_backs_is_a_failure(fresh: Path) -> None:
+    (fresh / ".ai/repo/rules/project/house-style.v1.md").write_text(RULE.format(validator="nope"))
+    found = _vendor_failures(fresh)
+    assert (
+        ".ai/repo/rules/project/house-style.v1.md",
+        "names validator 'nope', which this majordomus does not have",
+    ) in found
+
+
+def test_a_function_no_rule_declares_is_a_failure(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(REGISTRY, "orphan", lambda facts: iter(()))
+    found = _vendor_failures(fresh)
+    assert any(subject == "validator orphan" for subject, _ in found), found
+
+
+def test_a_declared_doctor_validator_doctor_does_not_run_is_a_failure(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(doctor, "CHECKS", [c for c in doctor.CHECKS if c is not policy_schema])
+    found = _vendor_failures(fresh)
+    assert any("doctor does not run validator 'policy_schema'" in m for _, m in found), found
+
+
+def test_an_identity_other_than_listed_is_a_failure(fresh: Path) -> None:
+    manifest = fresh / skeleton.VENDORED / "manifest.yaml"
+    manifest.write_text(manifest.read_text().replace("id: majordomus.policy-schema", "id: x.y", 1))
+    found = _vendor_failures(fresh)
+    assert any(
+        "declares majordomus.policy-schema@1, the manifest lists x.y@1" in m for _, m in found
+    )
+
+
+def test_a_listed_file_that_is_gone_is_a_failure(fresh: Path) -> None:
+    (fresh / skeleton.VENDORED / "rules/policy-schema.v1.md").unlink()
+    found = _vendor_failures(fresh)
+    assert (
+        f"{skeleton.VENDORED}/rules/policy-schema.v1.md",
+        "listed in the manifest, missing",
+    ) in found
+
+
+def test_an_unknown_front_matter_key_in_a_vendored_rule_is_a_failure(fresh: Path) -> None:
+    rule = fresh / skeleton.VENDORED / "rules/policy-schema.v1.md"
+    rule.write_text(rule.read_text().replace("kind: rule\n", "kind: rule\nowner: me\n", 1))
+    found = _vendor_failures(fresh)
+    assert any("unknown key 'owner'" in m for _, m in found), found
+    assert any("sha256" in m for _, m in found), found
