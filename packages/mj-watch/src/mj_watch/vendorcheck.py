@@ -73,7 +73,9 @@ def _listed(facts: Facts, base: str, relative: str, entry: dict[str, Any]) -> It
     shown = f"{base}/{relative}"
     path = facts.path(shown)
     if not path.is_file():
-        yield Finding("FAIL", CATEGORY, shown, "listed in the manifest, missing", f"ls -l {shown}")
+        yield Finding(
+            "FAIL", CATEGORY, shown, "listed in the manifest, missing", repro.show_path(shown)
+        )
         return
     actual = rulepkg.sha256(path)
     if actual != entry["sha256"]:
