@@ -7,9 +7,9 @@ A command is public exactly when it is listed here, and it is listed only when i
 from __future__ import annotations
 
 GROUPS: list[tuple[str, list[str]]] = [
-    ("TASK", ["finish"]),
+    ("TASK", ["start", "check", "finish"]),
     ("CONTEXT", ["context", "checkpoint", "handover"]),
-    ("MEMORY", ["decision", "prompt"]),
+    ("MEMORY", ["history", "decision", "question", "prompt"]),
     ("RULES", []),
     ("SYSTEM", ["init", "doctor", "tour", "version"]),
 ]

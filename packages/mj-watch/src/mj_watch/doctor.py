@@ -25,6 +25,8 @@ from mj_watch.finishrules import decision_records
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
 from mj_watch.selftime import doctor_budget
+from mj_watch.taskrules import ledger_integrity
+from mj_watch.taskrules import question_lines
 from mj_watch.vendorcheck import declarations
 from mj_watch.vendorcheck import vendor_integrity
 
@@ -40,6 +42,8 @@ CHECKS: list[Any] = [
     layer_integrity,
     policy_schema,
     vendor_integrity,
+    ledger_integrity,
+    question_lines,
     decision_records,
     environment,
     doctor_budget,

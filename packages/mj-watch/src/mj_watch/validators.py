@@ -22,6 +22,11 @@ from mj_watch.finishrules import state_freshness
 from mj_watch.finishrules import verification_ran
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
+from mj_watch.taskrules import checkpoint_freshness
+from mj_watch.taskrules import ledger_integrity
+from mj_watch.taskrules import question_lines
+from mj_watch.taskrules import scope_integrity
+from mj_watch.taskrules import state_consistency
 from mj_watch.vendorcheck import vendor_integrity
 
 Validator = Callable[..., Iterable[Finding]]
@@ -37,4 +42,9 @@ REGISTRY: dict[str, Validator] = {
     "regression_test": regression_test,
     "decision_record": decision_record,
     "decision_records": decision_records,
+    "scope_integrity": scope_integrity,
+    "state_consistency": state_consistency,
+    "checkpoint_freshness": checkpoint_freshness,
+    "ledger_integrity": ledger_integrity,
+    "question_lines": question_lines,
 }
