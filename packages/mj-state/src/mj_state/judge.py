@@ -127,7 +127,7 @@ def blockers(layer: Layer, record: Record) -> Iterator[Finding]:
 
 
 def question_lines(layer: Layer) -> Iterator[Finding]:
-    _, malformed = questions.load(layer.state)
+    entries, malformed = questions.load(layer.state)
     target = layer.relative(questions.path(layer.state))
     for bad in malformed:
         yield Finding(
@@ -137,6 +137,8 @@ def question_lines(layer: Layer) -> Iterator[Finding]:
             "not one of the two question line shapes",
             f"sed -n '{bad.lineno}p' {target}",
         )
+    if not malformed:
+        yield Finding("OK", "questions", target, f"{len(entries)} entries, every line parses")
 
 
 def ledger_lines(layer: Layer) -> Iterator[Finding]:

@@ -10,6 +10,7 @@ is reported, never blocking; a corrupt record elsewhere is reported, never fatal
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ def report(root: Path, scope: list[str]) -> Iterator[Finding]:
     """INFO findings for each other worktree whose claim or touched files meet `scope`."""
     for other in other_worktrees(root):
         shown = _shown(root, other)
-        record, problem = _record(other)
+        record, problem = _record(other, shown)
         if problem:
             yield Finding("INFO", "overlap", shown, f"task record unreadable: {problem}", REPRODUCE)
             record = None
@@ -55,12 +56,12 @@ def _shown(root: Path, other: Path) -> str:
     return os.path.relpath(other, root)
 
 
-def _record(other: Path) -> tuple[dict[str, Any] | None, str | None]:
+def _record(other: Path, shown: str) -> tuple[dict[str, Any] | None, str | None]:
     target = other / RECORD
     if not target.exists():
         return None, None
     try:
-        record = tasks.read_record(target, str(target))
+        record = tasks.read_record(target, f"{shown}/{RECORD}")
     except MjError as exc:
         return None, exc.message
     return (record, None) if record.get("outcome") == "active" else (None, None)
@@ -71,7 +72,8 @@ def _claims(shown: str, record: dict[str, Any], scope: list[str]) -> Iterator[Fi
         for mine in scope:
             if not paths.overlaps(claim, mine):
                 continue
-            yield Finding("INFO", "overlap", shown, f"claims {claim} — {_relation(claim, mine)}")
+            message = f"claims {claim} — {_relation(claim, mine)}"
+            yield Finding("INFO", "overlap", shown, message, REPRODUCE)
 
 
 def _relation(claim: str, mine: str) -> str:
@@ -91,4 +93,11 @@ def _touched(other: Path, shown: str, base: str, scope: list[str]) -> Iterator[F
     inside = [f for f in files if any(paths.within(f, mine) for mine in scope)]
     if inside:
         listed = ", ".join(inside[:5]) + (f" (+{len(inside) - 5} more)" if len(inside) > 5 else "")
-        yield Finding("INFO", "overlap", shown, f"has touched {listed} inside your scope")
+        quoted = " ".join(shlex.quote(mine) for mine in scope)
+        where = shlex.quote(shown)
+        reproduce = f"git -C {where} status --porcelain -- {quoted}"
+        if base:
+            reproduce += f"; git -C {where} log --name-only --format= {base[:7]}..HEAD -- {quoted}"
+        yield Finding(
+            "INFO", "overlap", shown, f"has touched {listed} inside your scope", reproduce
+        )

@@ -1,0 +1,104 @@
+"""`majordomus history`: reading, filtering, validating and rotating the ledger."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+
+from conftest import Repo
+
+LEDGER = ".ai/local/state/ledger.jsonl"
+
+
+def seeded(repo: Repo) -> list[str]:
+    assert repo.mj("start", "read the ledger", "--scope", "lib").code == 0
+    assert repo.mj("question", "add", "which format?").code == 0
+    assert repo.mj("check", "--checkpoint").code == 10  # the open question blocks; it still moves
+    return (repo.root / LEDGER).read_text().splitlines()
+
+
+def test_history_prints_oldest_first_and_json_verbatim(layer_repo: Repo) -> None:
+    stored = seeded(layer_repo)
+    result = layer_repo.mj("history")
+    assert result.code == 0, result
+    events = [line.split()[1] for line in result.out.splitlines()]
+    assert events == ["task.started", "question.opened", "task.checkpoint"]
+    stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+    shape = stamp + r"  task\.started\s+t-\d{14}-[0-9a-f]{4}  [0-9a-f]{7}  profile=implementation"
+    assert re.match(shape, result.out)
+    assert layer_repo.mj("history", "--json").out.splitlines() == stored
+    assert layer_repo.mj("history", "--json", "--limit", "1").out.splitlines() == stored[-1:]
+    only = layer_repo.mj("history", "--event", "question.opened", "--json")
+    assert only.out.splitlines() == [stored[1]]
+    task = json.loads(stored[0])["task_id"]
+    assert len(layer_repo.mj("history", "--task", task, "--all").out.splitlines()) == 3
+    assert layer_repo.mj("history", "--task", "t-00000000000000-0000").out == ""
+    assert len(layer_repo.mj("history", "--since", "1h").out.splitlines()) == 3
+    assert layer_repo.mj("history", "--since", "2999-01-01T00:00:00Z").out == ""
+
+
+def test_history_refusals(layer_repo: Repo) -> None:
+    assert layer_repo.mj("history", "--event", "task.exploded").code == 2
+    assert layer_repo.mj("history", "--since", "yesterday").code == 2
+    assert layer_repo.mj("history", "--limit", "3", "--all").code == 2
+
+
+def test_damaged_ledger_is_read_around_and_validated(layer_repo: Repo) -> None:
+    seeded(layer_repo)
+    with (layer_repo.root / LEDGER).open("a") as handle:
+        handle.write('this is not json\n{"ts":"2026-09-03T19:30:12Z","event":"task.chec')
+    result = layer_repo.mj("history")
+    assert result.code == 0 and "Traceback" not in result.err
+    assert len([x for x in result.out.splitlines() if x.startswith("20")]) == 3
+    assert "skipped 2 malformed line(s) (4, 5)" in result.out
+    validate = layer_repo.mj("history", "--validate")
+    assert validate.code == 10
+    assert "FAIL ledger      .ai/local/state/ledger.jsonl:4 — not JSON" in validate.out
+    assert ".ai/local/state/ledger.jsonl:5 — truncated line" in validate.out
+    for command in re.findall(r"\[reproduce: (.*)\]$", validate.out, flags=re.M):
+        assert layer_repo.shell(command).out.strip()
+
+
+def _cap(repo: Repo, lines: int) -> None:
+    policy = repo.root / ".ai/repo/policy.yaml"
+    text = re.sub(r"retention_max_lines: \d+", f"retention_max_lines: {lines}", policy.read_text())
+    policy.write_text(text)
+
+
+def test_rotate_under_the_cap_does_nothing(layer_repo: Repo) -> None:
+    seeded(layer_repo)
+    before = (layer_repo.root / LEDGER).read_bytes()
+    result = layer_repo.mj("history", "--rotate")
+    assert result.code == 0 and "nothing to rotate" in result.out
+    assert (layer_repo.root / LEDGER).read_bytes() == before
+
+
+def test_rotate_moves_all_but_the_newest_lines(layer_repo: Repo) -> None:
+    stored = seeded(layer_repo)
+    _cap(layer_repo, 1)
+    result = layer_repo.mj("history", "--rotate")
+    assert result.code == 0, result
+    archives = list((layer_repo.root / ".ai/local/state").glob("ledger.*.jsonl.archived"))
+    assert len(archives) == 1
+    assert archives[0].read_text().splitlines() == stored[:2]
+    kept = (layer_repo.root / LEDGER).read_text().splitlines()
+    assert kept[0] == stored[2]
+    rotated = json.loads(kept[1])
+    assert (
+        rotated["event"] == "ledger.rotated" and rotated["archived"] == 2 and rotated["kept"] == 1
+    )
+
+
+def test_rotate_refuses_to_overwrite_an_archive(layer_repo: Repo) -> None:
+    seeded(layer_repo)
+    _cap(layer_repo, 1)
+    state = layer_repo.root / ".ai/local/state"
+    now = datetime.datetime.now(datetime.UTC)
+    for offset in range(0, 30):
+        stamp = (now + datetime.timedelta(seconds=offset)).strftime("%Y%m%dT%H%M%SZ")
+        (state / f"ledger.{stamp}.jsonl.archived").write_text("kept\n")
+    before = (layer_repo.root / LEDGER).read_bytes()
+    result = layer_repo.mj("history", "--rotate")
+    assert result.code == 15 and "already exists" in result.err
+    assert (layer_repo.root / LEDGER).read_bytes() == before

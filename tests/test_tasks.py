@@ -1,0 +1,197 @@
+"""`majordomus start` and `majordomus check` on real git histories."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import Repo
+
+STATE = ".ai/local/state"
+
+
+def started(repo: Repo, scope: str = "lib", *extra: str) -> str:
+    result = repo.mj("start", "narrow the parser", "--scope", scope, *extra)
+    assert result.code == 0, result
+    match = re.search(r"started (t-\d{14}-[0-9a-f]{4})", result.out)
+    assert match, result
+    return match.group(1)
+
+
+def ledger(repo: Repo) -> list[dict]:
+    text = (repo.root / STATE / "ledger.jsonl").read_text()
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_start_writes_the_record_and_one_ledger_line(layer_repo: Repo) -> None:
+    task = started(layer_repo, "lib/,./docs//", "--owner", "alice", "--profile", "debugging")
+    text = (layer_repo.root / STATE / "current.yaml").read_text()
+    head = layer_repo.git("rev-parse", "HEAD").strip()
+    assert text.splitlines()[:4] == [
+        f"id: {task}",
+        "task: narrow the parser",
+        "profile: debugging",
+        "owner: alice",
+    ]
+    assert "scope:\n  - lib\n  - docs\n" in text
+    assert (
+        "outcome: active\n\n# computed from git at start; refreshed at finish; never authored\n"
+        in text
+    )
+    assert f"head: {head}\n" in text and f"worktree: {layer_repo.root}\n" in text
+    assert "repository_id: " + str(layer_repo.root / ".git") in text
+    lines = ledger(layer_repo)
+    assert [line["event"] for line in lines] == ["task.started"]
+    assert lines[0]["task_id"] == task and lines[0]["scope"] == ["lib", "docs"]
+    assert lines[0]["owner"] == "alice" and lines[0]["head"] == head
+
+
+def test_start_refusals(layer_repo: Repo) -> None:
+    assert layer_repo.mj("start", "x").code == 2
+    escape = layer_repo.mj("start", "x", "--scope", "lib,../elsewhere")
+    assert escape.code == 15 and "../elsewhere" in escape.err
+    assert layer_repo.mj("start", "x", "--scope", "/etc").code == 15
+    missing = layer_repo.mj("start", "x", "--scope", "lib", "--profile", "nope")
+    assert missing.code == 12 and "profiles/" in missing.err
+    assert not (layer_repo.root / STATE / "current.yaml").exists()
+    started(layer_repo)
+    again = layer_repo.mj("start", "y", "--scope", "lib")
+    assert again.code == 15 and "active" in again.err and len(again.err.splitlines()) == 1
+
+
+def test_terminal_record_is_archived_first(layer_repo: Repo) -> None:
+    first = started(layer_repo)
+    record = layer_repo.root / STATE / "current.yaml"
+    record.write_text(record.read_text().replace("outcome: active", "outcome: completed"))
+    second = started(layer_repo)
+    archived = layer_repo.root / STATE / "archive" / f"{first}.yaml"
+    assert "outcome: completed" in archived.read_text()
+    assert f"id: {second}" in record.read_text()
+
+
+def test_check_without_task_is_missing_artifact(layer_repo: Repo) -> None:
+    result = layer_repo.mj("check")
+    assert result.code == 12 and "majordomus start" in result.err
+
+
+def reproduce(result_out: str) -> list[str]:
+    return re.findall(r"\[reproduce: (.*)\]$", result_out, flags=re.M)
+
+
+def test_scope_violation_staged_and_committed(layer_repo: Repo) -> None:
+    started(layer_repo, "lib")
+    layer_repo.write("lib/ok.py", "x\n")
+    layer_repo.write("config/secret.example", "k\n")
+    layer_repo.git("add", "config/secret.example")
+    staged = layer_repo.mj("check")
+    assert staged.code == 10, staged
+    assert "FAIL scope       config/secret.example — outside claimed scope (lib)" in staged.out
+    assert "lib/ok.py" not in staged.out
+    shown = layer_repo.shell(reproduce(staged.out)[0])
+    assert "config/secret.example" in shown.out
+    layer_repo.commit("outside", "config/secret.example")
+    layer_repo.git("rm", "-q", "--cached", "lib/ok.py", check=False)
+    committed = layer_repo.mj("check")
+    assert committed.code == 10 and "config/secret.example" in committed.out
+    assert "config/secret.example" in layer_repo.shell(reproduce(committed.out)[0]).out
+
+
+def test_layer_and_projection_targets_are_always_in_scope(layer_repo: Repo) -> None:
+    started(layer_repo, "lib")
+    layer_repo.write(".ai/repo/project/notes.md", "n\n")
+    layer_repo.write("CLAUDE.md", "c\n")
+    layer_repo.commit("layer edits")
+    result = layer_repo.mj("check")
+    assert result.code == 0, result
+    assert "FAIL" not in result.out
+
+
+def test_divergence_labels_from_real_histories(layer_repo: Repo) -> None:
+    layer_repo.git("branch", "upstream")
+    layer_repo.write("lib/base.py", "b\n")
+    layer_repo.commit("base of the task")
+    started(layer_repo, "lib")
+    assert "exact (head" in layer_repo.mj("check").out
+    layer_repo.write("lib/a.py", "a\n")
+    layer_repo.commit("work")
+    advanced = layer_repo.mj("check")
+    assert advanced.code == 0 and "advanced (head" in advanced.out
+    layer_repo.git("checkout", "-q", "upstream")
+    layer_repo.write("docs/up.md", "u\n")
+    layer_repo.commit("upstream moved")
+    layer_repo.git("checkout", "-q", "main")
+    layer_repo.git("rebase", "-q", "upstream")
+    diverged = layer_repo.mj("check")
+    assert diverged.code == 10 and "FAIL state" in diverged.out and "diverged" in diverged.out
+    assert "diverged" in layer_repo.shell(reproduce(diverged.out)[0]).out
+    layer_repo.git("checkout", "-q", "-b", "elsewhere")
+    other = layer_repo.mj("check")
+    assert other.code == 10 and "different_context — branch main → elsewhere" in other.out
+
+
+def test_record_from_another_worktree_is_reported_not_enforced(layer_repo: Repo) -> None:
+    started(layer_repo, "lib")
+    linked = layer_repo.root.parent / "linked"
+    layer_repo.git("worktree", "add", "-q", str(linked), "-b", "linked")
+    (linked / STATE).mkdir(parents=True)
+    (linked / STATE / "current.yaml").write_bytes(
+        (layer_repo.root / STATE / "current.yaml").read_bytes()
+    )
+    (linked / "outside.txt").write_text("x\n")
+    result = layer_repo.run("check", cwd=linked)
+    assert result.code == 0, result
+    assert "WARN state" in result.out and "different_context" in result.out
+    assert "outside.txt" not in result.out
+    assert layer_repo.run("check", "--checkpoint", cwd=linked).code == 15
+
+
+def test_checkpoint_age_warns_and_check_checkpoint_is_the_only_write(layer_repo: Repo) -> None:
+    started(layer_repo, "lib")
+    record = layer_repo.root / STATE / "current.yaml"
+    text = re.sub(r"checkpoint_at: \S+", "checkpoint_at: 2020-01-01T00:00:00Z", record.read_text())
+    record.write_text(text)
+    before = (layer_repo.root / STATE / "ledger.jsonl").read_bytes()
+    stale = layer_repo.mj("check")
+    assert stale.code == 0 and "WARN checkpoint" in stale.out and "interval 15m" in stale.out
+    assert (layer_repo.root / STATE / "ledger.jsonl").read_bytes() == before
+    assert record.read_text() == text
+    moved = layer_repo.mj("check", "--checkpoint")
+    assert moved.code == 0, moved
+    assert "2020-01-01" not in record.read_text()
+    assert [line["event"] for line in ledger(layer_repo)] == ["task.started", "task.checkpoint"]
+    assert "OK   checkpoint" in layer_repo.mj("check").out
+
+
+def test_malformed_lines_and_open_questions_fail(layer_repo: Repo) -> None:
+    task = started(layer_repo, "lib")
+    questions = layer_repo.root / STATE / "open-questions.md"
+    with questions.open("a") as handle:
+        handle.write(f"- [unresolved] {task} — tabs or spaces? (2026-09-03)\n- [open] broken\n")
+    with (layer_repo.root / STATE / "ledger.jsonl").open("a") as handle:
+        handle.write("not json\n")
+    result = layer_repo.mj("check")
+    assert result.code == 10
+    assert "FAIL blockers" in result.out and '"tabs or spaces?" unresolved' in result.out
+    assert "FAIL questions   .ai/local/state/open-questions.md:" in result.out
+    assert "FAIL ledger      .ai/local/state/ledger.jsonl:2" in result.out
+    for command in reproduce(result.out):
+        assert layer_repo.shell(command).out.strip(), command
+
+
+def test_corrupt_record_is_one_failure(layer_repo: Repo) -> None:
+    layer_repo.write(f"{STATE}/current.yaml", "id: t-1\nfoo: [\n")
+    result = layer_repo.mj("check")
+    assert result.code == 10 and "FAIL state" in result.out and "Traceback" not in result.err
+
+
+def test_explain_prints_the_effective_setup(layer_repo: Repo) -> None:
+    task = started(layer_repo, "lib")
+    result = layer_repo.mj("check", "--explain")
+    assert result.code == 0, result
+    lines = result.out.splitlines()
+    assert lines[0] == "# task" and lines[1] == f"  id={task}"
+    assert "  scope.0=lib" in lines
+    assert "# profile implementation" in lines and "  checkpoint_interval=15m" in lines
+    assert "# policy" in lines and "  version=1" in lines
+    assert "# doctrines enforced by check" in lines
+    assert "  majordomus.scope-integrity (blocking)" in lines
