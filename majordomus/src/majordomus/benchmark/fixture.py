@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -18,6 +19,9 @@ from majordomus import commands
 from majordomus.benchmark import scenario as _scenario
 from majordomus.benchmark.scenario import Scenario
 from majordomus.benchmark.targets import executable
+
+FILES = 2000  # tracked files of the large fixture at scale 1
+WORKTREES = 3  # linked worktrees, each with an active task
 
 
 def scenario(name: str, scale: int) -> Scenario:
@@ -45,15 +49,34 @@ def small(root: Path, env: dict[str, str]) -> None:
 
 
 def large(root: Path, env: dict[str, str], scale: int) -> None:
-    raise InternalError(f"fixture large ×{scale}: the record generator is not in this build")
+    """2,000 tracked files, the history of `history.Sizes.large`, 3 linked worktrees at work."""
+    from majordomus.benchmark import history
+
+    for index in range(FILES * scale):
+        target = root / "src" / f"pkg_{index // 100:03d}" / f"mod_{index:05d}.py"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f"VALUE_{index} = {index}\n", encoding="utf-8")
+    _scenario.commit(root, "source tree")
+    _scenario.git_ok(root, "repack", "-adq")  # a few pack files, not thousands of objects
+    history.write(root, root / ".ai" / "local" / "state", history.Sizes.large(scale))
+    for number in range(WORKTREES):
+        where = root.parent / f"{root.name}-wt-{number}"
+        _scenario.git_ok(root, "worktree", "add", "-q", str(where), "-b", f"wt-{number}")
+        _tool(where, env, "mj-state", "start", f"work {number}", "--scope", f"src/pkg_{number:03d}")
 
 
 def _majordomus(root: Path, env: dict[str, str], *args: str) -> None:
-    argv = (*executable(), *args)
+    _run(root, env, (*executable(), *args), f"majordomus {shlex.join(args)}")
+
+
+def _tool(root: Path, env: dict[str, str], name: str, *args: str) -> None:
+    _run(root, env, (str(Path(sys.executable).parent / name), *args), f"{name} {shlex.join(args)}")
+
+
+def _run(root: Path, env: dict[str, str], argv: tuple[str, ...], shown: str) -> None:
     proc = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         said = (proc.stderr or proc.stdout).strip().splitlines()
         raise InternalError(
-            f"fixture: majordomus {shlex.join(args)} exited {proc.returncode}: "
-            f"{said[-1] if said else ''}"
+            f"fixture: {shown} exited {proc.returncode}: {said[-1] if said else ''}"
         )

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field
+from pathlib import Path
 from typing import Any
 
 from majordomus.benchmark import measure
@@ -68,8 +69,15 @@ class _Runs:
         for argv in self.target.setup:
             sample = measure.run(argv, where, self.scenario.env)
             if sample.code != 0:
-                shown = shlex.join(("majordomus", *argv[len(executable()) :]))
+                shown = shlex.join(_display(argv))
                 raise TargetFailed("setup-failed", f"setup `{shown}`: {sample.said}")
+
+
+def _display(argv: tuple[str, ...]) -> tuple[str, ...]:
+    prefix = tuple(executable())
+    if argv[: len(prefix)] == prefix:
+        return ("majordomus", *argv[len(prefix) :])
+    return (Path(argv[0]).name, *argv[1:])
 
 
 def sample(

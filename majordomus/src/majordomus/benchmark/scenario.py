@@ -87,16 +87,24 @@ class Scenario:
 
 
 def blank(root: Path) -> None:
-    """`git init` and one commit of a README: a repository before `majordomus init`."""
+    """`git init` and one commit (a README, a finish note): a repository before `init`."""
     root.mkdir(parents=True)
     _git(root, "init", "-q", "-b", "main")
     (root / "README.md").write_text("# fixture\n\nSee AGENTS.md.\n", encoding="utf-8")
+    note = root / "docs" / "finish-note.md"  # what `finish --note` is measured with
+    note.parent.mkdir()
+    note.write_text("# Next Action\nMeasure again.\n", encoding="utf-8")
     commit(root, "initial")
 
 
 def commit(root: Path, message: str) -> None:
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "--no-gpg-sign", "--no-verify", "-m", message)
+
+
+def git_ok(root: Path, *args: str) -> None:
+    """Run git in `root`; a failure stops the benchmark (13) naming the command."""
+    _git(root, *args)
 
 
 def _git(root: Path, *args: str) -> None:

@@ -74,10 +74,17 @@ def _target(entry: dict[str, Any], prefix: list[str]) -> Target:
         argv=(*prefix, *argv),
         klass=str(entry["class"]),
         accept=frozenset(int(c) for c in entry["accept"]),
-        setup=tuple((*prefix, *(str(a) for a in s)) for s in setup),
+        setup=tuple(_setup_argv([str(a) for a in s], prefix) for s in setup),
         empty=entry.get("repository") == "empty",
         stdin=entry["stdin"].encode() if "stdin" in entry else None,
     )
+
+
+def _setup_argv(argv: list[str], prefix: list[str]) -> tuple[str, ...]:
+    """A setup run: `majordomus <argv>`, or an `mj-*` tool installed beside this interpreter."""
+    if argv[0].startswith("mj-"):
+        return (str(Path(sys.executable).parent / argv[0]), *argv[1:])
+    return (*prefix, *argv)
 
 
 def select(names: list[str], public: list[str]) -> list[Target]:
