@@ -134,6 +134,14 @@ def measure(root: Path, runs: int) -> tuple[list[float], list[float]]:
     return walls, cpus
 
 
+def reference_cpu_ms() -> float:
+    """CPU ms of a fixed loop (`sum(range(10**7))`, ~100 ms on a current desktop): the scale."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run((sys.executable, "-c", "sum(range(10**7))"), check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return round(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime), 1)
+
+
 def counters(root: Path) -> dict[str, int]:
     result = run(root, "majordomus", "context", env={**ENV, "MJ_TIMING": "1"})
     found = {}
@@ -168,6 +176,7 @@ def main() -> int:
             "max_ms": round(max(times), 1),
             "median_cpu_ms": round(statistics.median(cpu), 1),
             "load_average": os.getloadavg()[0],
+            "reference_loop_cpu_ms": reference_cpu_ms(),
             "budget_ms": 150,
             "counters_busy": counters(busy),
             "counters_without_records": counters(empty),
