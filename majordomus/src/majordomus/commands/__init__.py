@@ -11,7 +11,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("CONTEXT", ["context", "checkpoint", "handover"]),
     ("MEMORY", ["history", "decision", "question", "prompt"]),
     ("RULES", []),
-    ("SYSTEM", ["init", "doctor", "tour", "version"]),
+    ("SYSTEM", ["init", "doctor", "tour", "version", "bench"]),
 ]
 
 INTERNAL = ["help"]
