@@ -11,13 +11,16 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from collections.abc import Iterator
+from pathlib import Path
 
+from mj_core import yamlstrict
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_policy import projections
 from mj_policy import prompts
 from mj_state import decisions
 from mj_state import judge
+from mj_state import ledger as state_ledger
 from mj_state import records
 
 from mj_watch.watchfacts import WatchFacts
@@ -70,7 +73,13 @@ def questions(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def ledger(facts: WatchFacts) -> Iterator[Finding]:
-    yield from judge.ledger_lines(facts.loaded)
+    """`history --validate`'s judgement of each line, over the lines watch has already read."""
+    shown = shlex.quote(facts.shown(facts.ledger_path))
+    for line in facts.events:
+        reason = state_ledger.problem(line)
+        if reason:
+            where = f"{facts.shown(facts.ledger_path)}:{line.lineno}"
+            yield Finding("FAIL", "ledger", where, reason, f"sed -n '{line.lineno}p' {shown}")
 
 
 def decision_log(facts: WatchFacts) -> Iterator[Finding]:
@@ -98,11 +107,18 @@ def prompt_assets(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def foreign_records(facts: WatchFacts) -> Iterator[Finding]:
-    """Checkpoints and handovers in this checkout's state written in another worktree."""
+    """Checkpoints and handovers in this checkout's state written in another worktree.
+
+    A record written here carries exactly the `worktree:` line the writer emits for this root,
+    so only a record without that line is parsed in full (hundreds of records stay cheap).
+    """
     state = facts.loaded.state
+    own = yamlstrict.dump({"worktree": str(facts.root)}).encode()
     for kind in records.KINDS:
         folder = records.directory(state, kind)
         for name in records.names(state, kind):
+            if own in _head(folder / name):
+                continue
             try:
                 front, _ = records.load(folder / name)
             except MjError:
@@ -111,6 +127,14 @@ def foreign_records(facts: WatchFacts) -> Iterator[Finding]:
             if worktree != str(facts.root):
                 shown = facts.shown(folder / name)
                 message = f"{kind} written in {worktree}, not in this worktree"
-                yield Finding(
-                    "FAIL", "records", shown, message, f"grep -n '^worktree:' {shlex.quote(shown)}"
-                )
+                reproduce = f"grep -n '^worktree:' {shlex.quote(shown)}"
+                yield Finding("FAIL", "records", shown, message, reproduce)
+
+
+def _head(path: Path) -> bytes:
+    """The first 4 KiB of a record: its front matter."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4096)
+    except OSError:
+        return b""
