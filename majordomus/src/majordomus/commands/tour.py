@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -45,10 +46,51 @@ def wire_hooks(root: Path, init_output: str) -> str:
     return "\n".join(done) + "\n"
 
 
+def commit_layer(root: Path, last: str) -> str:
+    """What a person does after `init`: commit the layer's tracked half (.ai/local/ is ignored).
+
+    The hook lines `init` printed are passed on for the next step, which installs them.
+    """
+    env = environment(executable())
+    _git(root, env, "add", ".ai", ".gitignore")
+    _git(root, env, "commit", "-q", "-m", "adopt majordomus")
+    hooks = re.findall(r"^  \S+: .+ \|\| exit \$\?$", last, re.M)
+    said = "git add .ai .gitignore; git commit -m 'adopt majordomus'\nhook lines to install:\n"
+    return said + "".join(f"{line}\n" for line in hooks)
+
+
+def edit_in_scope(root: Path, last: str) -> str:
+    """What a worker does between the commands: change a file inside the claimed scope."""
+    del last
+    target = root / "lib" / "greeting.py"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text('GREETING = "hello"\n', encoding="utf-8")
+    return f"edited {target.relative_to(root)}\n"
+
+
+HANDOVER = (
+    "# Objective\nAdd a greeting.\n\n# Current State\nlib/greeting.py defines it.\n\n"
+    "# Next Action\nNone; the task is complete.\n"
+)
+
+
+FINISH = ("finish", "--outcome", "completed")
+VERIFY = ("--verify-command", shlex.join([sys.executable, "-c", "import lib.greeting"]))
+
+
 STEPS: list[Step] = [
     Step("create the layer from the shipped skeleton", ("init",)),
+    Step("commit the layer (its local half stays ignored)", act=commit_layer),
     Step("install the two hook lines init printed (majordomus installs none)", act=wire_hooks),
     Step("check that the layer is well-formed and what it declares is real", ("doctor",)),
+    Step("begin one scoped task", ("start", "add a greeting", "--scope", "lib")),
+    Step("change a file inside the claimed scope", act=edit_in_scope),
+    Step("is the task consistent with policy, scope and git?", ("check",)),
+    Step("a short progress note (body on stdin)", ("checkpoint",), stdin="greeting added\n"),
+    Step("a continuation record with its required sections", ("handover",), stdin=HANDOVER),
+    Step("completion claimed without running the verification: refused", FINISH, expect=10),
+    Step("done is the contract met; the tool runs the verification", (*FINISH, *VERIFY)),
+    Step("the ledger read back: the whole story", ("history",)),
     # keep this step last: the tour ends with what the next worker would be handed
     Step(
         "the context a next worker would receive, in authority order within a budget", ("context",)

@@ -1,0 +1,36 @@
+"""`majordomus tour` walks the lifecycle: start, check, checkpoint, handover, finish, history."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from conftest import Repo
+
+
+def step(out: str, command: str) -> str:
+    """The output block of the step that ran `$ majordomus <command>`."""
+    block = out.split(f"$ majordomus {command}\n", 1)[1]
+    return block.split("\n== step", 1)[0]
+
+
+def test_tour_runs_the_task_lifecycle(git_repo: Repo, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "not-a-repository"
+    elsewhere.mkdir()
+    result = git_repo.run("tour", cwd=elsewhere)
+    scratch = Path(re.search(r"^scratch repository: (\S+)$", result.out, re.M).group(1))
+    try:
+        assert re.search(r"^exit 0$", step(result.out, "start add a greeting --scope lib"), re.M)
+        assert "\nexit 0\n" in step(result.out, "check")
+        assert ".ai/local/state/checkpoints/" in step(result.out, "checkpoint")
+        assert ".ai/local/state/handovers/" in step(result.out, "handover")
+        refused = step(result.out, "finish --outcome completed")
+        assert "FAIL verification" in refused and "\nexit 10\n" in refused
+        done = result.out.split("import lib.greeting", 1)[1].split("\n== step", 1)[0]
+        assert "contract met" in done and "\nexit 0\n" in done
+        story = step(result.out, "history")
+        for event in ("task.started", "task.checkpoint", "task.handed_over", "task.finished"):
+            assert event in story
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
