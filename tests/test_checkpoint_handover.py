@@ -115,6 +115,7 @@ def test_handover_without_a_task_needs_no_task(layer_repo: Repo) -> None:
 def test_handover_close_ends_the_task_and_resolve_finds_it(layer_repo: Repo) -> None:
     start(layer_repo)
     assert layer_repo.mj("handover", "--resolve").out == "No relevant handover.\n"
+    assert layer_repo.mj("handover", "--resolve", "--path").out == ""
     result = layer_repo.mj("handover", "--close", stdin=FULL)
     assert result.code == 0 and "handed_over" in result.out, result
     current = (layer_repo.root / STATE / "current.yaml").read_text()

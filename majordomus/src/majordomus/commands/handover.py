@@ -46,7 +46,7 @@ def text(record: dict[str, Any], *, path_only: bool) -> str:
         closed = f"  (task {record['task_id']} closed: handed_over)" if record["closed"] else ""
         return f"{record['path']}{closed}\n"
     if record["path"] is None:
-        return "No relevant handover.\n"
+        return "" if path_only else "No relevant handover.\n"  # --path: a script sees no path
     if path_only:
         return f"{record['path']}\n"
     return header("handover", record) + "\n" + str(record["body"])
