@@ -74,7 +74,7 @@ def select(layer: Layer, options: argparse.Namespace) -> Iterator[Record]:
             skipped.append({"kind": "skipped", "lineno": line.lineno, "error": line.error})
             continue
         if _matches(line.record, options.task, options.event, threshold):
-            raw = line.raw.decode("utf-8", "replace").rstrip("\r\n")
+            raw = line.raw.decode("utf-8", "replace")
             kept.append({"kind": "event", "lineno": line.lineno, "record": line.record, "raw": raw})
     yield from kept
     yield from skipped

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+from typing import NamedTuple
 
 import orjson
 from mj_core import atomic
@@ -23,7 +24,6 @@ from mj_core import clock
 from mj_core import git
 from mj_core import jsonl
 from mj_core import share
-from mj_core import timing
 from mj_core import yamlstrict
 from mj_core.errors import InternalError
 from mj_core.errors import MjError
@@ -41,8 +41,7 @@ class Event:
     optional: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One stored line: its number, the object it holds (or None) and why it is malformed."""
 
     lineno: int
@@ -145,55 +144,67 @@ def open_session(root: Path, state_dir: Path) -> str | None:
 def read(ledger: Path) -> Iterator[Line]:
     """Every line of `ledger` in order; a missing file is an empty ledger."""
     try:
-        handle = ledger.open("rb")
+        data = ledger.read_bytes()
     except FileNotFoundError:
         return
-    timing.count("files read")
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            yield parse_line(number, raw)
+    lines = data.split(b"\n")
+    last = lines.pop()  # b"" when the file ends with a newline, else a torn line
+    for number, text in enumerate(lines, start=1):
+        yield _parse(number, text, complete=True)
+    if last:
+        yield _parse(len(lines) + 1, last, complete=False)
 
 
 def parse_line(number: int, raw: bytes) -> Line:
-    text = raw.rstrip(b"\r\n")
-    if not raw.endswith(b"\n") and not _is_object(text):
-        return Line(number, None, "truncated line (no newline, not a JSON object)", raw)
-    record, error = _decode(text)
-    if record is None:
-        return Line(number, None, error, raw)
-    for key in ("ts", "event"):
-        if not isinstance(record.get(key), str):
-            return Line(number, record, f"no {key!r} string", raw)
-    return Line(number, record, None, raw)
+    """One stored line (with its newline, if it has one)."""
+    return _parse(number, raw.rstrip(b"\r\n"), complete=raw.endswith(b"\n"))
 
 
-def _is_object(text: bytes) -> bool:
-    try:
-        return isinstance(orjson.loads(text), dict)
-    except orjson.JSONDecodeError:
-        return False
-
-
-def _decode(text: bytes) -> tuple[dict[str, Any] | None, str | None]:
-    if not text.strip():
-        return None, "empty line"
+def _parse(number: int, text: bytes, *, complete: bool) -> Line:
+    """`text` is the line without its newline; `raw` keeps exactly that."""
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
-        return None, f"not JSON ({exc.msg})"
-    if not isinstance(value, dict):
-        return None, "not a JSON object"
-    if len(_KEY_END.findall(text)) != _count_keys(value):
+        if not complete:
+            return Line(number, None, "truncated line (no newline, not a JSON object)", text)
+        return Line(
+            number, None, "empty line" if not text.strip() else f"not JSON ({exc.msg})", text
+        )
+    if type(value) is not dict:
+        return Line(number, None, "not a JSON object", text)
+    if not _plainly_unique(text, value):
         value = _first_wins(text)  # a duplicated key (or an unusual spelling): decode carefully
-    return value, None
+    if type(value.get("ts")) is not str:
+        return Line(number, value, "no 'ts' string", text)
+    if type(value.get("event")) is not str:
+        return Line(number, value, "no 'event' string", text)
+    return Line(number, value, None, text)
+
+
+def _plainly_unique(text: bytes, value: dict[str, Any]) -> bool:
+    """True when `text` cannot hold a duplicated key.
+
+    With no whitespace after any quote, each key written in `text` ends in exactly one `":`,
+    so as many `":` as decoded keys means no key was written twice. Otherwise count every
+    `"<space>:` spelling; more of them than decoded keys sends the line to the careful path.
+    """
+    if b'" ' not in text and b'"\t' not in text:
+        return text.count(b'":') == _count_keys(value)
+    return len(_KEY_END.findall(text)) == _count_keys(value)
 
 
 def _count_keys(value: Any) -> int:
-    if isinstance(value, dict):
-        return len(value) + sum(_count_keys(child) for child in value.values())
-    if isinstance(value, list):
-        return sum(_count_keys(child) for child in value)
-    return 0
+    count = 0
+    if type(value) is dict:
+        count = len(value)
+        for child in value.values():
+            if type(child) is dict or type(child) is list:
+                count += _count_keys(child)
+    elif type(value) is list:
+        for child in value:
+            if type(child) is dict or type(child) is list:
+                count += _count_keys(child)
+    return count
 
 
 def _first_wins(text: bytes) -> dict[str, Any]:
