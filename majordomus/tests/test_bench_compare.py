@@ -122,3 +122,54 @@ def test_exit_code_and_last_stderr_line_are_kept(tmp_path: Path) -> None:
     assert (sample.code, sample.said) == (7, "broken: why")
     missing = measure.run(("/nonexistent/tool",), tmp_path, {})
     assert missing.code == 127
+
+
+def _perf_row(
+    command: str, scenario: str, p50: float, klass: str = "read-only"
+) -> dict[str, object]:
+    return {
+        "command": command,
+        "scenario": scenario,
+        "mode": "warm",
+        "class": klass,
+        "status": "ok",
+        "p50_ms": p50,
+        "p95_ms": p50 * 1.5,
+        "rss_max_kb": 20480,
+    }
+
+
+def test_performance_tables_targets_and_growth() -> None:
+    from majordomus.benchmark import performance
+
+    doc = {
+        "recorded_at": "2026-11-29T19:00:00Z",
+        "repository": {"commit": "a" * 40},
+        "environment": {
+            "os": "Linux",
+            "arch": "x86_64",
+            "cpus": 2,
+            "python": "3.11.7",
+            "git": "2.39.5",
+            "load": [0.1, 0.2, 0.3],
+        },
+        "profile": {"samples": 10, "warmup": 2},
+        "results": [
+            _perf_row("floor:python", "fixture large", 20.0),
+            _perf_row("check", "fixture large", 100.0),
+            _perf_row("watch", "fixture large", 500.0),
+            _perf_row("start", "fixture large", 300.0, "mutating"),
+            _perf_row("check", "fixture large×4", 220.0),
+        ],
+    }
+    lines = list(performance.document(doc))
+    assert "| check | read-only | 100.0 | 5.0 | 150.0 | 7.5 | 20.0 | 150 | yes |" in lines
+    assert "| watch | read-only | 500.0 | 25.0 | 750.0 | 37.5 | 20.0 | 400 | NO |" in lines
+    assert "| start | mutating | 300.0 | 15.0 | 450.0 | 22.5 | 20.0 | | |" in lines
+    assert "### growth: fixture large → ×4" in lines
+    assert "| check | 100.0 | 220.0 | 2.20 |" in lines
+    assert (
+        performance.splice("a\n<!-- bench:begin x -->\nold\n<!-- bench:end -->\nz\n", "T")
+        == "a\nT\nz\n"
+    )
+    assert performance.splice("no markers\n", "T") == "T\n"

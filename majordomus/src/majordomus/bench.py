@@ -31,7 +31,12 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     add("--warmup", type=_count(0), help="unsampled runs first (policy benchmark.warmup)")
     add("--mode", choices=("cold", "warm", "both"), default="warm", help="default: warm")
     add("--fixture", action="append", choices=FIXTURES, help="measure on a generated repository")
-    add("--scale", action="append", type=_count(1), help="fixture size multiplier (default 1)")
+    add(
+        "--scale",
+        action="append",
+        type=_count(1),
+        help="large fixture size multiplier (repeatable; default 1)",
+    )
     add("--format", choices=("text", "json"), default="text", help="output (default: text)")
     add("--no-save", action="store_true", help="do not keep the run under .ai/local/benchmarks/")
     add("--check", action="store_true", help="compare p50/p95/p99 with the baseline")

@@ -74,7 +74,8 @@ class Session:
             yield scenario.repository(self.root)
             return
         for name in dict.fromkeys(self.options.fixture):
-            for scale in dict.fromkeys(self.options.scale or [1]):
+            scales = self.options.scale or [1]
+            for scale in dict.fromkeys(scales if name == "large" else [1]):  # small is small
                 self.progress(f"generating fixture {name} ×{scale}")
                 yield fixture.scenario(name, scale)
 
