@@ -195,3 +195,19 @@ def test_explain_prints_the_effective_setup(layer_repo: Repo) -> None:
     assert "# policy" in lines and "  version=1" in lines
     assert "# doctrines enforced by check" in lines
     assert "  majordomus.scope-integrity (blocking)" in lines
+
+
+def test_tour_shows_check_catching_a_change_outside_the_scope(git_repo: Repo, tmp_path) -> None:
+    import shutil
+    from pathlib import Path
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = git_repo.run("tour", cwd=elsewhere)
+    scratch = Path(re.search(r"^scratch repository: (\S+)$", result.out, re.M).group(1))
+    shutil.rmtree(scratch, ignore_errors=True)
+    assert result.code == 0, result
+    step = result.out.split("check names the file outside the scope")[1].split("== step")[0]
+    assert "$ majordomus check\n" in step
+    assert "FAIL scope       config/settings.ini — outside claimed scope (lib)" in step
+    assert re.search(r"^exit 10$", step, re.M)

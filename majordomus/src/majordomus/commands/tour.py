@@ -68,6 +68,22 @@ def edit_in_scope(root: Path, last: str) -> str:
     return f"edited {target.relative_to(root)}\n"
 
 
+def edit_outside_scope(root: Path, last: str) -> str:
+    """A worker strays: a file outside the claimed scope changes."""
+    del last
+    target = root / "config" / "settings.ini"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("debug = true\n", encoding="utf-8")
+    return f"edited {target.relative_to(root)} (outside the claimed scope lib)\n"
+
+
+def undo_outside_scope(root: Path, last: str) -> str:
+    """The worker takes the stray change back."""
+    del last
+    shutil.rmtree(root / "config")
+    return "removed config/settings.ini\n"
+
+
 HANDOVER = (
     "# Objective\nAdd a greeting.\n\n# Current State\nlib/greeting.py defines it.\n\n"
     "# Next Action\nNone; the task is complete.\n"
@@ -86,6 +102,9 @@ STEPS: list[Step] = [
     Step("begin one scoped task", ("start", "add a greeting", "--scope", "lib")),
     Step("change a file inside the claimed scope", act=edit_in_scope),
     Step("is the task consistent with policy, scope and git?", ("check",)),
+    Step("change a file outside the claimed scope", act=edit_outside_scope),
+    Step("check names the file outside the scope, with a reproduce command", ("check",), expect=10),
+    Step("take the stray change back", act=undo_outside_scope),
     Step("a short progress note (body on stdin)", ("checkpoint",), stdin="greeting added\n"),
     Step("a continuation record with its required sections", ("handover",), stdin=HANDOVER),
     Step("completion claimed without running the verification: refused", FINISH, expect=10),
