@@ -167,3 +167,16 @@ def ls_files(root: Path, *pathspecs: str) -> list[str]:
 def check_ignored(root: Path, path: str) -> bool:
     code, _, _ = run("check-ignore", "-q", "--no-index", path, cwd=root)
     return code == 0
+
+
+def where(root: Path) -> tuple[Path, str | None, str | None]:
+    """(common dir, HEAD's SHA, branch) in one git call; None for an unborn HEAD or no branch."""
+    code, stdout, _ = run(
+        "rev-parse", "--path-format=absolute", "--git-common-dir", "HEAD",
+        "--symbolic-full-name", "HEAD", cwd=root,
+    )  # fmt: skip
+    lines = stdout.split("\n")
+    if code != 0 or len(lines) < 3:
+        return common_dir(root), head(root), branch(root)
+    name = lines[2]
+    return Path(lines[0]), lines[1], name.removeprefix("refs/heads/") if name != "HEAD" else None

@@ -62,11 +62,12 @@ def scan(
 
 def here(root: Path) -> dict[str, Any]:
     """What a divergence label compares, without the status scan `working_tree` would cost."""
+    common, head, branch = git.where(root)
     return {
-        "repository_id": str(git.common_dir(root)),
+        "repository_id": str(common),
         "worktree": str(root),
-        "branch": git.branch(root) or "DETACHED",
-        "head": git.head(root) or "",
+        "branch": branch or "DETACHED",
+        "head": head or "",
     }
 
 
