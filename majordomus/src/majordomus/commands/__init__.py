@@ -10,8 +10,8 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("TASK", ["start", "check", "finish"]),
     ("CONTEXT", ["context", "checkpoint", "handover"]),
     ("MEMORY", ["history", "decision", "question", "prompt"]),
-    ("RULES", []),
-    ("SYSTEM", ["init", "doctor", "tour", "version", "bench"]),
+    ("RULES", ["rules"]),
+    ("SYSTEM", ["init", "update", "doctor", "tour", "watch", "version", "bench"]),
 ]
 
 INTERNAL = ["help"]

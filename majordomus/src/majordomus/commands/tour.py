@@ -94,11 +94,19 @@ FINISH = ("finish", "--outcome", "completed")
 VERIFY = ("--verify-command", shlex.join([sys.executable, "-c", "import lib.greeting"]))
 
 
+from majordomus import tour_projections as _tp  # noqa: E402 - the steps below use it
+
 STEPS: list[Step] = [
     Step("create the layer from the shipped skeleton", ("init",)),
     Step("commit the layer (its local half stays ignored)", act=commit_layer),
     Step("install the two hook lines init printed (majordomus installs none)", act=wire_hooks),
+    Step("write the provider files the policy declares, stamped", ("update",)),
+    Step("commit them through the pre-commit hook", act=_tp.commit_provider_files),
     Step("check that the layer is well-formed and what it declares is real", ("doctor",)),
+    Step("a hand edit inside CLAUDE.md's generated region", act=_tp.hand_edit_claude),
+    Step("doctor catches the edit against the stamp", ("doctor",), expect=10),
+    Step("update refuses to overwrite it without --force", ("update",), expect=15),
+    Step("regenerate on purpose", ("update", "--force")),
     Step("begin one scoped task", ("start", "add a greeting", "--scope", "lib")),
     Step("change a file inside the claimed scope", act=edit_in_scope),
     Step("is the task consistent with policy, scope and git?", ("check",)),

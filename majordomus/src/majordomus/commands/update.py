@@ -56,9 +56,11 @@ def run(options: argparse.Namespace, inv: Invocation) -> int:
 def _report(records: list[dict[str, Any]], inv: Invocation, *, dry_run: bool) -> int:
     from mj_core import jsonl
 
+    from majordomus import events
+
     projections = [r for r in records if r.get("kind") == "projection"]
     for event in (r for r in records if r.get("kind") == "event"):
-        _append_event(inv, event)
+        events.append(inv, event)
     written = [r for r in projections if r["action"] != "unchanged"]
     for record in projections:
         inv.stdout.write(jsonl.dumps(record).decode() if inv.json else _line(record))
@@ -78,15 +80,6 @@ def _summary(changed: int, total: int, dry_run: bool) -> str:
     if dry_run:
         return f"update: {changed} of {total} target(s) would change (dry run; nothing written)"
     return f"update: wrote {changed} of {total} target(s)"
-
-
-def _append_event(inv: Invocation, event: dict[str, Any]) -> None:
-    """Record the stage's ledger event; the ledger belongs to mj-state."""
-    from mj_state import ledger
-
-    root = inv.root()
-    payload = {k: v for k, v in event.items() if k not in ("kind", "event")}
-    ledger.append(root, root / ".ai" / "local" / "state", event["event"], payload)
 
 
 def _line(record: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ from mj_core.cli import tool_main
 
 from mj_policy.contextstages import STAGES as CONTEXT_STAGES
 from mj_policy.promptstages import STAGES as PROMPT_STAGES
+from mj_policy.rulestages import STAGES as RULE_STAGES
 from mj_policy.skeleton import STAGES as INIT_STAGES
 from mj_policy.update import STAGES as UPDATE_STAGES
 
@@ -22,6 +23,7 @@ TABLE: dict[str, Stage] = {
     **PROMPT_STAGES,
     **INIT_STAGES,
     **UPDATE_STAGES,
+    **RULE_STAGES,
 }
 
 

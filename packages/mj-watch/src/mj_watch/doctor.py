@@ -20,15 +20,19 @@ from mj_core.cli import Stage
 from mj_core.findings import Finding
 from mj_policy import layer
 
+from mj_watch.context_budget import context_budget
 from mj_watch.facts import Facts
 from mj_watch.finishrules import decision_records
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
+from mj_watch.projection_checks import projection_integrity
+from mj_watch.retention import retention_caps
 from mj_watch.selftime import doctor_budget
 from mj_watch.taskrules import ledger_integrity
 from mj_watch.taskrules import question_lines
 from mj_watch.vendorcheck import declarations
 from mj_watch.vendorcheck import vendor_integrity
+from mj_watch.wiring import enforcement_wiring
 
 
 def environment(facts: Facts) -> Iterator[Finding]:
@@ -41,9 +45,13 @@ def environment(facts: Facts) -> Iterator[Finding]:
 CHECKS: list[Any] = [
     layer_integrity,
     policy_schema,
-    vendor_integrity,
+    enforcement_wiring,
+    projection_integrity,
+    context_budget,
+    retention_caps,
     ledger_integrity,
     question_lines,
+    vendor_integrity,
     decision_records,
     environment,
     doctor_budget,

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from mj_core.findings import Finding
 
+from mj_watch.context_budget import context_budget
 from mj_watch.finishrules import blocker_resolution
 from mj_watch.finishrules import decision_record
 from mj_watch.finishrules import decision_records
@@ -22,12 +23,15 @@ from mj_watch.finishrules import state_freshness
 from mj_watch.finishrules import verification_ran
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
+from mj_watch.projection_checks import projection_integrity
+from mj_watch.retention import retention_caps
 from mj_watch.taskrules import checkpoint_freshness
 from mj_watch.taskrules import ledger_integrity
 from mj_watch.taskrules import question_lines
 from mj_watch.taskrules import scope_integrity
 from mj_watch.taskrules import state_consistency
 from mj_watch.vendorcheck import vendor_integrity
+from mj_watch.wiring import enforcement_wiring
 
 Validator = Callable[..., Iterable[Finding]]
 
@@ -35,6 +39,10 @@ REGISTRY: dict[str, Validator] = {
     "layer_integrity": layer_integrity,
     "policy_schema": policy_schema,
     "vendor_integrity": vendor_integrity,
+    "enforcement_wiring": enforcement_wiring,
+    "projection_integrity": projection_integrity,
+    "context_budget": context_budget,
+    "retention_caps": retention_caps,
     "verification_ran": verification_ran,
     "state_freshness": state_freshness,
     "blocker_resolution": blocker_resolution,

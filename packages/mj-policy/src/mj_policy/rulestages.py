@@ -1,0 +1,115 @@
+"""`mj-policy rules|rule|vendor-status|vendor-diff|vendor-update`: the rule set as records.
+
+`majordomus rules list|show|vendor …` composes these. Resolution errors stop the stage with 10;
+`vendor-status` yields findings (FAIL when the vendored copy fails its manifest, DRIFT when it
+differs from the shipped package), so its exit code is the verdict over them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import Any
+
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_core.errors import ContractUnmet
+from mj_core.findings import Finding
+
+from mj_policy import layer as layer_mod
+from mj_policy import rules
+from mj_policy import vendoring
+
+Record = dict[str, Any]
+
+
+def _none(parser: argparse.ArgumentParser) -> None:
+    del parser
+
+
+def _checked_rules(context: Context) -> tuple[layer_mod.Layer, list[rules.Rule]]:
+    layer = layer_mod.load(context.root())
+    found = rules.discover(layer)
+    resolved = rules.resolve(found)
+    package = layer.section("rules") / "vendor" / vendoring.VENDOR
+    if package.is_dir():
+        problems = vendoring.integrity(package)
+        if problems:
+            raise ContractUnmet(
+                f"{layer.relative(package)}/{problems[0]} — the vendored package fails its "
+                "manifest; `majordomus rules vendor status` shows it"
+            )
+    return layer, resolved
+
+
+def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    _, resolved = _checked_rules(context)
+    for rule in resolved:
+        yield {
+            "kind": "rule",
+            "id": rule.id,
+            "version": rule.version,
+            "class": rule.data.get("class"),
+            "provenance": rule.provenance,
+            "enforcement": rules.enforcement(rule),
+            "path": rule.path,
+        }
+
+
+def _show_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", help="a rule id, or id@version")
+
+
+def _show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer, resolved = _checked_rules(context)
+    rule = rules.find(resolved, options.id)
+    text = (layer.root / rule.path).read_text(encoding="utf-8")
+    yield {"kind": "rule-text", "id": rule.id, "path": rule.path, "text": text}
+
+
+def _status(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = layer_mod.load(context.root())
+    state = vendoring.status(layer)
+    subject = layer.relative(vendoring.vendored(layer)) + "/"
+    revisions = f"vendored {state.vendored_revision}, shipped {state.shipped_revision}"
+    yield Finding("INFO", "rules", subject, revisions).record()
+    for problem in state.problems:
+        yield Finding(
+            "FAIL", "rules", subject, f"{problem}", f"sha256sum {subject}rules/*.md"
+        ).record()
+    if state.differing:
+        message = f"differs from the shipped package in {', '.join(state.differing)}"
+        yield Finding("DRIFT", "rules", subject, message, "majordomus rules vendor diff").record()
+    elif not state.problems:
+        yield Finding("OK", "rules", subject, "same as the shipped package").record()
+
+
+def _diff(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = layer_mod.load(context.root())
+    yield {"kind": "diff", "target": "rules/vendor", "text": vendoring.diff(layer)}
+
+
+def _update_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--force", action="store_true", help="replace a hand-edited package")
+
+
+def _update(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    layer = layer_mod.load(context.root())
+    changed = vendoring.update(layer, force=options.force)
+    package = layer.relative(layer.section("rules") / "vendor" / vendoring.VENDOR)
+    yield {"kind": "vendored", "package": package, "changed": changed}
+    if changed:
+        yield {"kind": "event", "event": "rules.vendored", "package": vendoring.VENDOR}
+
+
+STAGES = {
+    "rules": Stage("the effective rule set in resolved order", _none, _list),
+    "rule": Stage("one rule of the effective set: its path and file", _show_arguments, _show),
+    "vendor-status": Stage("the vendored rule package against the shipped one", _none, _status),
+    "vendor-diff": Stage("unified diff: vendored rule package → shipped", _none, _diff),
+    "vendor-update": Stage(
+        "swap the shipped rule package in (never touches rules/project/)",
+        _update_arguments,
+        _update,
+    ),
+}

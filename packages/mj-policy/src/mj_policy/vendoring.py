@@ -1,0 +1,162 @@
+"""The vendored baseline against the package this majordomus ships.
+
+`status` compares the two (revisions, the vendored copy's integrity against its own manifest,
+same or different); `diff` is their unified diff; `update` swaps the shipped package in
+atomically — built beside the old one, then exchanged by two renames — and never touches
+`rules/project/`. A vendored copy that no longer matches its own manifest was edited by hand:
+`update` refuses it (15) without `--force`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+from mj_core import atomic
+from mj_core import share
+from mj_core import yamlstrict
+from mj_core.errors import InternalError
+from mj_core.errors import MissingArtifact
+from mj_core.errors import MjError
+from mj_core.errors import Refused
+
+from mj_policy import rulepkg
+from mj_policy.layer import Layer
+
+VENDOR = "majordomus"
+
+
+class Status(NamedTuple):
+    vendored_revision: str | None
+    shipped_revision: str
+    problems: list[str]  # the vendored copy against its own manifest
+    differing: list[str]  # package-relative files that differ from the shipped package
+
+
+def shipped() -> Path:
+    path = share.path("standard", VENDOR)
+    if not (path / rulepkg.MANIFEST).is_file():
+        raise InternalError(f"broken install: {path} ships no rule package")
+    return path
+
+
+def vendored(layer: Layer) -> Path:
+    path = layer.section("rules") / "vendor" / VENDOR
+    if not (path / rulepkg.MANIFEST).is_file():
+        raise MissingArtifact(
+            f"{layer.relative(path)}/: nothing vendored — `majordomus rules vendor update` "
+            "copies the shipped package"
+        )
+    return path
+
+
+def files(package: Path) -> list[str]:
+    """Package-relative paths of every file in a package (manifest and rules/)."""
+    found = [rulepkg.MANIFEST] if (package / rulepkg.MANIFEST).is_file() else []
+    rules = package / "rules"
+    if rules.is_dir():
+        found += sorted(f"rules/{p.name}" for p in rules.iterdir() if p.is_file())
+    return found
+
+
+def _revision(package: Path) -> str | None:
+    try:
+        doc = yamlstrict.load_file(package / rulepkg.MANIFEST, str(package / rulepkg.MANIFEST))
+    except MjError:
+        return None
+    return str(doc.data.get("source_revision")) if isinstance(doc.data, dict) else None
+
+
+def integrity(package: Path) -> list[str]:
+    """How a package differs from its own manifest: `<file>: <what>` lines, empty when intact."""
+    try:
+        doc = yamlstrict.load_file(package / rulepkg.MANIFEST, rulepkg.MANIFEST)
+        listed = {str(e["file"]): str(e["sha256"]) for e in doc.data["rules"]}
+    except (MjError, KeyError, TypeError) as exc:
+        return [f"{rulepkg.MANIFEST}: unreadable ({exc})"]
+    problems = []
+    for relative, digest in listed.items():
+        path = package / relative
+        if not path.is_file():
+            problems.append(f"{relative}: listed but missing")
+        elif rulepkg.sha256(path) != digest:
+            problems.append(f"{relative}: sha256 differs from the manifest")
+    problems += [f"{f}: not in the manifest" for f in files(package)[1:] if f not in listed]
+    return problems
+
+
+def status(layer: Layer) -> Status:
+    ours, theirs = vendored(layer), shipped()
+    names = sorted(set(files(ours)) | set(files(theirs)))
+    differing = [n for n in names if _bytes(ours / n) != _bytes(theirs / n)]
+    return Status(_revision(ours), str(_revision(theirs)), integrity(ours), differing)
+
+
+def _bytes(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() else None
+
+
+def diff(layer: Layer) -> str:
+    import difflib
+
+    ours, theirs = vendored(layer), shipped()
+    shown = layer.relative(ours)
+    out: list[str] = []
+    for name in status(layer).differing:
+        old = (ours / name).read_text(encoding="utf-8") if (ours / name).is_file() else ""
+        new = (theirs / name).read_text(encoding="utf-8") if (theirs / name).is_file() else ""
+        out += difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"{shown}/{name}",
+            tofile=f"share/standard/{VENDOR}/{name}",
+        )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+
+
+def update(layer: Layer, *, force: bool) -> list[str]:
+    """Swap in the shipped package; the package-relative files that changed (empty: current)."""
+    target = layer.section("rules") / "vendor" / VENDOR
+    theirs = shipped()
+    if (target / rulepkg.MANIFEST).is_file():
+        problems = integrity(target)
+        if problems and not force:
+            raise Refused(
+                f"{layer.relative(target)}/{problems[0]} — the vendored package was edited by "
+                "hand; `majordomus rules vendor diff` shows it, `--force` replaces it"
+            )
+        changed = status(layer).differing
+        if not changed:
+            return []
+    else:
+        changed = files(theirs)
+    _swap(target, theirs)
+    return changed
+
+
+def _swap(target: Path, source: Path) -> None:
+    from mj_core import ids
+
+    suffix = ids.random_hex(8)
+    fresh = target.with_name(f".{VENDOR}.new-{suffix}")
+    for name in files(source):
+        atomic.create(fresh / name, (source / name).read_bytes())
+    if not target.exists():
+        os.rename(fresh, target)
+        return
+    old = target.with_name(f".{VENDOR}.old-{suffix}")
+    os.rename(target, old)
+    os.rename(fresh, target)
+    _remove_package(old)
+
+
+def _remove_package(old: Path) -> None:
+    """Remove the swapped-out copy file by file; anything unexpected is left in place."""
+    for name in files(old):
+        (old / name).unlink()
+    for directory in (old / "rules", old):
+        try:
+            directory.rmdir()
+        except OSError:
+            return

@@ -1,0 +1,111 @@
+"""Doctrine majordomus.context-budget: the always-loaded projection fits its line budget, names
+only paths that exist, states no hard-coded count, and no projection carries a rule corpus.
+
+Counted and read is generated text only: the region of a region-mode target (the host file's
+length is reported as INFO), or the whole of a file-mode target.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+
+from mj_core.findings import Finding
+
+from mj_watch.facts import Facts
+from mj_watch.projection_checks import Seen
+from mj_watch.projection_checks import seen_all
+
+COUNT_WORDS = (
+    "agents?|files?|apps?|commands?|skills?|rules?|profiles?|doctrines?|validators?|hooks?|"
+    "checks?|tools?|providers?|steps?"
+)
+COUNT = re.compile(rf"\b[0-9]+\s+({COUNT_WORDS})\b", re.IGNORECASE)
+COUNT_GREP = rf"[0-9]+ +({COUNT_WORDS})\b"
+CORPUS = re.compile(
+    r"^#+\s*((task\s+)?lifecycle|rules|finish contract|completion contract|profiles)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+CORPUS_GREP = r"^#+ *((task +)?lifecycle|rules|finish contract|completion contract|profiles)\b"
+_TICKED = re.compile(r"`([^`\s<>]+)`")
+_LINKED = re.compile(r"\]\(([^)\s]+)\)")
+_PATHLIKE = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_./-]*")
+_SUFFIX = re.compile(r"\.(md|mdc|ya?ml|toml|json|txt|py|sh|cfg|ini)$")
+REGION = "sed -n '/majordomus:begin/,/majordomus:end/p' {t} | wc -l"
+
+
+def referenced_paths(text: str) -> list[str]:
+    """Repository-relative paths a projection names in backticks or Markdown links."""
+    found = []
+    for candidate in _TICKED.findall(text) + _LINKED.findall(text):
+        if "://" in candidate or candidate.startswith(("-", "#", "/", "~")):
+            continue
+        plain = candidate.split("#", 1)[0]
+        if _PATHLIKE.fullmatch(plain) and ("/" in plain or _SUFFIX.search(plain)):
+            found.append(plain)
+    return list(dict.fromkeys(found))
+
+
+def lines_counted(seen: Seen) -> int:
+    assert seen.verified is not None
+    extra = 2 if seen.projection.mode == "region" else 1
+    return seen.verified.generated.count("\n") + extra
+
+
+def context_budget(facts: Facts) -> Iterator[Finding]:
+    if facts.layer is None:
+        return
+    budget = int(facts.layer.policy.data["context"]["always_loaded_budget_lines"])
+    for seen in seen_all(facts):
+        if seen.verified is None or not seen.verified.generated:
+            continue
+        if seen.projection.always_loaded:
+            yield from _budget(facts, seen, budget)
+            yield from _counts(seen)
+        yield from _paths(facts, seen)
+        yield from _corpus(seen)
+
+
+def _budget(facts: Facts, seen: Seen, budget: int) -> Iterator[Finding]:
+    target = seen.projection.target
+    lines = lines_counted(seen)
+    quoted = shlex.quote(target)
+    if seen.projection.mode == "region":
+        host = facts.path(target).read_bytes().count(b"\n")
+        yield Finding("INFO", "budget", target, f"host file {host} lines; the region is counted")
+    reproduce = REGION.format(t=quoted) if seen.projection.mode == "region" else f"wc -l {quoted}"
+    if lines > budget:
+        yield Finding("FAIL", "budget", target, f"{lines} lines, budget {budget}", reproduce)
+    else:
+        yield Finding("OK", "budget", target, f"{lines} lines, budget {budget}")
+
+
+def _counts(seen: Seen) -> Iterator[Finding]:
+    assert seen.verified is not None
+    target = seen.projection.target
+    found = COUNT.search(seen.verified.generated)
+    if found:
+        reproduce = f"grep -nEi {shlex.quote(COUNT_GREP)} {shlex.quote(target)}"
+        message = f"states a hard-coded count ('{found.group(0)}'); counts go stale"
+        yield Finding("FAIL", "budget", target, message, reproduce)
+
+
+def _paths(facts: Facts, seen: Seen) -> Iterator[Finding]:
+    assert seen.verified is not None
+    target = seen.projection.target
+    for path in referenced_paths(seen.verified.generated):
+        if not facts.path(path.rstrip("/")).exists():
+            message = f"names {path}, which does not exist"
+            yield Finding("FAIL", "projection", target, message, f"ls -ld {shlex.quote(path)}")
+
+
+def _corpus(seen: Seen) -> Iterator[Finding]:
+    assert seen.verified is not None
+    target = seen.projection.target
+    found = CORPUS.search(seen.verified.generated)
+    if found:
+        reproduce = f"grep -nEi {shlex.quote(CORPUS_GREP)} {shlex.quote(target)}"
+        heading = found.group(0).strip()
+        message = f"carries a rule corpus (heading '{heading}'); rules live in .ai/repo/rules/"
+        yield Finding("FAIL", "projection", target, message, reproduce)

@@ -1,0 +1,66 @@
+"""Doctrine majordomus.retention-caps: the checkout's stores stay under the policy's caps.
+
+`ledger.jsonl` lines against `ledger.retention_max_lines`; the files in `handovers/` and
+`checkpoints/` against `handover.retention_max_files` and `checkpoint.retention_max_files`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mj_core.findings import Finding
+
+from mj_watch.facts import Facts
+
+CATEGORY = "retention"
+STATE = ".ai/local/state"
+
+
+def _cap(policy: dict[str, Any], section: str, key: str) -> int | None:
+    value = (policy.get(section) or {}).get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _files(directory: Path) -> int:
+    if not directory.is_dir():
+        return 0
+    return sum(1 for p in directory.iterdir() if p.is_file() and not p.name.startswith(".mj-tmp-"))
+
+
+def retention_caps(facts: Facts) -> Iterator[Finding]:
+    if facts.layer is None:
+        return
+    policy = facts.layer.policy.data
+    ledger = f"{STATE}/ledger.jsonl"
+    path = facts.path(ledger)
+    lines = path.read_bytes().count(b"\n") if path.is_file() else 0
+    yield _judge(
+        ledger,
+        lines,
+        _cap(policy, "ledger", "retention_max_lines"),
+        "lines",
+        reproduce=f"wc -l {shlex.quote(ledger)}",
+        fix="majordomus history --rotate",
+    )
+    for section, folder in (("handover", "handovers"), ("checkpoint", "checkpoints")):
+        relative = f"{STATE}/{folder}"
+        count = _files(facts.path(relative))
+        cap = _cap(policy, section, "retention_max_files")
+        reproduce = f"ls -1 {shlex.quote(relative)} | wc -l"
+        yield _judge(
+            relative + "/", count, cap, "files", reproduce=reproduce, fix="majordomus archive"
+        )
+
+
+def _judge(
+    subject: str, count: int, cap: int | None, unit: str, *, reproduce: str, fix: str
+) -> Finding:
+    if cap is None:
+        return Finding("INFO", CATEGORY, subject, f"{count} {unit}; the policy sets no cap")
+    if count > cap:
+        message = f"{count} {unit}, over the cap of {cap} — `{fix}` brings it back under"
+        return Finding("FAIL", CATEGORY, subject, message, reproduce)
+    return Finding("OK", CATEGORY, subject, f"{count} {unit}, cap {cap}")
