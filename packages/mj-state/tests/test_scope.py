@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mj_core.errors import Refused
+from mj_core.errors import UsageError
+from mj_state import scope
+
+
+def test_normalise_strips_slashes_dots_and_duplicates(tmp_path: Path) -> None:
+    assert scope.normalise(tmp_path, "lib/,./docs//,lib") == ["lib", "docs"]
+    assert scope.normalise(tmp_path, ".") == ["."]
+
+
+@pytest.mark.parametrize("argument", ["../x", "lib,../../etc", "/etc"])
+def test_escapes_are_refused(tmp_path: Path, argument: str) -> None:
+    with pytest.raises(Refused):
+        scope.normalise(tmp_path, argument)
+
+
+def test_symlink_out_of_the_repository_is_an_escape(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "out").symlink_to(tmp_path)
+    with pytest.raises(Refused):
+        scope.normalise(root, "out/elsewhere")
+
+
+def test_empty_member_is_usage(tmp_path: Path) -> None:
+    with pytest.raises(UsageError):
+        scope.normalise(tmp_path, "lib,,docs")
+
+
+def test_outside_uses_path_boundaries() -> None:
+    touched = ["lib/a.py", "library/b.py", "lib", ".ai/local/x", "CLAUDE.md", "docs/CLAUDE.md"]
+    allowed = scope.always_allowed({"projections": [{"target": "CLAUDE.md"}]})
+    assert allowed == [".ai", "CLAUDE.md"]
+    assert scope.outside(touched, ["lib"], allowed) == ["library/b.py", "docs/CLAUDE.md"]
+    assert scope.outside(touched, ["."], []) == []
