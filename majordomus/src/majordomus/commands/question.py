@@ -20,6 +20,10 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     listing = subs.add_parser("list", help="unresolved questions (--all adds resolved)")
     listing.add_argument("--all", action="store_true", help="resolved ones too")
     listing.add_argument("--task", help="only this task's questions")
+    for sub in (add, resolve, listing):  # the global options, accepted after the action too
+        sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="JSON")
+        sub.add_argument("--pipeline", action="store_true", default=argparse.SUPPRESS)
+        sub.add_argument("--repo", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
