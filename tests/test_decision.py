@@ -61,3 +61,10 @@ def test_list_is_newest_first_with_limit_and_show_finds_or_12(layer_repo: Repo) 
     assert shown.code == 0 and shown.out.split("\n")[0].endswith("— second")
     assert layer_repo.mj("decision", "show", "absent").code == 12
     assert "template" not in layer_repo.mj("decision", "list").out
+
+
+def test_decision_without_an_action_is_a_usage_error(layer_repo: Repo, tmp_path) -> None:
+    result = layer_repo.mj("decision")
+    assert result.code == 2 and "add, list or show" in result.err, result
+    outside = layer_repo.run("decision", cwd=tmp_path)
+    assert outside.code == 2 and "not inside a git repository" in outside.err, outside

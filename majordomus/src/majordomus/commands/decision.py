@@ -11,7 +11,7 @@ HELP = "append-only decision log: add, list, show"
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    subs = parser.add_subparsers(dest="action", metavar="<add|list|show>", required=True)
+    subs = parser.add_subparsers(dest="action", metavar="<add|list|show>")
     add = subs.add_parser("add", help="append a decision (Task and Head computed)")
     add.add_argument("title", help="what was decided, one line")
     add.add_argument("--why", required=True, help="the reason (required)")
@@ -26,6 +26,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
+    if options.action is None:
+        inv.root()  # outside a repository that is the usage error to report first
+        from mj_core.errors import UsageError
+
+        raise UsageError("decision: name an action: add, list or show")
     if options.action == "add":
         argv = ["mj-state", "decision-add", options.title, "--why", options.why]
         for flag in ("rejected", "evidence", "supersedes"):

@@ -37,11 +37,11 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_policy.layer import load
     from mj_state import tasks
 
+    root = context.root()  # outside a repository, that is the usage error reported
     if not options.check and not options.outcome:
         raise UsageError(
             "finish: --outcome is required (completed|partial|blocked|no_match|failed)"
         )
-    root = context.root()
     if options.check and not (root / ".ai" / "local" / "state" / "current.yaml").exists():
         yield from _inert("no active task — nothing to check")
         return
