@@ -58,6 +58,37 @@ def run(*args: str, cwd: Path | str) -> tuple[int, str, str]:
     )
 
 
+def run_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> list[tuple[int, str, str]]:
+    """Run several `git <args>` at once (each in its own cwd); results in call order.
+
+    For independent questions to several worktrees: the processes overlap instead of queueing.
+    """
+    procs = []
+    for args, cwd in calls:
+        timing.count("git")
+        procs.append(
+            subprocess.Popen(
+                ("git", *args),
+                cwd=cwd,
+                env=clean_env(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        )
+    results = []
+    for proc in procs:
+        stdout, stderr = proc.communicate()
+        results.append(
+            (
+                proc.returncode,
+                stdout.decode("utf-8", "surrogateescape"),
+                stderr.decode("utf-8", "surrogateescape"),
+            )
+        )
+    return results
+
+
 def out(*args: str, cwd: Path | str) -> str | None:
     """Stdout without the trailing newline, or None when git failed."""
     code, stdout, _ = run(*args, cwd=cwd)
@@ -96,11 +127,17 @@ def branch(root: Path) -> str | None:
     return out("symbolic-ref", "--short", "-q", "HEAD", cwd=root)
 
 
+STATUS_ARGS = ("status", "--porcelain=v1", "-z", "--untracked-files=all")
+
+
 def status_paths(root: Path) -> list[str]:
     """Paths porcelain status reports (staged, unstaged, untracked), renames both sides."""
-    code, stdout, _ = run("status", "--porcelain=v1", "-z", "--untracked-files=all", cwd=root)
-    if code != 0:
-        return []
+    code, stdout, _ = run(*STATUS_ARGS, cwd=root)
+    return parse_status(stdout) if code == 0 else []
+
+
+def parse_status(stdout: str) -> list[str]:
+    """The paths of `git status --porcelain=v1 -z` output (`STATUS_ARGS`)."""
     paths: list[str] = []
     parts = stdout.split("\0")
     index = 0

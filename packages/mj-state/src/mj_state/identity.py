@@ -18,12 +18,17 @@ LABELS = ("exact", "advanced", "diverged", "different_context")
 
 def identity(root: Path) -> dict[str, Any]:
     """The five git-computed fields, in record order."""
+    return {**position(root), "working_tree": "dirty" if git.is_dirty(root) else "clean"}
+
+
+def position(root: Path) -> dict[str, Any]:
+    """repository_id, worktree, branch, head: what the divergence label compares (one git call)."""
+    common, head, branch = git.where(root)
     return {
-        "repository_id": str(git.common_dir(root)),
+        "repository_id": str(common),
         "worktree": str(root),
-        "branch": git.branch(root) or "DETACHED",
-        "head": git.head(root) or "",
-        "working_tree": "dirty" if git.is_dirty(root) else "clean",
+        "branch": branch or "DETACHED",
+        "head": head or "",
     }
 
 

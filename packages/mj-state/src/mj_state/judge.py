@@ -32,7 +32,7 @@ def all_findings(layer: Layer, record: Record, interval: str) -> Iterator[Findin
             f"grep -n '^worktree:' {layer.relative(layer.state / 'current.yaml')}",
         )
     else:
-        now = identity.identity(layer.root)
+        now = identity.position(layer.root)
         yield state(layer, record, now)
         yield from scope_findings(layer, record)
         yield checkpoint(layer, record, interval)

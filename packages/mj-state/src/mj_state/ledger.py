@@ -91,11 +91,14 @@ def envelope(
 ) -> dict[str, Any]:
     """The full line for `event`: envelope first, then the payload. Tool bugs → 13."""
     _check(event, payload)
+    if where is None:
+        _, head, branch = git.where(root)
+        where = {"head": head, "branch": branch or "DETACHED"}
     line: dict[str, Any] = {
         "ts": clock.iso(clock.now()),
         "event": event,
-        "head": (where or {}).get("head") or git.head(root) or "",
-        "branch": (where or {}).get("branch") or git.branch(root) or "DETACHED",
+        "head": where.get("head") or "",
+        "branch": where.get("branch") or "DETACHED",
         "by": f"majordomus/{share.version()}",
     }
     session = open_session(root, state_dir)

@@ -40,16 +40,38 @@ def other_worktrees(root: Path) -> list[Path]:
 
 def report(root: Path, scope: list[str]) -> Iterator[Finding]:
     """INFO findings for each other worktree whose claim or touched files meet `scope`."""
+    others = []
     for other in other_worktrees(root):
         shown = _shown(root, other)
         record, problem = _record(other, shown)
         if problem:
             yield Finding("INFO", "overlap", shown, f"task record unreadable: {problem}", REPRODUCE)
-            record = None
         if record is not None:
             yield from _claims(shown, record, scope)
-        base = str(record["head"]) if record else ""
-        yield from _touched(other, shown, base, scope)
+        others.append((other, shown, str(record["head"]) if record else ""))
+    touched = _touched_everywhere(others)
+    for (_, shown, base), files in zip(others, touched, strict=True):
+        yield from _inside(shown, base, files, scope)
+
+
+def _touched_everywhere(others: list[tuple[Path, str, str]]) -> list[list[str]]:
+    """Each worktree's status paths ∪ `git log <base>..HEAD --name-only`, asked all at once."""
+    calls: list[tuple[tuple[str, ...], Path | str]] = []
+    for other, _, base in others:
+        calls.append((git.STATUS_ARGS, other))
+        if base:
+            calls.append((("log", "--name-only", "-z", "--format=", f"{base}..HEAD"), other))
+    results = iter(git.run_many(calls))
+    touched = []
+    for _, _, base in others:
+        code, out, _ = next(results)
+        files = dict.fromkeys(git.parse_status(out) if code == 0 else [])
+        if base:
+            code, out, _ = next(results)
+            if code == 0:
+                files.update(dict.fromkeys(git.zsplit(out.replace("\n", "\0"))))
+        touched.append(list(files))
+    return touched
 
 
 def _shown(root: Path, other: Path) -> str:
@@ -84,12 +106,7 @@ def _relation(claim: str, mine: str) -> str:
     return f"contains your scope {mine}"
 
 
-def _touched(other: Path, shown: str, base: str, scope: list[str]) -> Iterator[Finding]:
-    files = dict.fromkeys(git.status_paths(other))
-    if base:
-        code, out, _ = git.run("log", "--name-only", "-z", "--format=", f"{base}..HEAD", cwd=other)
-        if code == 0:
-            files.update(dict.fromkeys(git.zsplit(out.replace("\n", "\0"))))
+def _inside(shown: str, base: str, files: list[str], scope: list[str]) -> Iterator[Finding]:
     inside = [f for f in files if any(paths.within(f, mine) for mine in scope)]
     if inside:
         listed = ", ".join(inside[:5]) + (f" (+{len(inside) - 5} more)" if len(inside) > 5 else "")
@@ -98,6 +115,5 @@ def _touched(other: Path, shown: str, base: str, scope: list[str]) -> Iterator[F
         reproduce = f"git -C {where} status --porcelain -- {quoted}"
         if base:
             reproduce += f"; git -C {where} log --name-only --format= {base[:7]}..HEAD -- {quoted}"
-        yield Finding(
-            "INFO", "overlap", shown, f"has touched {listed} inside your scope", reproduce
-        )
+        message = f"has touched {listed} inside your scope"
+        yield Finding("INFO", "overlap", shown, message, reproduce)

@@ -56,7 +56,7 @@ def state_consistency(facts: Facts) -> Iterator[Finding]:
         return
     found = _active(facts)
     if found:
-        yield judge.state(found[0], found[1], identity.identity(found[0].root))
+        yield judge.state(found[0], found[1], identity.position(found[0].root))
 
 
 def checkpoint_freshness(facts: Facts) -> Iterator[Finding]:
