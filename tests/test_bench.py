@@ -211,3 +211,36 @@ def test_markdown_tables_read_against_the_floor(git_repo: Repo) -> None:
     assert "| command | class | median ms | × floor | p95 ms | × floor | peak MB |" in text
     [floor] = [line for line in text.splitlines() if line.startswith("| floor:python |")]
     assert "| 1.0 |" in floor  # the floor is one floor
+
+
+def test_progress_goes_to_a_terminal_stderr_only(git_repo: Repo) -> None:
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.run(
+        [exe("python"), "-m", "majordomus.bench", "version", *QUICK, "--no-save"],
+        cwd=git_repo.root,
+        env=git_repo.env,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert proc.returncode == 0
+    assert b"repository: version 3/3" in shown
+    assert "version 3/3" not in proc.stdout
+    piped = bench(git_repo, "version", *QUICK, "--no-save")
+    assert piped.err == ""  # not a terminal: no progress at all
