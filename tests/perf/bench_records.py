@@ -108,6 +108,7 @@ def main() -> int:
                     "decisions": 100, "questions": 50},
         "budget_ms": BUDGET_MS,
         "load_average": os.getloadavg()[0],
+        "reference_loop_cpu_ms": bench_context.reference_cpu_ms(),
         "results": rows,
     }  # fmt: skip
     text = json.dumps(result, indent=2)
