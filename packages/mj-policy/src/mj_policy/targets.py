@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from mj_core import timing
 from mj_core.yamlstrict import decode
 
 from mj_policy import region
@@ -47,7 +48,10 @@ class Judged(NamedTuple):
 
 
 def read(path: Path, shown: str) -> str | None:
-    return decode(path.read_bytes(), shown) if path.is_file() else None
+    if not path.is_file():
+        return None
+    timing.count("files read")
+    return decode(path.read_bytes(), shown)
 
 
 def verify(text: str, mode: str, name: str) -> Verified:

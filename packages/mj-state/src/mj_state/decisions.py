@@ -15,6 +15,7 @@ from pathlib import Path
 
 from mj_core import atomic
 from mj_core import clock
+from mj_core import timing
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
 
@@ -64,7 +65,9 @@ def parse(text: str) -> list[Entry]:
 
 def read(state: Path) -> list[Entry]:
     try:
-        return parse(path(state).read_text(encoding="utf-8", errors="replace"))
+        text = path(state).read_text(encoding="utf-8", errors="replace")
+        timing.count("files read")
+        return parse(text)
     except FileNotFoundError:
         return []
 

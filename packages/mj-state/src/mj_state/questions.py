@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from mj_core import timing
+
 SEP = " — "
 NAME = "open-questions.md"
 _TASK = r"t-\d{8}-?\d{6}-[0-9a-f]{4}"
@@ -60,6 +62,7 @@ def parse(text: str) -> tuple[list[Entry], list[Malformed]]:
 def load(state_dir: Path) -> tuple[list[Entry], list[Malformed]]:
     try:
         text = path(state_dir).read_text(encoding="utf-8", errors="replace")
+        timing.count("files read")
     except FileNotFoundError:
         return [], []
     return parse(text)
