@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,17 +66,23 @@ def select(layer: Layer, options: argparse.Namespace) -> Iterator[Record]:
     if options.limit < 1 and not options.all:
         raise UsageError("history: --limit takes a positive number")
     threshold = since(options.since) if options.since else None
-    kept: deque[Record] = deque(maxlen=None if options.all else options.limit)
+    limit = None if options.all else int(options.limit)
+    needles = [name.encode() for name in (options.task, options.event) if name]
+    kept: list[Record] = []
     skipped: list[Record] = []
-    for line in ledger.read(ledger.path(layer.state)):
+    for number, text, complete in reversed(ledger.raw_lines(ledger.path(layer.state))):
+        if limit is not None and len(kept) >= limit:
+            break  # newest first until enough: a long ledger is parsed only as far as needed
+        if not all(needle in text for needle in needles):
+            continue  # cannot match; not parsed
+        line = ledger.parse(number, text, complete=complete)
         if line.record is None or line.error:
-            skipped.append({"kind": "skipped", "lineno": line.lineno, "error": line.error})
-            continue
-        if _matches(line.record, options.task, options.event, threshold):
-            raw = line.raw.decode("utf-8", "replace")
-            kept.append({"kind": "event", "lineno": line.lineno, "record": line.record, "raw": raw})
-    yield from kept
-    yield from skipped
+            skipped.append({"kind": "skipped", "lineno": number, "error": line.error})
+        elif _matches(line.record, options.task, options.event, threshold):
+            raw = text.decode("utf-8", "replace")
+            kept.append({"kind": "event", "lineno": number, "record": line.record, "raw": raw})
+    yield from reversed(kept)
+    yield from reversed(skipped)
 
 
 def _matches(record: Record, task: str | None, event: str | None, threshold: str | None) -> bool:

@@ -146,24 +146,30 @@ def open_session(root: Path, state_dir: Path) -> str | None:
 
 def read(ledger: Path) -> Iterator[Line]:
     """Every line of `ledger` in order; a missing file is an empty ledger."""
+    for number, text, complete in raw_lines(ledger):
+        yield parse(number, text, complete=complete)
+
+
+def raw_lines(ledger: Path) -> list[tuple[int, bytes, bool]]:
+    """(line number, bytes without the newline, ends with a newline) for every stored line."""
     try:
         data = ledger.read_bytes()
     except FileNotFoundError:
-        return
+        return []
     lines = data.split(b"\n")
     last = lines.pop()  # b"" when the file ends with a newline, else a torn line
-    for number, text in enumerate(lines, start=1):
-        yield _parse(number, text, complete=True)
+    out = [(number, text, True) for number, text in enumerate(lines, start=1)]
     if last:
-        yield _parse(len(lines) + 1, last, complete=False)
+        out.append((len(lines) + 1, last, False))
+    return out
 
 
 def parse_line(number: int, raw: bytes) -> Line:
     """One stored line (with its newline, if it has one)."""
-    return _parse(number, raw.rstrip(b"\r\n"), complete=raw.endswith(b"\n"))
+    return parse(number, raw.rstrip(b"\r\n"), complete=raw.endswith(b"\n"))
 
 
-def _parse(number: int, text: bytes, *, complete: bool) -> Line:
+def parse(number: int, text: bytes, *, complete: bool) -> Line:
     """`text` is the line without its newline; `raw` keeps exactly that."""
     try:
         value = orjson.loads(text)
