@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import tempfile
 from collections.abc import Callable
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +22,8 @@ _before_publish: Callable[[Path, Path], None] | None = None
 
 def _write_temp(directory: Path, data: bytes, mode: int) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only writers pay for it (it pulls in shutil, random, bz2, lzma)
+
     fd, name = tempfile.mkstemp(prefix=".mj-tmp-", dir=directory)
     temp = Path(name)
     try:

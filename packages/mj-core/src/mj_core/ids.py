@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as _dt
-import secrets
 
 from mj_core import clock
 
 
 def random_hex(length: int) -> str:
+    import secrets  # only writers allocate ids; read-only commands skip hmac/hashlib
+
     return secrets.token_hex((length + 1) // 2)[:length]
 
 

@@ -7,7 +7,6 @@ appends one `task.started` line; then reports overlap with other worktrees as IN
 from __future__ import annotations
 
 import argparse
-import getpass
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -69,7 +68,7 @@ def begin(
         "id": ids.task_id(),
         "task": text,
         "profile": name,
-        "owner": owner or os.environ.get("USER") or getpass.getuser(),
+        "owner": owner or os.environ.get("USER") or _login(),
         "scope": claims,
         "started_at": moment,
         "checkpoint_at": moment,
@@ -85,6 +84,12 @@ def begin(
         layer.root, layer.state, "task.started", payload, task_id=record["id"], where=where
     )
     return record, archived
+
+
+def _login() -> str:
+    import getpass
+
+    return getpass.getuser()
 
 
 def interval(layer: Layer, profile: str) -> str:
