@@ -40,7 +40,7 @@ def test_valid_record_has_no_violations() -> None:
     assert schema.quick_violations(_doc(dict(VALID)), "current") == []
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(
     changes=st.dictionaries(st.sampled_from([*VALID, "extra"]), _VALUES, max_size=4),
     drop=st.sets(st.sampled_from(list(VALID)), max_size=2),

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 from mj_state import questions
 
@@ -76,6 +77,7 @@ _TEXT = (
 )
 
 
+@settings(deadline=None)
 @given(question=_TEXT, answer=_TEXT)
 def test_written_lines_read_back(question: str, answer: str) -> None:
     line = questions.unresolved_line(TASK, question, "2026-09-03")
@@ -86,6 +88,7 @@ def test_written_lines_read_back(question: str, answer: str) -> None:
     assert bad == [] and again[0].question == question and again[0].answer == answer
 
 
+@settings(deadline=None)
 @given(st.text(max_size=300))
 def test_arbitrary_text_never_raises(text: str) -> None:
     entries, bad = questions.parse(text)
