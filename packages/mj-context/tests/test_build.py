@@ -78,7 +78,7 @@ def states(draw: st.DrawFn) -> list[dict[str, Any]]:
             "head": "a" * 40,
         }
     profile = {"capability": "standard", "context": context, "output_contract": ["outcome"]}
-    bodies = st.lists(LINE, min_size=0, max_size=12).map("\n".join)
+    bodies = st.lists(LINE | st.just(""), min_size=0, max_size=12).map("\n".join)
     decisions = [
         {
             "date": "2026-09-03",
@@ -181,6 +181,8 @@ def test_budget_coverage_and_agreement(facts: list[dict[str, Any]], budget: int)
             or s["body"][0].startswith("body omitted for budget")
             for s in brief.sections
         )
+    # a blank line ends a section in the text form, so no body carries one
+    assert all(line.strip() for s in brief.sections for line in s["body"])
     shown = {s["id"] for s in brief.sections}
     named = {e["item"] for e in brief.excluded}
     for section in enabled(facts):

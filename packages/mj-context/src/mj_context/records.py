@@ -17,6 +17,11 @@ from mj_context.sections import capped
 NO_GRAPH = "the knowledge graph does not exist yet"
 
 
+def lines_of(text: str) -> list[str]:
+    """A body's lines without blank ones: in the text form a blank line ends a section."""
+    return [line.rstrip() for line in text.split("\n") if line.strip()]
+
+
 def knowledge(view: View) -> Excluded:
     return Excluded("knowledge", f"{NO_GRAPH}: no candidates can await review — stated, not lost")
 
@@ -39,7 +44,7 @@ def decisions(view: View) -> Section | Excluded | None:
     if not entries or limit == 0:
         return Excluded("decisions", f"none recorded {whose}")
     chosen = list(reversed(entries[-limit:]))
-    body = [line for e in chosen for line in e["text"].rstrip("\n").split("\n")]
+    body = [line for e in chosen for line in lines_of(e["text"])]
     return Section(
         "decisions", f"## DECISIONS ({limit} most recent {whose})", body, drop="decisions"
     )
@@ -73,7 +78,7 @@ def _absent(fact: dict[str, Any]) -> str:
 def _record_section(view: View, ident: str, name: str, record: dict[str, Any]) -> Section:
     path = record["path"]
     title = f"## {name} ({path}, {age(view.now, record['created_at'])} ago, {record['label']})"
-    body = record["body"].rstrip("\n").split("\n") if record["body"].strip() else ["(empty body)"]
+    body = lines_of(record["body"]) or ["(empty body)"]
     degraded = [f"body omitted for budget — read {path}"]
     return Section(ident, title, body, drop=f"{ident}-body", degraded=degraded)
 
@@ -133,6 +138,4 @@ def prompt(view: View) -> Section | Excluded | None:
             "would nest the context in itself",
         )
     text = promptvalues.render(fact, view.facts, context_text=None)
-    return Section(
-        "prompt", f"## PROMPT {fact['name']}", text.rstrip("\n").split("\n"), drop="prompt"
-    )
+    return Section("prompt", f"## PROMPT {fact['name']}", lines_of(text), drop="prompt")
