@@ -1,0 +1,303 @@
+"""The wiring half of `doctor` with real git: hooks installed as `init` prints them, commits
+made through them, and every way a declared enforcement can fail to run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import Repo
+from conftest import bin_dir
+
+HOOK_LINE = re.compile(r"^  (\S+): (majordomus .+ \|\| exit \$\?)$", re.M)
+FINDING = re.compile(r"^(FAIL|OK|INFO|WARN)\s+(\S+)\s+(.*?) — (.*?)(?:  \[reproduce: (.*)\])?$")
+
+
+def install(repo: Repo, hook: str, text: str, mode: int = 0o755) -> Path:
+    path = repo.root / hook
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(mode)
+    return path
+
+
+def hook_lines(repo: Repo) -> list[tuple[str, str]]:
+    return HOOK_LINE.findall(repo.mj("init", "--extend").out)
+
+
+def wire(repo: Repo) -> None:
+    for hook, line in hook_lines(repo):
+        install(repo, hook, f"#!/bin/sh\n{line}\n")
+
+
+@pytest.fixture
+def adopted(layer_repo: Repo) -> Repo:
+    layer_repo.write("README.md", "# scratch\n\nAI workers: read AGENTS.md.\n")
+    assert layer_repo.mj("update").code == 0
+    layer_repo.commit("provider files")
+    return layer_repo
+
+
+def failures(output: str) -> list[tuple[str, str, str, str]]:
+    found = []
+    for line in output.splitlines():
+        match = FINDING.match(line)
+        if match and match.group(1) == "FAIL":
+            found.append((match.group(2), match.group(3), match.group(4), match.group(5)))
+    return found
+
+
+def commit(repo: Repo, message: str) -> subprocess.CompletedProcess[str]:
+    """A real `git commit` that runs the hooks (no --no-verify)."""
+    repo.git("add", "-A")
+    return subprocess.run(
+        ["git", "commit", "-q", "--no-gpg-sign", "-m", message],
+        cwd=repo.root,
+        env=repo.env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def last_message(repo: Repo) -> str:
+    return repo.git("log", "-1", "--format=%s").strip()
+
+
+def hand_edit_claude(repo: Repo) -> None:
+    path = repo.root / "CLAUDE.md"
+    path.write_text(
+        path.read_text().replace("<!-- majordomus:end -->", "Use tabs.\n<!-- majordomus:end -->")
+    )
+
+
+def edit_policy(repo: Repo, old: str, new: str) -> None:
+    path = repo.root / ".ai/repo/policy.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_the_printed_hook_lines_gate_commits_end_to_end(adopted: Repo) -> None:
+    lines = hook_lines(adopted)
+    assert lines == [
+        (".git/hooks/pre-commit", "majordomus doctor || exit $?"),
+        (".git/hooks/pre-push", "majordomus finish --check || exit $?"),
+    ]
+    wire(adopted)
+    assert adopted.mj("doctor").code == 0
+    adopted.write("notes.txt", "one\n")
+    assert commit(adopted, "through the hook").returncode == 0
+    assert last_message(adopted) == "through the hook"
+    hand_edit_claude(adopted)
+    assert adopted.mj("doctor").code == 10
+    blocked = commit(adopted, "hand edit")
+    assert blocked.returncode != 0 and "FAIL projection  CLAUDE.md" in blocked.stderr
+    assert last_message(adopted) == "through the hook"
+    assert adopted.mj("update", "--force").code == 0
+    adopted.write("notes.txt", "two\n")
+    assert commit(adopted, "regenerated").returncode == 0
+    assert last_message(adopted) == "regenerated"
+
+
+def test_a_hook_that_swallows_the_exit_is_a_failure(adopted: Repo) -> None:
+    wire(adopted)
+    hook = adopted.root / ".git/hooks/pre-commit"
+    hook.write_text(hook.read_text().replace(" || exit $?", " || true"))
+    hand_edit_claude(adopted)
+    assert commit(adopted, "slips through").returncode == 0  # the harm the check prevents
+    result = adopted.mj("doctor")
+    assert result.code == 10
+    found = {(f[0], f[1]): f for f in failures(result.out)}
+    _, _, message, reproduce = found[("wiring", "doctor-on-commit")]
+    assert "swallows the exit code" in message and "|| true" in message
+    assert "majordomus doctor || true" in adopted.shell(reproduce).out
+    assert ("hooks", ".git/hooks/pre-commit") in found
+
+
+@pytest.mark.parametrize(
+    ("name", "tail"),
+    [("exit 0", " || exit 0"), ("colon", " || :"), ("true after", "; true")],
+)
+def test_every_swallow_form_fails(adopted: Repo, name: str, tail: str) -> None:
+    wire(adopted)
+    install(adopted, ".git/hooks/pre-commit", f"#!/bin/sh\nmajordomus doctor{tail}\n")
+    result = adopted.mj("doctor")
+    assert result.code == 10, name
+    [(_, _, message, reproduce)] = [f for f in failures(result.out) if f[0] == "wiring"]
+    assert tail.strip() in message and tail.strip() in adopted.shell(reproduce).out
+
+
+def test_set_plus_e_around_the_call_fails(adopted: Repo) -> None:
+    wire(adopted)
+    install(adopted, ".git/hooks/pre-commit", "#!/bin/sh\nset +e\nmajordomus doctor\necho done\n")
+    result = adopted.mj("doctor")
+    assert result.code == 10
+    [(_, _, message, _)] = [f for f in failures(result.out) if f[0] == "wiring"]
+    assert "set +e" in message
+
+
+def test_missing_not_executable_and_call_less_hooks(adopted: Repo) -> None:
+    wire(adopted)
+    (adopted.root / ".git/hooks/pre-push").unlink()
+    result = adopted.mj("doctor")
+    [(_, subject, message, reproduce)] = failures(result.out)
+    assert result.code == 10 and subject == "finish-on-push" and "does not exist" in message
+    assert "No such file" in adopted.shell(reproduce).err
+    install(
+        adopted, ".git/hooks/pre-push", "#!/bin/sh\nmajordomus finish --check || exit $?\n", 0o644
+    )
+    [(_, _, message, reproduce)] = failures(adopted.mj("doctor").out)
+    assert "not executable" in message and adopted.shell(reproduce).out.startswith("-rw-")
+    install(adopted, ".git/hooks/pre-push", "#!/bin/sh\necho nothing here\n")
+    [(_, _, message, reproduce)] = failures(adopted.mj("doctor").out)
+    shown = adopted.shell(reproduce)
+    assert "does not invoke" in message and shown.code == 1 and shown.out == ""
+
+
+def test_sub_hooks_are_searched_and_named(adopted: Repo) -> None:
+    wire(adopted)
+    dispatcher = '#!/bin/sh\nfor h in "$0".d/*; do [ -x "$h" ] && { "$h" || exit $?; }; done\n'
+    install(adopted, ".git/hooks/pre-commit", dispatcher)
+    sub = install(
+        adopted, ".git/hooks/pre-commit.d/50-majordomus", "#!/bin/sh\nmajordomus doctor\n", 0o644
+    )
+    result = adopted.mj("doctor")
+    [(_, _, message, reproduce)] = failures(result.out)
+    assert result.code == 10 and ".git/hooks/pre-commit.d/50-majordomus" in message
+    assert "not executable" in message and adopted.shell(reproduce).out.startswith("-rw-")
+    sub.chmod(0o755)
+    result = adopted.mj("doctor")
+    assert result.code == 0 and "pre-commit.d/50-majordomus:2" in result.out
+    hand_edit_claude(adopted)
+    assert commit(adopted, "through the sub-hook").returncode != 0
+
+
+def test_core_hooks_path_and_linked_worktrees(adopted: Repo, tmp_path: Path) -> None:
+    adopted.git("config", "core.hooksPath", "githooks")
+    for hook, line in hook_lines(adopted):
+        install(adopted, "githooks/" + Path(hook).name, f"#!/bin/sh\n{line}\n")
+    result = adopted.mj("doctor")
+    assert result.code == 0 and "githooks/pre-commit:2" in result.out
+    adopted.git("config", "--unset", "core.hooksPath")
+    wire(adopted)
+    other = tmp_path / "linked"
+    adopted.git("worktree", "add", "-q", str(other), "-b", "side")
+    linked = Repo(other, adopted.env)
+    assert linked.mj("update").code == 0  # provider files are tracked; the region is identical
+    result = linked.mj("doctor")
+    assert result.code == 0, result
+    assert ".git/hooks/pre-commit" in result.out
+
+
+def test_path_must_resolve(adopted: Repo) -> None:
+    wire(adopted)
+    edit_policy(adopted, "path: majordomus                     #", "path: tools/majordomus  #")
+    result = adopted.mj("doctor")
+    [(_, subject, message, reproduce)] = failures(result.out)
+    assert result.code == 10 and subject == "doctor-on-commit" and "does not resolve" in message
+    assert adopted.shell(reproduce).code != 0
+
+
+def test_manual_is_unverified_and_ci_must_contain_the_call(adopted: Repo) -> None:
+    wire(adopted)
+    edit_policy(adopted, "wired_by: git-hook:pre-push", "wired_by: manual")
+    result = adopted.mj("doctor")
+    assert result.code == 0 and re.search(
+        r"^INFO wiring\s+finish-on-push — .*unverified", result.out, re.M
+    )
+    edit_policy(adopted, "wired_by: manual", "wired_by: ci:.ci/run")
+    adopted.write(".ci/run", "#!/bin/sh\npytest\n")
+    result = adopted.mj("doctor")
+    [(_, _, message, reproduce)] = failures(result.out)
+    assert result.code == 10 and "does not invoke" in message
+    assert adopted.shell(reproduce).code == 1
+    adopted.write(".ci/run", "#!/bin/sh\nmajordomus finish --check\npytest\n")
+    assert adopted.mj("doctor").code == 0
+
+
+def test_an_undeclared_hook_that_swallows_fails(adopted: Repo) -> None:
+    wire(adopted)
+    install(adopted, ".git/hooks/post-merge", "#!/bin/sh\nmajordomus check || true\n")
+    result = adopted.mj("doctor")
+    [(category, subject, _, reproduce)] = failures(result.out)
+    assert result.code == 10 and (category, subject) == ("hooks", ".git/hooks/post-merge")
+    assert "majordomus check || true" in adopted.shell(reproduce).out
+
+
+def test_retention_cap(adopted: Repo) -> None:
+    wire(adopted)
+    edit_policy(adopted, "retention_max_lines: 5000", "retention_max_lines: 1")
+    ledger = adopted.root / ".ai/local/state/ledger.jsonl"
+    assert ledger.read_text().count("\n") >= 1
+    adopted.mj("update", "--force")  # nothing to write: the ledger keeps its line
+    edit_policy(adopted, "default: implementation", "default: routine")
+    assert adopted.mj("update").code == 0  # a second projections.updated line
+    result = adopted.mj("doctor")
+    [(category, _, message, reproduce)] = failures(result.out)
+    assert result.code == 10 and category == "retention" and "over the cap of 1" in message
+    assert int(adopted.shell(reproduce).out.split()[0]) > 1
+
+
+def _pre_commit() -> str | None:
+    for candidate in (bin_dir() / "pre-commit", Path(sys.executable).parent / "pre-commit"):
+        if candidate.exists():
+            return str(candidate)
+    return shutil.which("pre-commit")
+
+
+PRE_COMMIT_CONFIG = """\
+repos:
+  - repo: local
+    hooks:
+      - id: majordomus-doctor
+        name: majordomus doctor
+        entry: majordomus doctor
+        language: system
+        pass_filenames: false
+        always_run: true
+"""
+
+
+def test_the_pre_commit_framework_end_to_end(adopted: Repo) -> None:
+    tool = _pre_commit()
+    if tool is None:
+        pytest.skip("the pre-commit package is not installed")
+    wire(adopted)
+    (adopted.root / ".git/hooks/pre-commit").unlink()
+    edit_policy(adopted, "wired_by: git-hook:pre-commit", "wired_by: pre-commit:majordomus-doctor")
+    adopted.write(".pre-commit-config.yaml", PRE_COMMIT_CONFIG)
+    result = adopted.mj("doctor")
+    [(_, subject, message, reproduce)] = failures(result.out)
+    assert result.code == 10 and subject == "doctor-on-commit" and "not installed" in message
+    assert adopted.shell(reproduce).code != 0
+    env = dict(adopted.env, PRE_COMMIT_HOME=str(adopted.root.parent / "pre-commit-home"))
+    installed = subprocess.run(
+        [tool, "install"], cwd=adopted.root, env=env, capture_output=True, text=True, check=False
+    )
+    assert installed.returncode == 0, installed
+    assert adopted.mj("doctor").code == 0
+    adopted.env = env
+    assert commit(adopted, "through pre-commit").returncode == 0
+    hand_edit_claude(adopted)
+    blocked = commit(adopted, "hand edit")
+    assert blocked.returncode != 0 and "CLAUDE.md" in blocked.stdout + blocked.stderr
+    assert last_message(adopted) == "through pre-commit"
+    assert adopted.mj("update", "--force").code == 0
+    adopted.write("notes.txt", "two\n")
+    assert commit(adopted, "regenerated").returncode == 0
+    config = adopted.root / ".pre-commit-config.yaml"
+    config.write_text(
+        PRE_COMMIT_CONFIG.replace("entry: majordomus doctor", "entry: majordomus check")
+    )
+    [(_, _, message, reproduce)] = failures(adopted.mj("doctor").out)
+    assert (
+        "not `majordomus doctor`" in message and "majordomus check" in adopted.shell(reproduce).out
+    )
+    assert os.access(adopted.root / ".git/hooks/pre-commit", os.X_OK)
