@@ -1,0 +1,75 @@
+"""Generate `docs/CLI.md`, the command reference, from the dispatcher's own parsers.
+
+`python -m majordomus.docgen` rewrites it; `--check` exits 10 when it is stale. Because the page
+is made from the same parsers `majordomus` runs, every option a `--help` lists is documented.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from mj_core.exitcodes import ExitCode
+
+from majordomus import cli
+from majordomus import commands
+
+TARGET = Path("docs") / "CLI.md"
+MEANING = {
+    ExitCode.OK: "success; for a check, nothing found",
+    ExitCode.USAGE: "bad arguments, unknown command or option, or not inside a git repository",
+    ExitCode.CONTRACT_UNMET: "a deterministic contract failed (any blocking FAIL)",
+    ExitCode.DRIFT_FOUND: "`watch` found drift; informational, never a hook blocker",
+    ExitCode.MISSING_ARTIFACT: "a required file, record or tool is absent",
+    ExitCode.INTERNAL_ERROR: "the tool itself broke; never counts as a pass",
+    ExitCode.REFUSED: "declined to overwrite or to proceed",
+}
+
+
+def _help_text(name: str) -> str:
+    os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal; the page must not depend on it
+    module = cli._module(name)
+    return cli.parser_for(name, module).format_help().rstrip() + "\n"
+
+
+def render() -> str:
+    parts = [
+        "# Command reference\n",
+        "\nGenerated from the dispatcher's parsers by `python -m majordomus.docgen`"
+        "; do not edit.\n",
+        "\n## Exit codes\n\n| code | name | meaning |\n|---|---|---|\n",
+    ]
+    parts += [f"| {int(code)} | {code.name} | {MEANING[code]} |\n" for code in ExitCode]
+    parts.append("\n## Usage\n\n```\n" + cli.usage() + "```\n")
+    for heading, names in commands.GROUPS:
+        if not names:
+            continue
+        parts.append(f"\n## {heading}\n")
+        for name in names:
+            if name == "version":
+                parts.append("\n### version\n\n```\nusage: majordomus version\n```\n")
+                continue
+            parts.append(f"\n### {name}\n\n```\n{_help_text(name)}```\n")
+    return "".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    root = Path(args[-1]) if args and not args[-1].startswith("-") else Path.cwd()
+    target = root / TARGET
+    text = render()
+    current = target.read_text(encoding="utf-8") if target.exists() else None
+    if "--check" in args:
+        if current != text:
+            print(f"stale: {TARGET} (regenerate with `python -m majordomus.docgen`)")
+            return 10
+        return 0
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    print(f"wrote {TARGET}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
