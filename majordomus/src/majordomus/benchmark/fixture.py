@@ -22,6 +22,8 @@ from majordomus.benchmark.targets import executable
 
 FILES = 2000  # tracked files of the large fixture at scale 1
 WORKTREES = 3  # linked worktrees, each with an active task
+# Never changed in place by any command (sources; records are write-once): copies link them.
+LINKED = ("src", ".ai/local/state/checkpoints", ".ai/local/state/handovers")
 
 
 def scenario(name: str, scale: int) -> Scenario:
@@ -36,7 +38,7 @@ def scenario(name: str, scale: int) -> Scenario:
         Scenario("", root, scratch, env).close()
         raise
     label = f"fixture {name}" + (f"×{scale}" if scale != 1 else "")
-    return Scenario(label, root, scratch, env)
+    return Scenario(label, root, scratch, env, linked=LINKED)
 
 
 def small(root: Path, env: dict[str, str]) -> None:

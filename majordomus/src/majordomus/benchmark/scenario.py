@@ -35,20 +35,48 @@ GIT_ENV = {
 
 
 class Scenario:
-    def __init__(self, name: str, root: Path, scratch: Path, env: dict[str, str]) -> None:
+    def __init__(
+        self,
+        name: str,
+        root: Path,
+        scratch: Path,
+        env: dict[str, str],
+        linked: tuple[str, ...] = (),
+    ) -> None:
         self.name = name
         self.root = root
         self.scratch = scratch
         self.env = env
+        self.linked = linked  # directories whose files are never changed in place: hard-linked
         self._private: dict[str, Path] = {}
         self._copies = 0
 
     def copy(self) -> Path:
-        """A new copy of the scenario's repository (git directory and ignored files included)."""
+        """A new copy of the repository (git directory and ignored files included).
+
+        The copy's index is refreshed before any run: its files have new inodes, and git would
+        otherwise re-read every tracked file inside the first measured command.
+        """
         self._copies += 1
         target = self.scratch / f"copy-{self._copies}" / self.root.name
-        shutil.copytree(self.root, target, symlinks=True)
+        shutil.copytree(self.root, target, symlinks=True, copy_function=self._copier(target))
+        code, _, err = git.run("update-index", "-q", "--refresh", cwd=target)
+        if code not in (0, 1):  # 1: something is modified, which a copy may well be
+            raise InternalError(f"bench: git update-index --refresh in a copy: {err.strip()}")
         return target
+
+    def _copier(self, target: Path) -> Callable[[str, str], object]:
+        if not self.linked:
+            return shutil.copy2
+        shared = tuple(str(target / directory) + os.sep for directory in self.linked)
+
+        def link_or_copy(source: str, destination: str) -> object:
+            if destination.startswith(shared):
+                os.link(source, destination)
+                return destination
+            return shutil.copy2(source, destination)
+
+        return link_or_copy
 
     @contextmanager
     def fresh(self, setup: Setup) -> Iterator[Path]:
