@@ -77,3 +77,22 @@ def test_prompt_list_show_render_and_errors(layer_repo: Repo) -> None:
     )
     bad = layer_repo.mj("prompt", "show", "bad")
     assert bad.code == 10 and "bad.md:5: block token {{HANDOVER}}" in bad.err
+
+
+def test_resolve_filters_by_provider_and_audience(layer_repo: Repo) -> None:
+    layer_repo.write("lib/a", "a\n")
+    layer_repo.write(
+        ".ai/repo/extra/README.md",
+        BAD.replace("colour: red\n", "paths: [lib]\n")
+        .replace("scope: subtree", "scope: explicit")
+        .replace('providers: ["*"]', "providers: [codex]")
+        .replace("audience: [human, agent]", "audience: [human]"),
+    )
+    assert layer_repo.mj("context", "validate").code == 0
+    every = layer_repo.mj("context", "resolve", "lib").out
+    assert "ai.extra" in every
+    for flags in (("--provider", "claude-code"), ("--audience", "agent")):
+        narrowed = layer_repo.mj("context", "resolve", "lib", *flags)
+        assert narrowed.code == 0 and "ai.extra" not in narrowed.out
+    assert "ai.extra" in layer_repo.mj("context", "resolve", "lib", "--provider", "codex").out
+    assert layer_repo.mj("context", "resolve", "lib", "--provider", "nobody").code == 2
