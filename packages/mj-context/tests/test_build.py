@@ -262,3 +262,31 @@ def test_the_recorded_budget_case_drops_in_the_spec_order() -> None:
     assert out[-1]["kind"] == "finding" and out[-1]["level"] == "FAIL"
     with pytest.raises(Exception, match="over the budget of 30 with nothing left to drop"):
         list(render.render(out, "text", None))
+
+
+SCHEMAS: dict[str, Any] = {}
+
+
+def conforms(record: dict[str, Any]) -> None:
+    """`record` validates against share/schemas/pipeline/<kind>.json (findings are mj-core's)."""
+    import jsonschema
+    from mj_core import share
+
+    kind = record["kind"]
+    if kind == "finding":
+        return
+    if kind not in SCHEMAS:
+        SCHEMAS[kind] = orjson.loads(share.read_text("schemas", "pipeline", f"{kind}.json"))
+    jsonschema.Draft202012Validator(SCHEMAS[kind]).validate(record)
+
+
+@settings(max_examples=60, deadline=None)
+@given(facts=states(), budget=st.integers(1, 120))
+def test_every_record_validates_against_its_pipeline_schema(
+    facts: list[dict[str, Any]], budget: int
+) -> None:
+    out = list(build.build(facts, budget))
+    for record in [*facts, *out]:
+        conforms(record)
+    for record in render.render([r for r in out if r["kind"] != "finding"], "text", None):
+        conforms(record)

@@ -220,3 +220,14 @@ def test_hand_checks_agree_with_the_schema(root: Path) -> None:
         assert item is not None
         by_schema = schema.violations(Document(item.doc.name, item.data, item.doc.marks), "context")
         assert bool(problems) == bool(by_schema), text
+
+
+def test_document_records_validate_against_the_pipeline_schema(root: Path) -> None:
+    import json
+
+    import jsonschema
+
+    schema = json.loads(share.read_text("schemas", "pipeline", "document.json"))
+    write(root, ".ai/repo/x/README.md", doc("ai.x", scope="explicit", paths="[lib]"))
+    for entry in contextchain.explain(contextstages.tree(root), "lib", True):
+        jsonschema.Draft202012Validator(schema).validate(entry)

@@ -65,3 +65,15 @@ def test_front_matter_is_closed(tmp_path: Path, front: str, what: str) -> None:
 def test_an_unknown_asset_is_missing(tmp_path: Path) -> None:
     with pytest.raises(MissingArtifact, match="no such prompt asset"):
         prompts.load(tmp_path, "nope", "prompts")
+
+
+def test_prompt_records_validate_against_the_pipeline_schema() -> None:
+    import json
+
+    import jsonschema
+
+    schema = json.loads(share.read_text("schemas", "pipeline", "prompt.json"))
+    directory = share.path("skeleton", "ai", "repo", "prompts")
+    for name in prompts.names(directory):
+        asset = prompts.load(directory, name, "prompts")
+        jsonschema.Draft202012Validator(schema).validate({**asset.record(), "body": asset.body})
