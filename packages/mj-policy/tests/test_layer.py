@@ -101,5 +101,26 @@ def test_profile_unknown_key(root: Path) -> None:
 def test_section_escaping_the_layer_is_refused(root: Path) -> None:
     path = root / ".ai" / "manifest.yaml"
     path.write_text(path.read_text().replace("policy: repo/policy.yaml", "policy: ../x.yaml"))
-    with pytest.raises(ContractUnmet, match=r"leaves \.ai/"):
+    with pytest.raises(ContractUnmet, match=r"sections\.policy: '\.\./x\.yaml' does not match"):
         layer.load(root)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ("always_loaded_budget_lines: 150", "always_loaded_budget_lines: many", ":6:3: "),
+        ("transcript_is_state: false", "transcript_is_state: true", ":11:3: "),
+        ("    mode: region", "    mode: regional", ":"),
+    ],
+)
+def test_a_value_of_the_wrong_shape_is_refused(root: Path, old: str, new: str, where: str) -> None:
+    _policy(root, old, new)
+    with pytest.raises(ContractUnmet, match=rf"^\.ai/repo/policy\.yaml{where}.*schema\.json\)$"):
+        layer.load(root)
+
+
+def test_a_profile_value_of_the_wrong_shape_is_refused(root: Path) -> None:
+    path = root / ".ai" / "repo" / "profiles" / "debugging.yaml"
+    path.write_text(path.read_text().replace("effort: high", "effort: extreme"))
+    with pytest.raises(ContractUnmet, match=r"debugging\.yaml:\d+:1: effort: 'extreme' is not one"):
+        layer.load(root).profile("debugging")

@@ -214,3 +214,54 @@ def test_an_unknown_front_matter_key_in_a_vendored_rule_is_a_failure(fresh: Path
     found = _vendor_failures(fresh)
     assert any("unknown key 'owner'" in m for _, m in found), found
     assert any("sha256" in m for _, m in found), found
+
+
+def _leaves(data: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    if isinstance(data, dict):
+        return [leaf for key, value in data.items() for leaf in _leaves(value, (*path, key))]
+    if isinstance(data, list):
+        return [leaf for i, value in enumerate(data) for leaf in _leaves(value, (*path, i))]
+    return [path]
+
+
+SKELETON_POLICY = yamlstrict.parse(
+    share.read_text("skeleton", "ai", "repo", "policy.yaml"), "policy.yaml"
+).data
+LEAVES = _leaves(SKELETON_POLICY)
+
+
+def _set(data: object, path: tuple[object, ...], value: object) -> None:
+    for key in path[:-1]:
+        data = data[key]  # type: ignore[index]
+    data[path[-1]] = value  # type: ignore[index]
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.sampled_from(LEAVES),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-2, 400),
+        st.sampled_from(["x", "../out", "CLAUDE.md", "git-hook:pre-commit", "manual", "0s", "1m"]),
+        st.text(max_size=10),
+    ),
+)
+def test_one_changed_value_in_a_complete_policy_never_crashes_doctor(
+    root: Path, leaf: tuple[object, ...], value: object
+) -> None:
+    import copy
+
+    data = copy.deepcopy(SKELETON_POLICY)
+    _set(data, leaf, value)
+    policy = root / ".ai/repo/policy.yaml"
+    original = policy.read_bytes()
+    try:
+        policy.write_text(yamlstrict.dump(data), encoding="utf-8")
+        found = list(doctor.findings(Facts(root)))
+    finally:
+        policy.write_bytes(original)
+    assert int(verdict(found)) in (0, 10, 12)
+    assert all(f.reproduce for f in found if f.level == "FAIL")

@@ -1,8 +1,9 @@
 """The layer loader: `.ai/manifest.yaml`, the policy and the profiles, read strictly.
 
 Every other tool reads the layer through `load(root)`. Loading is cheap on purpose (strict YAML,
-the generated allow lists and a walk of the schema's required keys; jsonschema is not imported):
-a hook pays for it on every commit. Full validation of types and enums is `doctor`'s job.
+the generated allow lists, a walk of the schema's required keys and `schema.quick_violations`
+for types, enums and patterns; jsonschema is not imported): a hook pays for it on every commit.
+A loaded layer can be trusted: every key is known, present and of its schema's shape.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from mj_core import keys
 from mj_core import required
+from mj_core import schema
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
@@ -21,6 +23,8 @@ from mj_core.yamlstrict import Document
 MANIFEST = ".ai/manifest.yaml"
 SCHEMA = "ai-repository/v1"
 _PROFILE_NAME = re.compile(r"[a-z][a-z0-9-]*")
+_COVERED = ("required", "additionalProperties")  # reported above, with their own wording
+_SCHEMAS = "share/schemas"
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,8 @@ def section_value(manifest: Document, name: str) -> str:
 
 
 def close(doc: Document, kind: str) -> Document:
-    """Refuse (10) a parsed layer file that is not a mapping, or has unknown or missing keys."""
+    """Refuse (10) a layer file that is not a mapping, has an unknown or missing key, or a value
+    of the wrong type, enum or pattern (checked without jsonschema: hooks pay for this)."""
     if not isinstance(doc.data, dict):
         raise ContractUnmet(f"{doc.name}:1:1: not a mapping — write `key: value` lines")
     for where, key in keys.unknown_keys(doc, kind):
@@ -92,6 +97,8 @@ def close(doc: Document, kind: str) -> Document:
         )
     for where, key in required.missing_keys(doc, kind):
         raise ContractUnmet(f"{where}: missing key '{key}' — add it (no key has a default)")
+    for where, message in schema.quick_violations(doc, kind, skip=_COVERED):
+        raise ContractUnmet(f"{where}: {message} — fix the value ({_SCHEMAS}/{kind}.schema.json)")
     return doc
 
 
