@@ -32,24 +32,31 @@ ORDER = [
 
 
 def prepare(repo: Repo) -> str:
-    """The seed's state: an active task on `lib` with a checkpoint, a decision, a question."""
+    """The seed's state, through the public commands: an active task on `lib` with a
+    checkpoint, a decision and an open question."""
     repo.write("lib/a", "a\n")
-    result = repo.run("mj-state", "start", "narrow the parser", "--scope", "lib", "--owner", "o")
+    result = repo.mj("start", "narrow the parser", "--scope", "lib", "--owner", "o")
     assert result.code == 0, result
-    task = result.out.split('"id":"', 1)[1].split('"', 1)[0]
-    result = repo.run("mj-state", "checkpoint", stdin="the parser now refuses tabs\n")
-    assert result.code == 0, result
-    head = repo.git("rev-parse", "HEAD").strip()
-    with open(repo.root / STATE / "decisions.md", "a", encoding="utf-8") as handle:
-        handle.write(
-            f"\n## 2026-09-03 — refuse tabs in the parser\nTask: {task}\nHead: {head}\n"
-            "Why: two encodings for one token\nRejected: -\nEvidence: -\nSupersedes: -\n"
-        )
-    with open(repo.root / STATE / "open-questions.md", "a", encoding="utf-8") as handle:
-        handle.write(
-            f"- [unresolved] {task} — should tabs be an error or a warning? (2026-09-03)\n"
-        )
-    return task
+    task = re.search(r"t-\d{14}-[0-9a-f]{4}", (repo.root / STATE / "current.yaml").read_text())
+    assert task, result
+    steps = [
+        (("checkpoint",), "the parser now refuses tabs\n"),
+        (
+            (
+                "decision",
+                "add",
+                "refuse tabs in the parser",
+                "--why",
+                "two encodings for one token",
+            ),
+            None,
+        ),
+        (("question", "add", "should tabs be an error or a warning?"), None),
+    ]
+    for args, stdin in steps:
+        done = repo.mj(*args, stdin=stdin)
+        assert done.code == 0, (args, done)
+    return task.group(0)
 
 
 @pytest.fixture
@@ -79,11 +86,20 @@ def test_everything_in_authority_order(scenario: Repo) -> None:
     positions = [next(i for i, line in enumerate(lines) if line.startswith(h)) for h in ORDER]
     assert positions == sorted(positions)
     assert "the parser now refuses tabs" in result.out
-    assert "- should tabs be an error or a warning? (2026-09-03)" in result.out
+    assert re.search(
+        r"^- should tabs be an error or a warning\? \(\d{4}-\d\d-\d\d\)$", result.out, re.M
+    )
+    assert "## 2" in result.out and "refuse tabs in the parser" in result.out
     assert "- handover — no record for this worktree and branch" in result.out
     assert re.search(r"^(\d+) of 300 lines$", result.out, re.M)
     total = int(re.search(r"^(\d+) of 300 lines$", result.out, re.M).group(1))
     assert total == len(lines)
+
+
+def test_check_explain_prints_the_task_and_its_profile(scenario: Repo) -> None:
+    result = scenario.mj("check", "--explain")
+    assert result.code == 0, result
+    assert re.search(r"^# task$", result.out, re.M) and "profile" in result.out
 
 
 def test_budgeted_names_every_drop_and_exits_10(scenario: Repo) -> None:
