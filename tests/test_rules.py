@@ -150,3 +150,25 @@ def test_nothing_vendored_is_a_missing_artifact(layer_repo: Repo) -> None:
     assert result.code == 12 and "nothing vendored" in result.err
     restored = layer_repo.mj("rules", "vendor", "update")
     assert restored.code == 0 and layer_repo.mj("rules", "vendor", "status").code == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("rules", "list", "--json"),
+        ("rules", "show", "majordomus.enforcement-wiring", "--json"),
+        ("rules", "vendor", "status", "--json"),
+        ("rules", "vendor", "diff", "--json"),
+    ],
+    ids=" ".join,
+)
+def test_printed_pipeline_equals_in_process(layer_repo: Repo, args: tuple[str, ...]) -> None:
+    printed = layer_repo.mj(*args, "--pipeline")
+    assert printed.code == 0 and printed.out.startswith("set -o pipefail; mj-policy ")
+    piped = layer_repo.shell(printed.out.strip())
+    direct = layer_repo.mj(*args)
+    assert piped.code == direct.code == 0, (piped, direct)
+    lines = direct.out.splitlines(keepends=True)
+    if lines and '"kind":"summary"' in lines[-1]:
+        lines = lines[:-1]  # the dispatcher adds its summary line to a findings stream
+    assert piped.out == "".join(lines)

@@ -17,6 +17,9 @@ def _sub(subs: Any, name: str, help_text: str) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subs.add_parser(name, help=help_text, description=help_text)
     parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="JSON Lines")
     parser.add_argument("--repo", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--pipeline", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
     return parser
 
 
