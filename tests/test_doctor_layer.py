@@ -35,7 +35,7 @@ def wire(repo: Repo) -> None:
 def wired(layer_repo: Repo) -> Repo:
     """A repository that adopted the layer fully: hooks wired, provider files generated."""
     wire(layer_repo)
-    if "update" in layer_repo.mj("--help").out:
+    if re.search(r"^  update ", layer_repo.mj("--help").out, re.M):
         assert layer_repo.mj("update").code == 0
     readme = layer_repo.root / "README.md"
     readme.write_text(readme.read_text() + "\nAI workers: read AGENTS.md.\n")
