@@ -15,6 +15,7 @@ from typing import Any
 
 from mj_core import atomic
 from mj_core import paths
+from mj_core import timing
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
@@ -156,7 +157,8 @@ def _refuse_if_needed(judged: list[Judged], budget: int, force: bool) -> None:
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     root = context.root()
-    data, judged, budget = plan(root)
+    with timing.phase("projections: render and judge"):
+        data, judged, budget = plan(root)
     if options.diff:
         yield from _diff(root, options.diff, judged)
         return
@@ -166,8 +168,9 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     _refuse_if_needed(judged, budget, options.force)
     changed = [item for item in judged if item.state != targets.CURRENT]
     if not options.dry_run:
-        for item in changed:
-            _write(root, item)
+        with timing.phase("projections: write"):
+            for item in changed:
+                _write(root, item)
     action = "would write" if options.dry_run else "wrote"
     for item in judged:
         yield record(item, action if item.state != targets.CURRENT else "unchanged", data)
