@@ -11,7 +11,7 @@ HELP = "open, resolve and list questions blocking acceptance"
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    subs = parser.add_subparsers(dest="action", metavar="add|resolve|list", required=True)
+    subs = parser.add_subparsers(dest="action", metavar="add|resolve|list")
     add = subs.add_parser("add", help="open a question for the active task")
     add.add_argument("question", help="one line, without ' — '")
     resolve = subs.add_parser("resolve", help="resolve one question in place")
@@ -38,6 +38,11 @@ def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
 
 
 def run(options: argparse.Namespace, inv: Invocation) -> int:
+    inv.root()  # outside a repository is the first thing to say (2)
+    if options.action is None:
+        from mj_core.errors import UsageError
+
+        raise UsageError("question: an action is required (add, resolve or list)")
     from mj_core import jsonl
 
     from majordomus import compose

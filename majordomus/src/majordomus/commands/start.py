@@ -11,19 +11,31 @@ HELP = "begin the one scoped task of this checkout"
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("task", help="the task, one line")
-    parser.add_argument("--scope", required=True, help="claimed paths, comma-separated")
+    parser.add_argument("task", nargs="?", help="the task, one line (required)")
+    parser.add_argument("--scope", help="claimed paths, comma-separated (required)")
     parser.add_argument("--profile", help="profile (default: policy profiles.default)")
     parser.add_argument("--owner", help="free-form owner (default: $USER)")
 
 
 def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
+    _require(options, inv)
     argv = ["mj-state", "start", options.task, "--scope", options.scope]
     if options.profile:
         argv += ["--profile", options.profile]
     if options.owner:
         argv += ["--owner", options.owner]
     return [argv]
+
+
+def _require(options: argparse.Namespace, inv: Invocation) -> None:
+    """Outside a repository is the first thing to say (2); then the missing arguments (2)."""
+    inv.root()
+    pairs = (("task", options.task), ("--scope", options.scope))
+    missing = [name for name, value in pairs if not value]
+    if missing:
+        from mj_core.errors import UsageError
+
+        raise UsageError(f"start: the following arguments are required: {', '.join(missing)}")
 
 
 def run(options: argparse.Namespace, inv: Invocation) -> int:
