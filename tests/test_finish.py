@@ -122,12 +122,14 @@ def test_note_outside_the_repository_is_refused(layer_repo: Repo, tmp_path) -> N
 
 
 def test_unknown_finish_requires_key_is_reported_and_refuses(layer_repo: Repo) -> None:
+    """Refused (10) naming the key: by the policy reader (file:line) or by the contract line."""
     ready(layer_repo)
     policy = layer_repo.root / ".ai/repo/policy.yaml"
     policy.write_text(policy.read_text().replace("- note_present", "- note_present\n    - vibes"))
     result = layer_repo.mj("finish", "--outcome", "completed", "--verify-command", "true")
-    assert result.code == 10 and "'vibes'" in result.out, result
-    assert "- finish_requires:vibes" in result.out
+    assert result.code == 10 and "'vibes'" in result.out + result.err, result
+    assert "policy.yaml:" in result.err or "- finish_requires:vibes" in result.out
+    assert "outcome: active" in current(layer_repo) and finished_events(layer_repo) == []
 
 
 def test_profile_requires_a_regression_test(layer_repo: Repo) -> None:
