@@ -7,6 +7,9 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 from mj_core.errors import InternalError
 from mj_state import ledger
 
@@ -116,3 +119,16 @@ def test_four_processes_append_one_thousand_whole_lines(repo: Path) -> None:
     assert len(lines) == 1000
     assert all(line.error is None and ledger.problem(line) is None for line in lines)
     assert seen and max(seen) <= 1000
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.lists(st.binary(max_size=60) | st.sampled_from([b'{"ts":"a","event":"x"}', b"{}"])))
+def test_reader_never_raises(tmp_path_factory: pytest.TempPathFactory, chunks: list[bytes]) -> None:
+    target = tmp_path_factory.mktemp("l") / "ledger.jsonl"
+    target.write_bytes(b"\n".join(chunks))
+    for line in ledger.read(target):
+        assert (line.error is None) == (
+            isinstance(line.record, dict)
+            and isinstance(line.record.get("ts"), str)
+            and isinstance(line.record.get("event"), str)
+        )
