@@ -276,6 +276,12 @@ def test_doctor_budget_is_10(adopted: Repo) -> None:
         ("dead path", "See `docs/MISSING.md`.", "docs/MISSING.md", "No such file"),
         ("count", "There are 12 rules.", "hard-coded count", "There are 12 rules."),
         ("rule corpus", "## Rules", "rule corpus", "## Rules"),
+        (
+            "unknown rule id",
+            "Mind `majordomus.no-such-rule`.",
+            "does not provide",
+            "majordomus.no-such-rule",
+        ),
     ],
 )
 def test_doctor_judges_the_generated_text(
@@ -313,3 +319,10 @@ def test_printed_pipeline_equals_in_process(adopted: Repo, args: tuple[str, ...]
     assert '"kind":"summary"' in lines[-1]
     assert piped.out == "".join(lines[:-1])
     assert not (adopted.root / "GEMINI.md").exists()
+
+
+def test_doctor_accepts_a_rule_the_effective_set_provides(adopted: Repo) -> None:
+    text = "# Claude\n\nMind `majordomus.context-budget`.\n\n{{ bootstrap }}\n"
+    adopted.write(".ai/repo/providers/claude-code.tmpl", text)
+    assert adopted.mj("update").code == 0
+    assert adopted.mj("doctor").code == 0

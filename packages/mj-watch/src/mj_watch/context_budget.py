@@ -33,6 +33,8 @@ _LINKED = re.compile(r"\]\(([^)\s]+)\)")
 _PATHLIKE = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_./-]*")
 _SUFFIX = re.compile(r"\.(md|mdc|ya?ml|toml|json|txt|py|sh|cfg|ini)$")
 REGION = "sed -n '/majordomus:begin/,/majordomus:end/p' {t} | wc -l"
+RULE_ID = re.compile(r"\b(?:majordomus|project)(?:\.[a-z0-9][a-z0-9-]*)+(?:@[0-9]+)?\b")
+_FILE_SUFFIX = re.compile(r"\.(md|mdc|ya?ml|json|txt|toml|py|sh)$")
 
 
 def referenced_paths(text: str) -> list[str]:
@@ -65,6 +67,7 @@ def context_budget(facts: Facts) -> Iterator[Finding]:
             yield from _counts(seen)
         yield from _paths(facts, seen)
         yield from _corpus(seen)
+        yield from _rule_ids(facts, seen)
 
 
 def _budget(facts: Facts, seen: Seen, budget: int) -> Iterator[Finding]:
@@ -109,3 +112,31 @@ def _corpus(seen: Seen) -> Iterator[Finding]:
         heading = found.group(0).strip()
         message = f"carries a rule corpus (heading '{heading}'); rules live in .ai/repo/rules/"
         yield Finding("FAIL", "projection", target, message, reproduce)
+
+
+def named_rule_ids(text: str) -> list[str]:
+    """Rule ids (`majordomus.x`, `project.y@1`) a generated text names; file names excluded."""
+    found = [m.group(0) for m in RULE_ID.finditer(text) if not _FILE_SUFFIX.search(m.group(0))]
+    return list(dict.fromkeys(found))
+
+
+def _rule_ids(facts: Facts, seen: Seen) -> Iterator[Finding]:
+    """A projection may name a rule only when the effective rule set provides it."""
+    assert seen.verified is not None and facts.layer is not None
+    named = named_rule_ids(seen.verified.generated)
+    if not named:
+        return
+    from mj_core.errors import MjError
+    from mj_policy import rules
+
+    try:
+        effective = rules.effective(facts.layer)
+    except MjError:
+        return  # an unresolvable rule set is the rules doctrine's finding, not this one
+    known = {r.id for r in effective} | {r.key for r in effective}
+    target = seen.projection.target
+    for rule_id in named:
+        if rule_id not in known:
+            reproduce = f"grep -n {shlex.quote(rule_id)} {shlex.quote(target)}"
+            message = f"names rule {rule_id}, which the effective rule set does not provide"
+            yield Finding("FAIL", "projection", target, message, reproduce)
