@@ -25,6 +25,7 @@ from mj_watch.facts import Facts
 from mj_watch.finishrules import decision_records
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
+from mj_watch.probes import optional_tools
 from mj_watch.projection_checks import projection_integrity
 from mj_watch.retention import retention_caps
 from mj_watch.selftime import doctor_budget
@@ -54,6 +55,7 @@ CHECKS: list[Any] = [
     vendor_integrity,
     decision_records,
     environment,
+    optional_tools,
     doctor_budget,
 ]
 
