@@ -53,12 +53,23 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         yield from explain.sections(layer, record)
         return
     if options.overlap:
-        yield from (f.record() for f in overlap.report(layer.root, list(record["scope"])))
+        yield from _overlap(layer, list(record["scope"]))
         return
     interval = start.interval(layer, str(record["profile"]))
     yield from (f.record() for f in judge.all_findings(layer, record, interval))
     if options.checkpoint:
         yield checkpoint(layer, record)
+
+
+def _overlap(layer: Layer, scope: list[str]) -> Iterator[Record]:
+    found = 0
+    for finding in overlap.report(layer.root, scope):
+        found += 1
+        yield finding.record()
+    if not found:
+        others = len(overlap.other_worktrees(layer.root))
+        message = f"none of {others} other worktree(s) claims or has touched it"
+        yield Finding("OK", "overlap", ",".join(scope), message).record()
 
 
 def active(layer: Layer) -> Record:
