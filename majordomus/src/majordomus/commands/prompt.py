@@ -14,7 +14,11 @@ HELP = "list, show or render the repository's prompt assets"
 
 def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "action", nargs="?", default="list", choices=("list", "show", "render"), help="default: list"
+        "action",
+        nargs="?",
+        default="list",
+        choices=("list", "show", "render"),
+        help="default: list",
     )
     parser.add_argument("name", nargs="?", help="show/render: the asset's name")
 
