@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 from typing import NamedTuple
 
-from mj_core import schema
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
@@ -42,6 +41,8 @@ class Rule(NamedTuple):
 
 
 def _read(root: Path, path: Path, provenance: str) -> Rule:
+    from mj_core import schema  # jsonschema: only when rules are read
+
     shown = path.relative_to(root).as_posix()
     doc = layer_mod.close(rulepkg.front_matter(path, shown), "rule")
     for where, message in schema.violations(doc, "rule"):

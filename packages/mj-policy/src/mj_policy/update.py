@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mj_core import atomic
 from mj_core import paths
 from mj_core import timing
 from mj_core.cli import Context
@@ -138,6 +137,8 @@ def _check(judged: list[Judged], budget: int) -> Iterator[Record]:
 
 
 def _write(root: Path, item: Judged) -> None:
+    from mj_core import atomic  # tempfile and its imports: paid only when something is written
+
     path = paths.guard_write(root, root / item.rendered.projection.target)
     mode = os.stat(path).st_mode & 0o777 if path.exists() else 0o644
     atomic.create(path, item.new.encode("utf-8"), mode=mode, replace=True)

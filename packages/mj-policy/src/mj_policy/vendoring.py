@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from mj_core import atomic
 from mj_core import share
 from mj_core import yamlstrict
 from mj_core.errors import InternalError
@@ -136,6 +135,7 @@ def update(layer: Layer, *, force: bool) -> list[str]:
 
 
 def _swap(target: Path, source: Path) -> None:
+    from mj_core import atomic
     from mj_core import ids
 
     suffix = ids.random_hex(8)
