@@ -104,3 +104,17 @@ def test_region_judge_appends_to_a_host_once(root: Path) -> None:
     outside = targets.judge(claude, data, first.new + "more host text\n")
     assert outside.state == targets.CURRENT
     assert targets.verify(first.new + "more host text\n", "region", "CLAUDE.md").state == "ok"
+
+
+def test_policy_hash_is_the_policy_then_profiles_in_byte_order(root: Path) -> None:
+    import hashlib
+
+    profiles = root / ".ai/repo/profiles"
+    (profiles / "a-b.yaml").write_bytes((profiles / "routine.yaml").read_bytes())
+    (profiles / "a.yaml").write_bytes((profiles / "routine.yaml").read_bytes() + b"\n")
+    names = ["a-b.yaml", "a.yaml", "debugging.yaml", "deep-work.yaml", "implementation.yaml"]
+    names.append("routine.yaml")
+    parts = [(root / ".ai/repo/policy.yaml").read_bytes()]
+    parts += [(profiles / name).read_bytes() for name in names]
+    expected = hashlib.sha256(b"".join(parts)).hexdigest()
+    assert projections.inputs(layer_mod.load(root)).policy_sha256 == expected

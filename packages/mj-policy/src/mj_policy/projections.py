@@ -65,7 +65,8 @@ def inputs(layer: Layer) -> Inputs:
     policy_file = ".ai/" + section_value(layer.manifest, "policy")
     parts = [(layer.root / policy_file).read_bytes()]
     profiles_dir = layer.section("profiles")
-    parts += [(profiles_dir / f"{name}.yaml").read_bytes() for name in layer.profile_names()]
+    names = sorted(p.name for p in profiles_dir.glob("*.yaml") if p.is_file())  # bytewise,
+    parts += [(profiles_dir / name).read_bytes() for name in names]  # as `cat profiles/*.yaml`
     repo_path = str(layer.manifest.data.get("repo", {}).get("path") or "repo")
     values = {
         "policy_file": policy_file,
