@@ -41,6 +41,8 @@ def main(bin_dir: str) -> int:
             GIT_COMMITTER_EMAIL="mj@example.invalid",
         )
         subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, env=env, check=True)
+        # doctor requires the README to name AGENTS.md, where every provider's bootstrap points
+        (root / "README.md").write_text("# scratch\n\nWorkers: see AGENTS.md.\n", encoding="utf-8")
         env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
         for argv in (["version"], ["init"], ["update"], ["doctor"]):
             if argv == ["doctor"]:
