@@ -53,7 +53,7 @@ def document(doc: dict[str, Any]) -> Iterator[str]:
     yield (
         f"Measured {doc['recorded_at']} at commit `{(doc['repository']['commit'] or '')[:12]}` "
         f"on {env['os']} {env['arch']}, {env['cpus']} CPU(s), Python {env['python']}, "
-        f"git {env['git']}; load average at the start {', '.join(map(str, env['load']))}; "
+        f"git {env['git']}; load average {_load(env)}; "
         f"{doc['profile']['samples']} samples after {doc['profile']['warmup']} warm-up runs."
     )
     rows = [r for r in doc["results"] if r["mode"] == "warm"]
@@ -63,6 +63,12 @@ def document(doc: dict[str, Any]) -> Iterator[str]:
     yield from _growth(rows)
     yield ""
     yield END
+
+
+def _load(env: dict[str, Any]) -> str:
+    start = ", ".join(map(str, env["load"]))
+    end = env.get("load_end")
+    return f"{start} at the start, {', '.join(map(str, end))} at the end" if end else start
 
 
 def _scenario_table(scenario: str, rows: list[dict[str, Any]]) -> Iterator[str]:

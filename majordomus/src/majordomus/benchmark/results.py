@@ -30,14 +30,22 @@ RUNS = Path(".ai/local/benchmarks")
 BASELINE = Path(".ai/repo/benchmarks/baseline.json")
 
 
-def document(root: Path, profile: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
-    moment = clock.now()
+def start() -> tuple[Any, dict[str, Any]]:
+    """The moment and the environment (its load average above all) before anything runs."""
+    return clock.now(), environment()
+
+
+def document(
+    root: Path, begun: tuple[Any, dict[str, Any]], profile: dict[str, Any], rows: list[Any]
+) -> dict[str, Any]:
+    moment, env = begun
+    ended = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
     return {
         "schema": RESULT,
         "run_id": f"b-{clock.compact(moment)}-{ids.random_hex(4)}",
         "recorded_at": clock.iso(moment),
         "repository": repository(root),
-        "environment": environment(),
+        "environment": {**env, "load_end": [round(value, 2) for value in ended]},
         "profile": profile,
         "results": rows,
     }

@@ -91,13 +91,14 @@ class Session:
         return rows
 
     def run(self) -> int:
+        begun = results.start()
         rows = self.measure()
         profile = {
             "samples": self.plan.samples,
             "warmup": self.plan.warmup,
             "mode": self.options.mode,
         }
-        doc = results.document(self.root, profile, rows)
+        doc = results.document(self.root, begun, profile, rows)
         failed = [row for row in rows if row["status"] != "ok"]
         checked: list[Finding] = []
         problem: MjError | None = None
