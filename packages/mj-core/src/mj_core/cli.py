@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -90,11 +91,54 @@ def write_record(out: IO[bytes], record: Record, *, raw: bool) -> None:
         out.write(jsonl.dumps(record))
 
 
-def build_parser(prog: str, table: dict[str, Stage], description: str) -> Parser:
+class LazyTable(Mapping[str, Stage]):
+    """A stage table that imports a stage's module only when that stage is used.
+
+    `where` maps each subcommand to the module whose `STAGES` dict defines it. A tool run for
+    one subcommand then imports one concept module, not all of them (start-up is the budget of
+    a hook); `--help` still lists every stage, importing them all.
+    """
+
+    def __init__(self, where: dict[str, str]) -> None:
+        self._where = where
+
+    def __getitem__(self, name: str) -> Stage:
+        import importlib
+
+        stage: Stage = importlib.import_module(self._where[name]).STAGES[name]
+        return stage
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+
+def _chosen(argv: list[str] | None, names: list[str]) -> str | None:
+    """The subcommand `argv` names (global `--repo <path>` skipped), or None."""
+    index = 0
+    while argv is not None and index < len(argv):
+        if argv[index] == "--repo":
+            index += 2
+            continue
+        if argv[index].startswith("-"):
+            return None  # --help and the like: the whole table
+        return argv[index] if argv[index] in names else None
+    return None
+
+
+def build_parser(
+    prog: str, table: Mapping[str, Stage], description: str, argv: list[str] | None = None
+) -> Parser:
+    """The tool's parser; given `argv`, only the stage it names is loaded and registered."""
     parser = Parser(prog=prog, description=description)
     parser.add_argument("--repo", help="repository root (default: the git top-level of cwd)")
     subs = parser.add_subparsers(dest="subcommand", metavar="<subcommand>", required=True)
-    for name, stage in table.items():
+    names = list(table)
+    chosen = _chosen(argv, names)
+    for name in names if chosen is None else [chosen]:
+        stage = table[name]
         sub = subs.add_parser(name, help=stage.help, description=stage.help)
         sub.add_argument("--repo", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
         stage.arguments(sub)
@@ -102,7 +146,7 @@ def build_parser(prog: str, table: dict[str, Stage], description: str) -> Parser
 
 
 def run_stage(
-    table: dict[str, Stage], options: argparse.Namespace, context: Context
+    table: Mapping[str, Stage], options: argparse.Namespace, context: Context
 ) -> Iterable[Record]:
     if getattr(options, "repo", None):
         context.repo = Path(options.repo)
@@ -138,7 +182,7 @@ def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> 
 def tool_main(
     prog: str,
     description: str,
-    table: dict[str, Stage],
+    table: Mapping[str, Stage],
     argv: list[str] | None,
     *,
     stdin: IO[bytes] | None = None,
@@ -149,8 +193,8 @@ def tool_main(
     out = stdout if stdout is not None else sys.stdout.buffer
 
     def body() -> int:
-        parser = build_parser(prog, table, description)
         args = sys.argv[1:] if argv is None else argv
+        parser = build_parser(prog, table, description, args)
         if not args:
             parser.print_help(sys.stdout)
             return int(ExitCode.USAGE)

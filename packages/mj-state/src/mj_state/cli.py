@@ -5,36 +5,34 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from mj_core.cli import Stage
+from mj_core.cli import LazyTable
 from mj_core.cli import build_parser
 from mj_core.cli import tool_main
-
-from mj_state.asking import STAGES as QUESTION_STAGES
-from mj_state.check import STAGES as CHECK_STAGES
-from mj_state.checkpoint import STAGES as CHECKPOINT_STAGES
-from mj_state.decisionlog import STAGES as DECISION_STAGES
-from mj_state.facts import STAGES as FACTS_STAGES
-from mj_state.handover import STAGES as HANDOVER_STAGES
-from mj_state.history import STAGES as HISTORY_STAGES
-from mj_state.start import STAGES as START_STAGES
 
 PROG = "mj-state"
 DESCRIPTION = "git identity and the checkout's durable records: task, checkpoints, handovers, decisions, questions, ledger; worktree overlap"
 
-TABLE: dict[str, Stage] = {
-    **START_STAGES,
-    **CHECK_STAGES,
-    **HISTORY_STAGES,
-    **QUESTION_STAGES,
-    **FACTS_STAGES,
-    **CHECKPOINT_STAGES,
-    **HANDOVER_STAGES,
-    **DECISION_STAGES,
-}
+# subcommand → the module whose STAGES defines it; a run imports only its own module
+TABLE = LazyTable(
+    {
+        "start": "mj_state.start",
+        "check": "mj_state.check",
+        "history": "mj_state.history",
+        "question-add": "mj_state.asking",
+        "question-resolve": "mj_state.asking",
+        "question-list": "mj_state.asking",
+        "facts": "mj_state.facts",
+        "checkpoint": "mj_state.checkpoint",
+        "handover": "mj_state.handover",
+        "decision-add": "mj_state.decisionlog",
+        "decision-list": "mj_state.decisionlog",
+        "decision-show": "mj_state.decisionlog",
+    }
+)
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    return build_parser(PROG, TABLE, DESCRIPTION).parse_args(argv)
+    return build_parser(PROG, TABLE, DESCRIPTION, argv).parse_args(argv)
 
 
 def main(
