@@ -82,9 +82,10 @@ class Session:
     def measure(self) -> list[dict[str, Any]]:
         chosen = self.targets()
         rows: list[dict[str, Any]] = []
-        for place in self.scenarios():
+        for number, place in enumerate(self.scenarios()):
+            here = [t for t in chosen if number == 0 or not t.once]
             try:
-                rows += runner.rows(chosen, place, self.plan, self.progress)
+                rows += runner.rows(here, place, self.plan, self.progress)
             finally:
                 place.close()
         self.progress("")

@@ -32,6 +32,7 @@ class Target:
     setup: tuple[tuple[str, ...], ...] = ()
     empty: bool = False  # runs in a new repository without a layer (`init`), one per run
     stdin: bytes | None = None  # what the process reads on stdin (a record body)
+    once: bool = False  # measured in the first scenario only: its work does not depend on it
 
     @property
     def mutating(self) -> bool:
@@ -77,6 +78,7 @@ def _target(entry: dict[str, Any], prefix: list[str]) -> Target:
         setup=tuple(_setup_argv([str(a) for a in s], prefix) for s in setup),
         empty=entry.get("repository") == "empty",
         stdin=entry["stdin"].encode() if "stdin" in entry else None,
+        once=bool(entry.get("once")),
     )
 
 
