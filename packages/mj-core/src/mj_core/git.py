@@ -206,12 +206,20 @@ def check_ignored(root: Path, path: str) -> bool:
     return code == 0
 
 
+WHERE_ARGS = (
+    "rev-parse", "--path-format=absolute", "--git-common-dir", "HEAD",
+    "--symbolic-full-name", "HEAD",
+)  # fmt: skip
+
+
 def where(root: Path) -> tuple[Path, str | None, str | None]:
     """(common dir, HEAD's SHA, branch) in one git call; None for an unborn HEAD or no branch."""
-    code, stdout, _ = run(
-        "rev-parse", "--path-format=absolute", "--git-common-dir", "HEAD",
-        "--symbolic-full-name", "HEAD", cwd=root,
-    )  # fmt: skip
+    code, stdout, _ = run(*WHERE_ARGS, cwd=root)
+    return parse_where(root, code, stdout)
+
+
+def parse_where(root: Path, code: int, stdout: str) -> tuple[Path, str | None, str | None]:
+    """`where` from the result of `git <WHERE_ARGS>` (asked alone or among `run_many`)."""
     lines = stdout.split("\n")
     if code != 0 or len(lines) < 3:
         return common_dir(root), head(root), branch(root)

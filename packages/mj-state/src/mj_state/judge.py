@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mj_core import clock
+from mj_core import git
 from mj_core.findings import Finding
 from mj_policy.layer import Layer
 
@@ -32,9 +33,9 @@ def all_findings(layer: Layer, record: Record, interval: str) -> Iterator[Findin
             f"grep -n '^worktree:' {layer.relative(layer.state / 'current.yaml')}",
         )
     else:
-        now = identity.position(layer.root)
+        now, touched = _git_now(layer, record)
         yield state(layer, record, now)
-        yield from scope_findings(layer, record)
+        yield from scope_findings(layer, record, touched)
         yield checkpoint(layer, record, interval)
         yield from blockers(layer, record)
     yield from question_lines(layer)
@@ -65,10 +66,28 @@ def state(layer: Layer, record: Record, now: Record) -> Finding:
     )
 
 
-def scope_findings(layer: Layer, record: Record) -> Iterator[Finding]:
+def _git_now(layer: Layer, record: Record) -> tuple[Record, list[str]]:
+    """Where HEAD is now and what was touched since the task's head: three git calls at once."""
+    root = layer.root
+    diff = ("diff", "--name-only", "-z", f"{record['head']}..HEAD")
+    here, status, changed = git.run_many(
+        [(git.WHERE_ARGS, root), (git.STATUS_ARGS, root), (diff, root)]
+    )
+    common, head, branch = git.parse_where(root, here[0], here[1])
+    now = {"repository_id": str(common), "worktree": str(root), "branch": branch or "DETACHED"}
+    now["head"] = head or ""
+    touched = dict.fromkeys(git.parse_status(status[1]) if status[0] == 0 else [])
+    touched.update(dict.fromkeys(git.zsplit(changed[1]) if changed[0] == 0 else []))
+    return now, list(touched)
+
+
+def scope_findings(
+    layer: Layer, record: Record, touched: list[str] | None = None
+) -> Iterator[Finding]:
     claims = list(record["scope"])
     head = str(record["head"])
-    touched = scope.touched(layer.root, head)
+    if touched is None:
+        touched = scope.touched(layer.root, head)
     outside = scope.outside(touched, claims, scope.always_allowed(layer.policy.data))
     shown = ", ".join(claims)
     for path in outside:
