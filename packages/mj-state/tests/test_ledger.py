@@ -75,7 +75,8 @@ def test_reader_first_key_wins_and_reports_bad_lines(tmp_path: Path) -> None:
     lines = list(ledger.read(target))
     assert lines[0].record == {"ts": "a", "event": "task.checkpoint"}
     assert [line.lineno for line in lines if line.error] == [2, 3, 4, 6]
-    assert [n for n, _ in ledger.problems(target)] == [2, 3, 4, 6]
+    count, bad = ledger.problems(target)
+    assert count == 6 and [n for n, _ in bad] == [2, 3, 4, 6]
 
 
 def test_append_after_torn_line_keeps_both_lines_apart(repo: Path) -> None:
@@ -132,3 +133,29 @@ def test_reader_never_raises(tmp_path_factory: pytest.TempPathFactory, chunks: l
             and isinstance(line.record.get("ts"), str)
             and isinstance(line.record.get("event"), str)
         )
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    st.lists(
+        st.binary(max_size=40)
+        | st.sampled_from(
+            [
+                b'{"ts":"a","event":"task.checkpoint"}',
+                b'{"ts":"a","event":"task.checkpoint","event":"nope"}',
+                b'{"ts" :"a","event":"task.checkpoint","ts":1}',
+                b'{"ts":"a","event":"no.such"}',
+                b'{"note":"\\"ts\\"","ts":"a","event":"task.checkpoint"}',
+            ]
+        )
+    )
+)
+def test_fast_validation_agrees_with_the_reader(
+    tmp_path_factory: pytest.TempPathFactory, chunks: list[bytes]
+) -> None:
+    target = tmp_path_factory.mktemp("v") / "ledger.jsonl"
+    target.write_bytes(b"\n".join(chunks))
+    count, bad = ledger.problems(target)
+    expected = [(line.lineno, ledger.problem(line)) for line in ledger.read(target)]
+    assert bad == [(n, reason) for n, reason in expected if reason]
+    assert count == len(expected)

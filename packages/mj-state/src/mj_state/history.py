@@ -96,19 +96,9 @@ def _matches(record: Record, task: str | None, event: str | None, threshold: str
 def validate(layer: Layer) -> Iterator[Finding]:
     target = ledger.path(layer.state)
     shown = layer.relative(target)
-    count = bad = 0
-    for line in ledger.read(target):
-        count += 1
-        reason = ledger.problem(line)
-        if reason:
-            bad += 1
-            yield Finding(
-                "FAIL",
-                "ledger",
-                f"{shown}:{line.lineno}",
-                reason,
-                f"sed -n '{line.lineno}p' {shown}",
-            )
+    count, bad = ledger.problems(target)
+    for number, reason in bad:
+        yield Finding("FAIL", "ledger", f"{shown}:{number}", reason, f"sed -n '{number}p' {shown}")
     if not bad:
         yield Finding("OK", "ledger", shown, f"{count} line(s), each an object with ts and event")
 
