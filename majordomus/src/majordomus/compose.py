@@ -33,6 +33,7 @@ def _stage(argv: list[str], inv: Invocation, upstream: Iterable[Record] | None) 
     tool = importlib.import_module(TOOLS[argv[0]])
     options = tool.parse(argv[1:])
     context = Context(cwd=inv.cwd, stdin=inv.stdin, upstream=upstream, repo=inv.repo)
+    context._root = inv._root  # a root the dispatcher already asked git for is not asked again
     return run_stage(tool.TABLE, options, context)
 
 
