@@ -2,36 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import IO
+from mj_core.cli import LazyTable
+from mj_core.cli import Tool
 
-from mj_core.cli import Stage
-from mj_core.cli import build_parser
-from mj_core.cli import tool_main
+# subcommand → the module whose STAGES defines it; a run imports only its own module
+TABLE = LazyTable(
+    {
+        "build": "mj_context.build",
+        "render": "mj_context.render",
+        "prompt-render": "mj_context.promptrender",
+    }
+)
 
-from mj_context.build import STAGES as BUILD_STAGES
-from mj_context.promptrender import STAGES as PROMPT_STAGES
-from mj_context.render import STAGES as RENDER_STAGES
-
-PROG = "mj-context"
 DESCRIPTION = "the briefing: facts in, sections within a budget out; text and JSON renderers"
 
-TABLE: dict[str, Stage] = {
-    **BUILD_STAGES,
-    **RENDER_STAGES,
-    **PROMPT_STAGES,
-}
-
-
-def parse(argv: list[str]) -> argparse.Namespace:
-    return build_parser(PROG, TABLE, DESCRIPTION).parse_args(argv)
-
-
-def main(
-    argv: list[str] | None = None,
-    *,
-    stdin: IO[bytes] | None = None,
-    stdout: IO[bytes] | None = None,
-    stderr: IO[str] | None = None,
-) -> int:
-    return tool_main(PROG, DESCRIPTION, TABLE, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+TOOL = Tool("mj-context", DESCRIPTION, TABLE)
+PROG = TOOL.prog
+parse = TOOL.parse
+main = TOOL.main

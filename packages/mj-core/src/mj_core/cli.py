@@ -179,6 +179,30 @@ def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> 
         return int(ExitCode.INTERNAL_ERROR)
 
 
+@dataclass(frozen=True)
+class Tool:
+    """One filter tool: its name, its stage table, and the `parse`/`main` both callers share."""
+
+    prog: str
+    description: str
+    table: Mapping[str, Stage]
+
+    def parse(self, argv: list[str]) -> argparse.Namespace:
+        return build_parser(self.prog, self.table, self.description, argv).parse_args(argv)
+
+    def main(
+        self,
+        argv: list[str] | None = None,
+        *,
+        stdin: IO[bytes] | None = None,
+        stdout: IO[bytes] | None = None,
+        stderr: IO[str] | None = None,
+    ) -> int:
+        return tool_main(
+            self.prog, self.description, self.table, argv, stdin=stdin, stdout=stdout, stderr=stderr
+        )
+
+
 def tool_main(
     prog: str,
     description: str,

@@ -1,29 +1,20 @@
-"""`mj-knowledge`: knowledge sources, the deterministic reference graph with provenance, pointers, candidates."""
+"""`mj-knowledge`: knowledge sources, the deterministic reference graph with provenance, pointers,
+candidates.
+"""
 
 from __future__ import annotations
 
-import argparse
-from typing import IO
+from mj_core.cli import LazyTable
+from mj_core.cli import Tool
 
-from mj_core.cli import Stage
-from mj_core.cli import build_parser
-from mj_core.cli import tool_main
+# subcommand → the module whose STAGES defines it; a run imports only its own module
+TABLE = LazyTable({})
 
-PROG = "mj-knowledge"
-DESCRIPTION = "knowledge sources, the deterministic reference graph with provenance, pointers, candidates"
+DESCRIPTION = (
+    "knowledge sources, the deterministic reference graph with provenance, pointers, candidates"
+)
 
-TABLE: dict[str, Stage] = {}
-
-
-def parse(argv: list[str]) -> argparse.Namespace:
-    return build_parser(PROG, TABLE, DESCRIPTION).parse_args(argv)
-
-
-def main(
-    argv: list[str] | None = None,
-    *,
-    stdin: IO[bytes] | None = None,
-    stdout: IO[bytes] | None = None,
-    stderr: IO[str] | None = None,
-) -> int:
-    return tool_main(PROG, DESCRIPTION, TABLE, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+TOOL = Tool("mj-knowledge", DESCRIPTION, TABLE)
+PROG = TOOL.prog
+parse = TOOL.parse
+main = TOOL.main

@@ -1,41 +1,37 @@
-"""`mj-policy`: the human-edited canonical layer: manifest, policy, profiles, rules, context documents, prompts; provider projections."""
+"""`mj-policy`: the human-edited canonical layer: manifest, policy, profiles, rules, context
+documents, prompts; provider projections.
+"""
 
 from __future__ import annotations
 
-import argparse
-from typing import IO
+from mj_core.cli import LazyTable
+from mj_core.cli import Tool
 
-from mj_core.cli import Stage
-from mj_core.cli import build_parser
-from mj_core.cli import tool_main
+# subcommand → the module whose STAGES defines it; a run imports only its own module
+TABLE = LazyTable(
+    {
+        "context-validate": "mj_policy.contextstages",
+        "context-list": "mj_policy.contextstages",
+        "context-resolve": "mj_policy.contextstages",
+        "context-explain": "mj_policy.contextstages",
+        "prompt-list": "mj_policy.promptstages",
+        "prompt-show": "mj_policy.promptstages",
+        "init": "mj_policy.skeleton",
+        "update": "mj_policy.update",
+        "rules": "mj_policy.rulestages",
+        "rule": "mj_policy.rulestages",
+        "vendor-status": "mj_policy.rulestages",
+        "vendor-diff": "mj_policy.rulestages",
+        "vendor-update": "mj_policy.rulestages",
+    }
+)
 
-from mj_policy.contextstages import STAGES as CONTEXT_STAGES
-from mj_policy.promptstages import STAGES as PROMPT_STAGES
-from mj_policy.rulestages import STAGES as RULE_STAGES
-from mj_policy.skeleton import STAGES as INIT_STAGES
-from mj_policy.update import STAGES as UPDATE_STAGES
+DESCRIPTION = (
+    "the human-edited canonical layer: manifest, policy, profiles, rules, context "
+    "documents, prompts; provider projections"
+)
 
-PROG = "mj-policy"
-DESCRIPTION = "the human-edited canonical layer: manifest, policy, profiles, rules, context documents, prompts; provider projections"
-
-TABLE: dict[str, Stage] = {
-    **CONTEXT_STAGES,
-    **PROMPT_STAGES,
-    **INIT_STAGES,
-    **UPDATE_STAGES,
-    **RULE_STAGES,
-}
-
-
-def parse(argv: list[str]) -> argparse.Namespace:
-    return build_parser(PROG, TABLE, DESCRIPTION).parse_args(argv)
-
-
-def main(
-    argv: list[str] | None = None,
-    *,
-    stdin: IO[bytes] | None = None,
-    stdout: IO[bytes] | None = None,
-    stderr: IO[str] | None = None,
-) -> int:
-    return tool_main(PROG, DESCRIPTION, TABLE, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+TOOL = Tool("mj-policy", DESCRIPTION, TABLE)
+PROG = TOOL.prog
+parse = TOOL.parse
+main = TOOL.main

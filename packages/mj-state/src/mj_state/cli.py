@@ -1,16 +1,11 @@
-"""`mj-state`: git identity and the checkout's durable records: task, checkpoints, handovers, decisions, questions, ledger; worktree overlap."""
+"""`mj-state`: git identity and the checkout's durable records: task, checkpoints, handovers,
+decisions, questions, ledger; worktree overlap.
+"""
 
 from __future__ import annotations
 
-import argparse
-from typing import IO
-
 from mj_core.cli import LazyTable
-from mj_core.cli import build_parser
-from mj_core.cli import tool_main
-
-PROG = "mj-state"
-DESCRIPTION = "git identity and the checkout's durable records: task, checkpoints, handovers, decisions, questions, ledger; worktree overlap"
+from mj_core.cli import Tool
 
 # subcommand → the module whose STAGES defines it; a run imports only its own module
 TABLE = LazyTable(
@@ -30,16 +25,12 @@ TABLE = LazyTable(
     }
 )
 
+DESCRIPTION = (
+    "git identity and the checkout's durable records: task, checkpoints, handovers, "
+    "decisions, questions, ledger; worktree overlap"
+)
 
-def parse(argv: list[str]) -> argparse.Namespace:
-    return build_parser(PROG, TABLE, DESCRIPTION, argv).parse_args(argv)
-
-
-def main(
-    argv: list[str] | None = None,
-    *,
-    stdin: IO[bytes] | None = None,
-    stdout: IO[bytes] | None = None,
-    stderr: IO[str] | None = None,
-) -> int:
-    return tool_main(PROG, DESCRIPTION, TABLE, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+TOOL = Tool("mj-state", DESCRIPTION, TABLE)
+PROG = TOOL.prog
+parse = TOOL.parse
+main = TOOL.main
