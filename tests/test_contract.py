@@ -7,11 +7,11 @@ stdout line is a JSON object with a `kind`.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
 
-import orjson
 import pytest
 from conftest import Repo
 from conftest import exe
@@ -75,5 +75,5 @@ def test_any_input_ends_in_a_contract_code(
     assert "Traceback" not in result.err
     assert result.err.count("\n") <= 1, result.err
     for line in result.out.splitlines():
-        record = orjson.loads(line)
+        record = json.loads(line)
         assert isinstance(record, dict) and "kind" in record, line
