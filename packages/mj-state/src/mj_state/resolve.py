@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mj_core import git
 from mj_core import ids
 from mj_core.errors import MjError
 
@@ -62,13 +61,7 @@ def scan(
 
 def here(root: Path) -> dict[str, Any]:
     """What a divergence label compares, without the status scan `working_tree` would cost."""
-    common, head, branch = git.where(root)
-    return {
-        "repository_id": str(common),
-        "worktree": str(root),
-        "branch": branch or "DETACHED",
-        "head": head or "",
-    }
+    return identity.position(root)
 
 
 def resolve(root: Path, state: Path, kind: str, now: dict[str, Any] | None = None) -> Record | None:
