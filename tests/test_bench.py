@@ -7,6 +7,7 @@ targets here are the cheap ones (`version` and the start-up floor) so the suite 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -158,7 +159,11 @@ def test_runs_are_kept_under_the_layer_and_the_default_baseline_is_tracked(
     assert latest["schema"] == "majordomus/benchmark-result/v1"
     assert f"results: .ai/local/benchmarks/runs/{latest['run_id']}.json" in second.out
     history = [json.loads(line) for line in (base / "history.jsonl").read_text().splitlines()]
-    assert [h["run_id"] for h in history] == [json.loads(p.read_text())["run_id"] for p in runs]
+    # history keeps the order the runs happened in (two runs may share a second, so file names
+    # alone do not order them): the ids each run printed, first then second
+    printed = [re.search(r"runs/(b-[^ ]+)\.json", r.out).group(1) for r in (first, second)]
+    assert [h["run_id"] for h in history] == printed
+    assert sorted(printed) == [json.loads(p.read_text())["run_id"] for p in runs]
     assert layer_repo.git("status", "--porcelain") == ""  # runs live in the ignored half
     written = bench(layer_repo, "version", *QUICK, "--write-baseline")
     assert written.code == 0, written
