@@ -7,6 +7,7 @@ lets the `wheels` tox environment run this suite against a clean, non-editable i
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -110,6 +111,31 @@ class Repo:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         return path
+
+
+HOOK_LINE = re.compile(r"^  (\S+): (majordomus .+ \|\| exit \$\?)$", re.M)
+FINDING = re.compile(
+    r"^(FAIL|OK|INFO|WARN|DRIFT)\s+(\S+)\s+(.*?) — (.*?)(?:  \[reproduce: (.*)\])?$"
+)
+
+
+def wire(repo: Repo) -> None:
+    """Install the hook lines `init` prints, as a person would: one line a hook, executable."""
+    for hook, line in HOOK_LINE.findall(repo.mj("init", "--extend").out):
+        path = repo.root / hook
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"#!/bin/sh\n{line}\n", encoding="utf-8")
+        path.chmod(0o755)
+
+
+def failures(output: str) -> list[tuple[str, str, str, str]]:
+    """(category, subject, message, reproduce) of every FAIL line in a command's output."""
+    found = []
+    for line in output.splitlines():
+        match = FINDING.match(line)
+        if match and match.group(1) == "FAIL":
+            found.append((match.group(2), match.group(3), match.group(4), match.group(5)))
+    return found
 
 
 def make_env(home: Path) -> dict[str, str]:

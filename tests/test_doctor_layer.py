@@ -11,24 +11,12 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import Repo
+from conftest import failures
+from conftest import wire
 from hypothesis import HealthCheck
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-
-HOOK_LINE = re.compile(r"^  (\S+): (majordomus .* \|\| exit \$\?)$", re.M)
-FINDING = re.compile(
-    r"^(FAIL|OK|INFO|WARN|DRIFT)\s+(\S+)\s+(.*?) — (.*?)(?:  \[reproduce: (.*)\])?$"
-)
-
-
-def wire(repo: Repo) -> None:
-    """Install the hook lines `init` prints, as a person would."""
-    for hook, line in HOOK_LINE.findall(repo.mj("init", "--extend").out):
-        path = repo.root / hook
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"#!/bin/sh\n{line}\n", encoding="utf-8")
-        path.chmod(0o755)
 
 
 @pytest.fixture
@@ -41,15 +29,6 @@ def wired(layer_repo: Repo) -> Repo:
     readme.write_text(readme.read_text() + "\nAI workers: read AGENTS.md.\n")
     layer_repo.commit("generate the provider files")
     return layer_repo
-
-
-def failures(output: str) -> list[tuple[str, str, str, str]]:
-    found = []
-    for line in output.splitlines():
-        match = FINDING.match(line)
-        if match and match.group(1) == "FAIL":
-            found.append((match.group(2), match.group(3), match.group(4), match.group(5)))
-    return found
 
 
 def test_a_fresh_layer_is_clean(wired: Repo) -> None:

@@ -10,6 +10,8 @@ import re
 
 import pytest
 from conftest import Repo
+from conftest import failures
+from conftest import wire
 
 TARGETS = [
     "CLAUDE.md",
@@ -18,17 +20,7 @@ TARGETS = [
     ".cursor/rules/majordomus.mdc",
     "docs/AI_INSTRUCTIONS.md",
 ]
-HOOK_LINE = re.compile(r"^  (\S+): (majordomus .+ \|\| exit \$\?)$", re.M)
-FINDING = re.compile(r"^(FAIL|OK|INFO|WARN)\s+(\S+)\s+(.*?) — (.*?)(?:  \[reproduce: (.*)\])?$")
 POLICY = ".ai/repo/policy.yaml"
-
-
-def wire(repo: Repo) -> None:
-    for hook, line in HOOK_LINE.findall(repo.mj("init", "--extend").out):
-        path = repo.root / hook
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"#!/bin/sh\n{line}\n", encoding="utf-8")
-        path.chmod(0o755)
 
 
 @pytest.fixture
@@ -44,15 +36,6 @@ def adopted(layer_repo: Repo) -> Repo:
 
 def snapshot(repo: Repo) -> dict[str, bytes | None]:
     return {t: (repo.root / t).read_bytes() if (repo.root / t).exists() else None for t in TARGETS}
-
-
-def failures(output: str) -> list[tuple[str, str, str, str]]:
-    found = []
-    for line in output.splitlines():
-        match = FINDING.match(line)
-        if match and match.group(1) == "FAIL":
-            found.append((match.group(2), match.group(3), match.group(4), match.group(5)))
-    return found
 
 
 def edit_policy(repo: Repo, old: str, new: str) -> None:

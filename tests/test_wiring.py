@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import HOOK_LINE
 from conftest import Repo
 from conftest import bin_dir
-
-HOOK_LINE = re.compile(r"^  (\S+): (majordomus .+ \|\| exit \$\?)$", re.M)
-FINDING = re.compile(r"^(FAIL|OK|INFO|WARN)\s+(\S+)\s+(.*?) — (.*?)(?:  \[reproduce: (.*)\])?$")
+from conftest import failures
 
 
 def install(repo: Repo, hook: str, text: str, mode: int = 0o755) -> Path:
@@ -42,15 +41,6 @@ def adopted(layer_repo: Repo) -> Repo:
     assert layer_repo.mj("update").code == 0
     layer_repo.commit("provider files")
     return layer_repo
-
-
-def failures(output: str) -> list[tuple[str, str, str, str]]:
-    found = []
-    for line in output.splitlines():
-        match = FINDING.match(line)
-        if match and match.group(1) == "FAIL":
-            found.append((match.group(2), match.group(3), match.group(4), match.group(5)))
-    return found
 
 
 def commit(repo: Repo, message: str) -> subprocess.CompletedProcess[str]:
