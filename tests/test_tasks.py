@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from conftest import Repo
+from conftest import make_env
 
 STATE = ".ai/local/state"
 
@@ -211,3 +213,17 @@ def test_tour_shows_check_catching_a_change_outside_the_scope(git_repo: Repo, tm
     assert "$ majordomus check\n" in step
     assert "FAIL scope       config/settings.ini — outside claimed scope (lib)" in step
     assert re.search(r"^exit 10$", step, re.M)
+
+
+def test_start_in_a_repository_without_a_commit_is_refused(tmp_path: Path) -> None:
+    """No HEAD to anchor identity to: 12, and no record the tool could not read back."""
+    root = tmp_path / "unborn"
+    root.mkdir()
+    repo = Repo(root, make_env(tmp_path / "home"))
+    repo.git("init", "-q", "-b", "main")
+    assert repo.mj("init").code == 0
+    result = repo.mj("start", "fix", "--scope", "lib")
+    assert result.code == 12, result
+    assert "no commit yet" in result.err and result.err.count("\n") == 1
+    assert not (root / ".ai/local/state/current.yaml").exists()
+    assert not (root / ".ai/local/state/ledger.jsonl").exists()

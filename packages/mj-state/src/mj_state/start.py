@@ -15,6 +15,7 @@ from mj_core import clock
 from mj_core import ids
 from mj_core.cli import Context
 from mj_core.cli import Stage
+from mj_core.errors import MissingArtifact
 from mj_core.errors import UsageError
 from mj_policy.layer import Layer
 from mj_policy.layer import load
@@ -63,6 +64,11 @@ def begin(
     layer.profile(name)  # absent → 12 naming profiles/
     previous = tasks.require_startable(layer)
     where = identity.identity(layer.root)
+    if not where["head"]:
+        raise MissingArtifact(
+            "start: this repository has no commit yet — a task is anchored to a commit; "
+            "commit once (e.g. the adopted .ai/ layer), then start"
+        )
     moment = clock.iso(clock.now())
     record: Record = {
         "id": ids.task_id(),
