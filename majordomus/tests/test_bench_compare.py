@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
-import orjson
 import pytest
 from majordomus.benchmark import compare
 from majordomus.benchmark import measure
@@ -71,13 +71,13 @@ def test_baseline_absent_is_12_and_another_schema_is_15(tmp_path: Path) -> None:
     path = tmp_path / "baseline.json"
     with pytest.raises(MissingArtifact):
         results.load_baseline(tmp_path, path)
-    path.write_bytes(orjson.dumps({"schema": results.RESULT, "results": []}))
+    path.write_bytes(json.dumps({"schema": results.RESULT, "results": []}).encode())
     with pytest.raises(Refused, match="incomparable"):
         results.load_baseline(tmp_path, path)
     path.write_text("{not json")
     with pytest.raises(Refused):
         results.load_baseline(tmp_path, path)
-    path.write_bytes(orjson.dumps({"schema": results.BASELINE_SCHEMA, "results": []}))
+    path.write_bytes(json.dumps({"schema": results.BASELINE_SCHEMA, "results": []}).encode())
     assert results.load_baseline(tmp_path, path)["results"] == []
 
 

@@ -7,9 +7,9 @@ carry the same selection; every record survives a JSON round trip.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-import orjson
 import pytest
 from hypothesis import given
 from hypothesis import settings
@@ -165,7 +165,7 @@ def enabled(facts: list[dict[str, Any]]) -> set[str]:
 def test_budget_coverage_and_agreement(facts: list[dict[str, Any]], budget: int) -> None:
     out = list(build.build(facts, budget))
     for record in out:
-        assert orjson.loads(orjson.dumps(record)) == record
+        assert json.loads(json.dumps(record).encode()) == record
     brief = render.Briefing(out)
     text = render.text(brief, None)
     lines = text.count("\n")
@@ -276,7 +276,7 @@ def conforms(record: dict[str, Any]) -> None:
     if kind == "finding":
         return
     if kind not in SCHEMAS:
-        SCHEMAS[kind] = orjson.loads(share.read_text("schemas", "pipeline", f"{kind}.json"))
+        SCHEMAS[kind] = json.loads(share.read_text("schemas", "pipeline", f"{kind}.json"))
     jsonschema.Draft202012Validator(SCHEMAS[kind]).validate(record)
 
 

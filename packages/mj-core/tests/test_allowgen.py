@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import orjson
+import json
+
 from mj_core import allowgen
 from mj_core import share
 
@@ -43,7 +44,7 @@ def _objects(node: object) -> list[dict[str, object]]:
 
 def test_every_object_in_every_schema_is_closed() -> None:
     for kind in KINDS:
-        schema = orjson.loads(share.path("schemas", f"{kind}.schema.json").read_bytes())
+        schema = json.loads(share.path("schemas", f"{kind}.schema.json").read_bytes())
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
         for node in _objects(schema):
             assert node.get("additionalProperties") is False, (kind, node)

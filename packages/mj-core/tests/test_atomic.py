@@ -1,11 +1,11 @@
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import stat
 from pathlib import Path
 
-import orjson
 import pytest
 from mj_core import atomic
 from mj_core.errors import Refused
@@ -49,7 +49,7 @@ def test_interrupted_publish_leaves_no_partial_record(
 
 def _append_many(path: str, worker: int) -> None:
     for index in range(250):
-        line = orjson.dumps({"worker": worker, "index": index, "pad": "x" * 300}) + b"\n"
+        line = json.dumps({"worker": worker, "index": index, "pad": "x" * 300}).encode() + b"\n"
         atomic.append_line(Path(path), line)
 
 
@@ -62,7 +62,7 @@ def test_concurrent_appends_never_tear_or_lose_a_line(tmp_path: Path) -> None:
         proc.join()
     lines = ledger.read_bytes().splitlines()
     assert len(lines) == 1000
-    seen = {(r["worker"], r["index"]) for r in map(orjson.loads, lines)}
+    seen = {(r["worker"], r["index"]) for r in map(json.loads, lines)}
     assert len(seen) == 1000
     assert stat.S_IMODE(os.stat(ledger).st_mode) == 0o600
 

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import io
+import json
 
-import orjson
 import pytest
 from mj_core import jsonl
 from mj_core.errors import ContractUnmet
@@ -45,7 +45,7 @@ def test_verdict_over_a_stream() -> None:
 
 def test_records_survive_a_pipe_byte_boundary() -> None:
     record = Finding("FAIL", "scope", "x", "m", "cmd", code=10).record()
-    assert orjson.loads(orjson.dumps(record)) == record
+    assert json.loads(json.dumps(record).encode()) == record
     assert Finding.from_record(record).record() == record
     assert next(iter(record)) == "kind"
     assert jsonl.dumps({"a": 1, "kind": "x"}).startswith(b'{"kind":"x"')

@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import orjson
 from mj_core import share
 from mj_policy import layer
 from mj_state import facts
@@ -35,7 +34,7 @@ def test_facts_without_a_task_in_authority_order(tmp_path: Path) -> None:
         "handover",
         "history",
     ]
-    assert all(orjson.loads(orjson.dumps(f)) == f for f in found)
+    assert all(json.loads(json.dumps(f).encode()) == f for f in found)
     assert found[2]["task"] is None and found[6]["record"] is None
     assert "jsonschema" not in sys.modules
 

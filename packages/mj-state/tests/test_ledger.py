@@ -1,11 +1,11 @@
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-import orjson
 import pytest
 from hypothesis import given
 from hypothesis import settings
@@ -45,7 +45,7 @@ def test_envelope_first_then_payload(repo: Path) -> None:
     assert list(line)[:5] == ["ts", "event", "head", "branch", "by"]
     assert line["task_id"] == "t-1" and line["question"] == "q" and "session" not in line
     stored = (repo / "st" / "ledger.jsonl").read_bytes()
-    assert orjson.loads(stored) == line and stored.count(b"\n") == 1
+    assert json.loads(stored) == line and stored.count(b"\n") == 1
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
-import orjson
 from mj_watch import contract
 
 HEAD = "9b1e2d4f8c3a5e7b1d0f2a4c6e8b0d3f5a7c9e1b"
@@ -129,5 +129,5 @@ def test_findings_and_verdicts_are_json_native() -> None:
     lines = contract.evaluate(facts(outside=["x"]))
     for line in lines:
         record = line.finding.record()
-        assert orjson.loads(orjson.dumps(record)) == record
+        assert json.loads(json.dumps(record).encode()) == record
     assert contract.verdicts(lines)["majordomus.scope-integrity"] == "fail"

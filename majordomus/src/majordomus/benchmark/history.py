@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
 from mj_core import clock
 from mj_core import ids
+from mj_core import jsonl
 from mj_state import decisions
 from mj_state import identity
 from mj_state import ledger
@@ -81,7 +81,7 @@ def _ledger(state: Path, where: dict[str, Any], lines: list[dict[str, Any]]) -> 
             task = line.pop("task_id")
             full = {"ts": line.pop("ts"), "event": line.pop("event"), **envelope}
             full.update({"task_id": task} if task else {})
-            handle.write(orjson.dumps({**full, **line}) + b"\n")
+            handle.write(jsonl.encode({**full, **line}) + b"\n")
 
 
 def _records(

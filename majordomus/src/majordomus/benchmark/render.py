@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import orjson
+from mj_core import jsonl
 
 COLUMNS = ("p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "mean_ms", "stddev_ms")
 
 
 def json_document(doc: dict[str, Any]) -> str:
-    return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
+    return jsonl.pretty(doc).decode()
 
 
 def table(doc: dict[str, Any]) -> Iterator[str]:

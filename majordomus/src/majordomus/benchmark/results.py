@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import orjson
 from mj_core import atomic
 from mj_core import clock
 from mj_core import git
 from mj_core import ids
+from mj_core import jsonl
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 
@@ -72,11 +72,11 @@ def environment() -> dict[str, Any]:
 def save(root: Path, doc: dict[str, Any]) -> Path:
     """`runs/<run-id>.json`, then `latest.json` and one compact line in `history.jsonl`."""
     base = root / RUNS
-    data = orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    data = jsonl.pretty(doc)
     path = base / "runs" / f"{doc['run_id']}.json"
     atomic.create(path, data, mode=0o600)
     atomic.create(base / "latest.json", data, mode=0o600, replace=True)
-    atomic.append_line(base / "history.jsonl", orjson.dumps(_compact(doc)) + b"\n")
+    atomic.append_line(base / "history.jsonl", jsonl.encode(_compact(doc)) + b"\n")
     return path
 
 
@@ -99,7 +99,7 @@ def write_baseline(root: Path, path: Path, doc: dict[str, Any], *, force: bool) 
         )
     baseline = {**doc, "schema": BASELINE_SCHEMA}
     baseline["results"] = [row for row in doc["results"] if row["status"] == "ok"]
-    data = orjson.dumps(baseline, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    data = jsonl.pretty(baseline)
     atomic.create(path, data, mode=0o644, replace=True)
 
 
@@ -113,9 +113,9 @@ def load_baseline(root: Path, path: Path) -> dict[str, Any]:
             f"{label}: no baseline — take one with `majordomus bench --write-baseline`"
         ) from None
     try:
-        doc = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise Refused(f"{label}:1: not JSON ({exc.msg}) — incomparable") from None
+        doc = jsonl.loads_line(raw)
+    except jsonl.DecodeError as exc:
+        raise Refused(f"{label}:1: not JSON ({jsonl.reason(exc)}) — incomparable") from None
     schema = doc.get("schema") if isinstance(doc, dict) else None
     if schema != BASELINE_SCHEMA:
         raise Refused(

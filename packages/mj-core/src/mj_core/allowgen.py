@@ -10,8 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from mj_core import jsonl
 from mj_core import share
 
 HEADER = (
@@ -42,7 +41,7 @@ def expected() -> dict[Path, str]:
     out = {}
     for path in sorted((base / "schemas").glob("*.schema.json")):
         kind = path.name.removesuffix(".schema.json")
-        out[base / "allow" / f"{kind}.txt"] = render(kind, orjson.loads(path.read_bytes()))
+        out[base / "allow" / f"{kind}.txt"] = render(kind, jsonl.loads_line(path.read_bytes()))
     return out
 
 

@@ -1,25 +1,52 @@
-"""JSON Lines in and out, with one serialiser (orjson) and one key-order rule.
+"""JSON Lines in and out, with one serialiser and one key-order rule.
 
-Key order is the order the record's builder inserted keys, with `kind` first when present.
+The standard library's `json` is the codec: every tool reads and writes a few records per run,
+and a compiled codec costs more to import than it saves on that work. Output is compact UTF-8
+(`{"a":1}`), NaN and Infinity are refused both ways. Key order is the order the record's builder
+inserted keys, with `kind` first when present.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from collections.abc import Iterator
-from typing import IO
-from typing import Any
-
-import orjson
+import json
 
 from mj_core.errors import ContractUnmet
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import IO
+    from typing import Any
+
+DecodeError = ValueError  # what `loads_line` raises: bad JSON, bad UTF-8, NaN or Infinity
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_constant)
+
+
+def encode(value: Any) -> bytes:
+    """Any JSON value as compact UTF-8, without a newline."""
+    return _ENCODER.encode(value).encode("utf-8")
+
+
+def pretty(value: Any) -> bytes:
+    """A JSON document for people: two-space indent, UTF-8, a final newline."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=2)
+    return text.encode("utf-8") + b"\n"
 
 
 def dumps(record: dict[str, Any]) -> bytes:
     """One record as one line, newline included."""
     if "kind" in record and next(iter(record)) != "kind":
         record = {"kind": record["kind"], **{k: v for k, v in record.items() if k != "kind"}}
-    return orjson.dumps(record, option=orjson.OPT_APPEND_NEWLINE)
+    return encode(record) + b"\n"
 
 
 def write(stream: IO[bytes], record: dict[str, Any]) -> None:
@@ -37,14 +64,24 @@ def read(stream: IO[bytes], name: str = "<stdin>") -> Iterator[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            value = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            raise ContractUnmet(f"{name}:{number}: not JSON ({exc.msg})") from None
+            value = loads_line(line)
+        except ValueError as exc:
+            raise ContractUnmet(f"{name}:{number}: not JSON ({reason(exc)})") from None
         if not isinstance(value, dict):
             raise ContractUnmet(f"{name}:{number}: a JSON Lines record must be an object")
         yield value
 
 
 def loads_line(line: bytes | str) -> Any:
-    """Parse one line; raises orjson.JSONDecodeError (a ValueError) on bad input."""
-    return orjson.loads(line)
+    """Parse one line; raises `DecodeError` (a ValueError) on bad input."""
+    text = line.decode("utf-8") if isinstance(line, bytes) else line
+    return _DECODER.decode(text.strip())
+
+
+def reason(exc: ValueError) -> str:
+    """The short cause of a `DecodeError`, without the position prose."""
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.msg
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 at byte {exc.start}"
+    return str(exc)

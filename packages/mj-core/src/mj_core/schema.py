@@ -9,15 +9,14 @@ from collections.abc import Collection
 from functools import cache
 from typing import Any
 
-import orjson
-
+from mj_core import jsonl
 from mj_core import share
 from mj_core.yamlstrict import Document
 
 
 @cache
 def load(kind: str) -> dict[str, Any]:
-    schema: dict[str, Any] = orjson.loads(share.read_text("schemas", f"{kind}.schema.json"))
+    schema: dict[str, Any] = jsonl.loads_line(share.read_text("schemas", f"{kind}.schema.json"))
     return schema
 
 
@@ -153,7 +152,7 @@ def _array(
 ) -> None:
     if len(value) < schema.get("minItems", 0):
         bad(f"{value!r} should be non-empty" if not value else f"{value!r} is too short")
-    if schema.get("uniqueItems") and len({orjson.dumps(v) for v in value}) != len(value):
+    if schema.get("uniqueItems") and len({jsonl.encode(v) for v in value}) != len(value):
         bad(f"{value!r} has non-unique elements")
     if "items" in schema:
         for index, item in enumerate(value):

@@ -57,9 +57,9 @@ def emit(stream: IO[str], *, as_json: bool) -> None:
     """Write the report to `stream` (stderr); stdout is never touched."""
     data = report()
     if as_json:
-        import orjson
+        from mj_core import jsonl
 
-        stream.write(orjson.dumps({"timing": data}).decode() + "\n")
+        stream.write(jsonl.encode({"timing": data}).decode() + "\n")
         return
     stream.write(f"TIMING clock={data['clock']} total={data['total_ms']} ms\n")
     for item in data["phases"]:

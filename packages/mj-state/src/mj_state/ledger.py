@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 from typing import NamedTuple
 
-import orjson
 from mj_core import atomic
 from mj_core import clock
 from mj_core import git
@@ -172,12 +171,15 @@ def parse_line(number: int, raw: bytes) -> Line:
 def parse(number: int, text: bytes, *, complete: bool) -> Line:
     """`text` is the line without its newline; `raw` keeps exactly that."""
     try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
+        value = jsonl.loads_line(text)
+    except jsonl.DecodeError as exc:
         if not complete:
             return Line(number, None, "truncated line (no newline, not a JSON object)", text)
         return Line(
-            number, None, "empty line" if not text.strip() else f"not JSON ({exc.msg})", text
+            number,
+            None,
+            "empty line" if not text.strip() else f"not JSON ({jsonl.reason(exc)})",
+            text,
         )
     if type(value) is not dict:
         return Line(number, None, "not a JSON object", text)
@@ -251,8 +253,8 @@ def problems(ledger: Path) -> tuple[int, list[tuple[int, str]]]:
     for number, text, complete in raw_lines(ledger):
         count = number
         try:
-            value = orjson.loads(text)
-        except orjson.JSONDecodeError:
+            value = jsonl.loads_line(text)
+        except jsonl.DecodeError:
             value = None
         single = text.count(b'"ts"') == 1 and text.count(b'"event"') == 1
         if type(value) is dict and single and complete:
