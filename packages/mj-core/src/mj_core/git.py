@@ -8,9 +8,9 @@ configure identity and behaviour, not location).
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
+from mj_core import spawn
 from mj_core import timing
 from mj_core.errors import UsageError
 
@@ -42,51 +42,23 @@ def clean_env() -> dict[str, str]:
 
 def run(*args: str, cwd: Path | str) -> tuple[int, str, str]:
     """Run `git <args>` in `cwd`; (exit code, stdout, stderr). Never raises on a git failure."""
-    timing.count("git")
-    proc = subprocess.run(
-        ("git", *args),
-        cwd=cwd,
-        env=clean_env(),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        check=False,
-    )
-    return (
-        proc.returncode,
-        proc.stdout.decode("utf-8", "surrogateescape"),
-        proc.stderr.decode("utf-8", "surrogateescape"),
-    )
+    return run_many([(args, cwd)])[0]
 
 
 def run_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> list[tuple[int, str, str]]:
     """Run several `git <args>` at once (each in its own cwd); results in call order.
 
     For independent questions to several worktrees: the processes overlap instead of queueing.
+    A missing `cwd` is a git failure (128), like any other.
     """
-    procs = []
-    for args, cwd in calls:
+    for _ in calls:
         timing.count("git")
-        procs.append(
-            subprocess.Popen(
-                ("git", *args),
-                cwd=cwd,
-                env=clean_env(),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-            )
-        )
-    results = []
-    for proc in procs:
-        stdout, stderr = proc.communicate()
-        results.append(
-            (
-                proc.returncode,
-                stdout.decode("utf-8", "surrogateescape"),
-                stderr.decode("utf-8", "surrogateescape"),
-            )
-        )
-    return results
+    env = clean_env()
+    done = spawn.run_all([("git", "-C", str(cwd), *args) for args, cwd in calls], env)
+    return [
+        (code, stdout.decode("utf-8", "surrogateescape"), stderr.decode("utf-8", "surrogateescape"))
+        for code, stdout, stderr in done
+    ]
 
 
 def out(*args: str, cwd: Path | str) -> str | None:

@@ -1,0 +1,108 @@
+"""Run short child processes and capture their output, without importing `subprocess`.
+
+`subprocess` (with `threading`, `signal`, `selectors` and `contextlib`) is a measurable share of
+a hook-run tool's start-up; the tool only ever needs "run these argv lists, stdin closed, give me
+exit code, stdout and stderr". `os.posix_spawnp` plus one `poll` loop does exactly that, for one
+process or several at once. The child's working directory is the caller's (git takes `-C`).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from collections.abc import Sequence
+
+Result = tuple[int, bytes, bytes]  # (exit code, stdout, stderr); a signal gives -signum
+_CHUNK = 65536
+
+
+def run_all(commands: Sequence[Sequence[str]], env: Mapping[str, str]) -> list[Result]:
+    """Start every command, read all their output as it comes, wait for each; results in order."""
+    if not hasattr(os, "posix_spawnp"):  # pragma: no cover - every supported POSIX has it
+        return _run_with_subprocess(commands, env)
+    children: list[tuple[int, int, int]] = []
+    try:
+        for argv in commands:
+            children.append(_start(argv, env))
+    except BaseException:
+        for pid, out_fd, err_fd in children:
+            _abandon(pid, out_fd, err_fd)
+        raise
+    buffers = _drain([fd for _, out_fd, err_fd in children for fd in (out_fd, err_fd)])
+    results = []
+    for pid, out_fd, err_fd in children:
+        _, status = os.waitpid(pid, 0)
+        results.append((os.waitstatus_to_exitcode(status), buffers[out_fd], buffers[err_fd]))
+    return results
+
+
+def _start(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, int, int]:
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    try:
+        if min(out_w, err_w) <= 2:  # a closed standard descriptor was reused: no dup2 no-ops
+            raise OSError("standard descriptors are closed")
+        actions = [
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_DUP2, out_w, 1),
+            (os.POSIX_SPAWN_DUP2, err_w, 2),
+        ]
+        pid = os.posix_spawnp(argv[0], list(argv), dict(env), file_actions=actions)
+    except BaseException:
+        for fd in (out_r, out_w, err_r, err_w):
+            os.close(fd)
+        raise
+    os.close(out_w)
+    os.close(err_w)
+    return pid, out_r, err_r
+
+
+def _drain(fds: list[int]) -> dict[int, bytes]:
+    """Read every descriptor to end of file (the pipes close when the children exit)."""
+    chunks: dict[int, list[bytes]] = {fd: [] for fd in fds}
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, select.POLLIN)
+    open_fds = set(fds)
+    while open_fds:
+        for fd, _ in poller.poll():
+            data = os.read(fd, _CHUNK)
+            if data:
+                chunks[fd].append(data)
+            else:
+                poller.unregister(fd)
+                os.close(fd)
+                open_fds.discard(fd)
+    return {fd: b"".join(parts) for fd, parts in chunks.items()}
+
+
+def _abandon(pid: int, out_fd: int, err_fd: int) -> None:
+    os.close(out_fd)
+    os.close(err_fd)
+    os.waitpid(pid, 0)
+
+
+def _run_with_subprocess(
+    commands: Sequence[Sequence[str]], env: Mapping[str, str]
+) -> list[Result]:  # pragma: no cover - the fallback for a platform without posix_spawnp
+    import subprocess
+
+    procs = [
+        subprocess.Popen(
+            list(argv),
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for argv in commands
+    ]
+    results = []
+    for proc in procs:
+        stdout, stderr = proc.communicate()
+        results.append((proc.returncode, stdout, stderr))
+    return results

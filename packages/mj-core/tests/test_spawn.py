@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mj_core import git
+from mj_core import spawn
+
+PY = sys.executable
+ENV = dict(os.environ)
+
+
+def test_exit_code_and_both_streams_are_captured() -> None:
+    code, out, err = spawn.run_all(
+        [(PY, "-c", "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)")], ENV
+    )[0]
+    assert (code, out, err) == (3, b"out\n", b"err\n")
+
+
+def test_large_output_on_both_streams_does_not_deadlock() -> None:
+    script = (
+        "import sys\n"
+        "for i in range(2000):\n"
+        "    sys.stderr.write('e' * 500 + '\\n'); sys.stdout.write('o' * 500 + '\\n')\n"
+    )
+    code, out, err = spawn.run_all([(PY, "-c", script)], ENV)[0]
+    assert code == 0 and len(out) == len(err) == 2000 * 501
+
+
+def test_several_commands_run_together_and_keep_their_order() -> None:
+    results = spawn.run_all([(PY, "-c", f"print({n})") for n in range(5)], ENV)
+    assert [out for _, out, _ in results] == [f"{n}\n".encode() for n in range(5)]
+
+
+def test_stdin_is_closed_and_the_environment_is_the_one_given() -> None:
+    script = "import os, sys; print(repr(sys.stdin.read())); print(os.environ.get('MJ_PROBE'))"
+    code, out, _ = spawn.run_all([(PY, "-c", script)], {**ENV, "MJ_PROBE": "seen"})[0]
+    assert code == 0 and out == b"''\nseen\n"
+
+
+def test_a_signal_is_a_negative_code() -> None:
+    code, _, _ = spawn.run_all([(PY, "-c", "import os, signal; os.kill(os.getpid(), 9)")], ENV)[0]
+    assert code == -9
+
+
+def test_no_descriptor_leaks(tmp_path: Path) -> None:
+    before = set(os.listdir("/proc/self/fd")) if Path("/proc/self/fd").is_dir() else set()
+    spawn.run_all([(PY, "-c", "pass")] * 3, ENV)
+    if before:
+        assert set(os.listdir("/proc/self/fd")) == before
+
+
+def test_git_runs_in_the_given_directory_and_a_missing_one_is_a_git_failure(
+    tmp_path: Path,
+) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path / "r")], check=True)
+    code, out, _ = git.run("rev-parse", "--show-toplevel", cwd=tmp_path / "r")
+    assert code == 0 and Path(out.strip()) == (tmp_path / "r").resolve()
+    code, _, err = git.run("status", cwd=tmp_path / "missing")
+    assert code == 128 and "cannot change to" in err
+
+
+def test_git_path_does_not_import_subprocess() -> None:
+    script = (
+        "import sys; from mj_core import git; git.run('--version', cwd='.');"
+        "assert 'subprocess' not in sys.modules, 'subprocess imported'"
+    )
+    done = subprocess.run([PY, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
