@@ -32,3 +32,18 @@ def test_ids_and_record_names() -> None:
     assert ids.branch_key(None) == "DETACHED"
     name = ids.record_name(MOMENT, "main", "9b1e2d4f8c3a")
     assert re.fullmatch(r"20260903T193012Z--main--9b1e2d4--[0-9a-f]{16}\.md", name)
+
+
+def test_parse_iso_takes_exactly_the_written_shape() -> None:
+    for text in (
+        "2026-9-03T19:30:12Z",
+        "2026-09-03T19:30:12",
+        "2026-09-03T19:30:12+00:00",
+        " 2026-09-03T19:30:12Z",
+        "2026-02-30T00:00:00Z",
+        "2026-09-03T24:00:00Z",
+        "２026-09-03T19:30:12Z",
+        "+026-09-03T19:30:12Z",
+    ):
+        assert clock.parse_iso(text) is None, text
+    assert clock.parse_iso(clock.iso(MOMENT)) == MOMENT
