@@ -8,9 +8,12 @@ from io import BytesIO
 from io import StringIO
 
 from mj_core.cli import Context
-from mj_core.cli import Record
 from mj_core.cli import Stage
 from mj_core.cli import tool_main
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mj_core.cli import Record  # an annotation-only alias: it does not exist at run time
 
 
 def _text(options: argparse.Namespace, context: Context) -> Iterator[Record]:

@@ -10,16 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
-from collections.abc import Iterable
-from collections.abc import Iterator
 from collections.abc import Mapping
-from dataclasses import dataclass
-from dataclasses import field
 from pathlib import Path
-from typing import IO
-from typing import Any
-from typing import NoReturn
 
 from mj_core import jsonl
 from mj_core import timing
@@ -28,25 +20,84 @@ from mj_core.errors import UsageError
 from mj_core.exitcodes import ExitCode
 from mj_core.findings import verdict
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import IO
+    from typing import Any
+    from typing import NoReturn
+
+    Record = dict[str, Any]
+    StageFn = Callable[[argparse.Namespace, "Context"], Iterable[Record]]
+
+
+def columns() -> int:
+    """The width argparse formats help to, found without `shutil` (it imports bz2 and lzma).
+
+    The same rule as `shutil.get_terminal_size().columns - 2`: a valid positive `COLUMNS`,
+    else the terminal on standard output, else 80.
+    """
+    try:
+        width = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        width = 0
+    if width <= 0:
+        try:
+            width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            width = 0
+    return (width or 80) - 2
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter given an explicit width, so building a parser never imports shutil."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(
+            prog, indent_increment, max_help_position, columns() if width is None else width
+        )
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line and exit 2 through the error funnel."""
+    """argparse whose usage errors are one line and exit 2 through the error funnel.
+
+    Its help formatter (and its subparsers', which are `Parser`s too) is `HelpFormatter`.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
 
-@dataclass
 class Context:
     """What a stage may touch besides its options: where it runs and its input stream."""
 
-    cwd: Path
-    stdin: IO[bytes] | None = None
-    upstream: Iterable[Record] | None = None  # in-process input from the previous stage
-    repo: Path | None = None  # from --repo; else the git top-level of cwd
-    _root: Path | None = field(default=None, repr=False)
+    __slots__ = ("_root", "cwd", "repo", "stdin", "upstream")
+
+    def __init__(
+        self,
+        cwd: Path,
+        stdin: IO[bytes] | None = None,
+        upstream: Iterable[Record] | None = None,  # in-process input from the previous stage
+        repo: Path | None = None,  # from --repo; else the git top-level of cwd
+        _root: Path | None = None,
+    ) -> None:
+        self.cwd = cwd
+        self.stdin = stdin
+        self.upstream = upstream
+        self.repo = repo
+        self._root = _root
 
     def root(self) -> Path:
         if self._root is None:
@@ -71,17 +122,24 @@ class Context:
         yield from jsonl.read(stream)
 
 
-StageFn = Callable[[argparse.Namespace, Context], Iterable[Record]]
-
-
-@dataclass(frozen=True)
 class Stage:
-    help: str
-    arguments: Callable[[argparse.ArgumentParser], None]
-    run: StageFn
-    # A renderer: its `{"kind": "text", "text": ...}` records are written verbatim, the one
-    # exception to JSON Lines on stdout (the end of a pipeline a person reads).
-    raw: bool = False
+    """One subcommand: its help line, its argument builder, its run function."""
+
+    __slots__ = ("arguments", "help", "raw", "run")
+
+    def __init__(
+        self,
+        help: str,
+        arguments: Callable[[argparse.ArgumentParser], None],
+        run: StageFn,
+        raw: bool = False,
+    ) -> None:
+        self.help = help
+        self.arguments = arguments
+        self.run = run
+        # A renderer: its `{"kind": "text", "text": ...}` records are written verbatim, the one
+        # exception to JSON Lines on stdout (the end of a pipeline a person reads).
+        self.raw = raw
 
 
 def write_record(out: IO[bytes], record: Record, *, raw: bool) -> None:
@@ -179,13 +237,15 @@ def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> 
         return int(ExitCode.INTERNAL_ERROR)
 
 
-@dataclass(frozen=True)
 class Tool:
     """One filter tool: its name, its stage table, and the `parse`/`main` both callers share."""
 
-    prog: str
-    description: str
-    table: Mapping[str, Stage]
+    __slots__ = ("description", "prog", "table")
+
+    def __init__(self, prog: str, description: str, table: Mapping[str, Stage]) -> None:
+        self.prog = prog
+        self.description = description
+        self.table = table
 
     def parse(self, argv: list[str]) -> argparse.Namespace:
         return build_parser(self.prog, self.table, self.description, argv).parse_args(argv)
