@@ -59,3 +59,23 @@ def test_jsonl_read_names_the_bad_line() -> None:
         next(reader)
     with pytest.raises(ContractUnmet, match=r"<stdin>:1: not JSON"):
         list(jsonl.read(io.BytesIO(b"{nope\n")))
+
+
+def test_replace_copies_and_checks_again() -> None:
+    fail = Finding("FAIL", "scope", "x", "m", "cmd", code=12)
+    warn = fail.replace(level="WARN", code=None)
+    assert (warn.level, warn.category, warn.reproduce, warn.code) == ("WARN", "scope", "cmd", None)
+    assert (fail.level, fail.code) == ("FAIL", 12)
+    with pytest.raises(InternalError, match="reproduce"):
+        Finding("OK", "a", "b", "c").replace(level="DRIFT")
+
+
+def test_findings_are_immutable_values() -> None:
+    one, two = Finding("WARN", "a", "b", "c"), Finding("WARN", "a", "b", "c")
+    assert one == two and hash(one) == hash(two) and len({one, two}) == 1
+    assert one != one.replace(message="d") and one != one.record()
+    with pytest.raises(AttributeError):
+        one.level = "OK"  # type: ignore[misc]
+    assert repr(one) == (
+        "Finding(level='WARN', category='a', subject='b', message='c', reproduce=None, code=None)"
+    )

@@ -30,6 +30,19 @@ class Finding:
                 f"{self.level} {self.category} {self.subject} carries no reproduce command"
             )
 
+    def replace(self, **changes: Any) -> Finding:
+        """A copy with some fields changed (checked again, like a new finding)."""
+        values: dict[str, Any] = {
+            "level": self.level,
+            "category": self.category,
+            "subject": self.subject,
+            "message": self.message,
+            "reproduce": self.reproduce,
+            "code": self.code,
+        }
+        values.update(changes)
+        return Finding(**values)
+
     def record(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "kind": "finding",
