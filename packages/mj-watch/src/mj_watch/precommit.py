@@ -57,7 +57,9 @@ def _hook_types(hook: dict[str, Any], config: dict[str, Any]) -> list[str]:
     return [_STAGE_HOOK.get(str(stage), str(stage)) for stage in stages]
 
 
-def judge(root: Path, hook_id: str, command: str) -> Verdict:
+def judge(root: Path, hook_id: str, command: str, directory: Path | None = None) -> Verdict:
+    """Is hook `hook_id` configured to run `command` and installed in `directory` (the hooks
+    directory; asked of git when not given)?"""
     config = _load(root / CONFIG)
     if not isinstance(config, dict):
         return f"{CONFIG} is missing or does not parse", f"ls -l {CONFIG}"
@@ -76,11 +78,11 @@ def judge(root: Path, hook_id: str, command: str) -> Verdict:
         )
     if calls[0].explicit:
         return f"hook {hook_id} swallows the exit code: {calls[0].swallow}", grep
-    return _installed(root, hook_id, _hook_types(hook, config))
+    directory = hooks.hooks_dir(root) if directory is None else directory
+    return _installed(root, hook_id, _hook_types(hook, config), directory)
 
 
-def _installed(root: Path, hook_id: str, types: list[str]) -> Verdict:
-    directory = hooks.hooks_dir(root)
+def _installed(root: Path, hook_id: str, types: list[str], directory: Path) -> Verdict:
     for name in types:
         path = directory / name
         if hooks.executable(path) and MARKER in hooks.read(path):

@@ -47,21 +47,25 @@ def fail(entry: Entry, message: str, reproduce: str) -> Finding:
 def enforcement_wiring(facts: Facts) -> Iterator[Finding]:
     """Doctrine majordomus.enforcement-wiring: each declared enforcement runs, and no hook
     that calls majordomus throws its exit code away."""
+    directory = hooks.hooks_dir(facts.root)  # asked of git once per run, shared by every judge
     if facts.layer is not None:
-        yield from check(facts.root, facts.layer.policy.data)
-    yield from swallowing_hooks(facts.root)
+        yield from check(facts.root, facts.layer.policy.data, directory)
+    yield from swallowing_hooks(facts.root, directory)
 
 
-def check(root: Path, policy: dict[str, Any]) -> Iterator[Finding]:
+def check(root: Path, policy: dict[str, Any], directory: Path | None = None) -> Iterator[Finding]:
+    """One finding per enforcement entry; `directory` is the hooks directory when known."""
+    directory = hooks.hooks_dir(root) if directory is None else directory
     for data in policy.get("enforcement") or []:
         entry = Entry(data)
-        yield from _entry(root, entry)
+        yield from _entry(root, entry, directory)
 
 
-def swallowing_hooks(root: Path) -> Iterator[Finding]:
+def swallowing_hooks(root: Path, directory: Path | None = None) -> Iterator[Finding]:
     """Every hook script calling majordomus that discards its code, named or not in the policy."""
     pattern = hookscan.call_pattern(["majordomus"], None)
-    for path in hooks.all_hook_files(hooks.hooks_dir(root)):
+    directory = hooks.hooks_dir(root) if directory is None else directory
+    for path in hooks.all_hook_files(directory):
         for call in hookscan.calls(hooks.read(path), pattern):
             if call.swallow:
                 where = hooks.shown(root, path)
@@ -72,7 +76,7 @@ def swallowing_hooks(root: Path) -> Iterator[Finding]:
                 yield Finding("FAIL", "hooks", where, message, reproduce)
 
 
-def _entry(root: Path, entry: Entry) -> Iterator[Finding]:
+def _entry(root: Path, entry: Entry, directory: Path) -> Iterator[Finding]:
     kind, _, value = entry.wired_by.partition(":")
     if kind == "manual":
         yield Finding("INFO", CATEGORY, entry.name, f"{entry.command}: manual — unverified")
@@ -83,11 +87,11 @@ def _entry(root: Path, entry: Entry) -> Iterator[Finding]:
         message = f"wired_by {entry.wired_by} cannot be verified by this majordomus"
         yield fail(entry, message, reproduce)
         return
-    yield from handler(root, entry, value)
+    yield from handler(root, entry, value, directory)
 
 
-def _git_hook(root: Path, entry: Entry, name: str) -> Iterator[Finding]:
-    hook = hooks.hooks_dir(root) / name
+def _git_hook(root: Path, entry: Entry, name: str, directory: Path) -> Iterator[Finding]:
+    hook = directory / name
     where = hooks.shown(root, hook)
     if not hook.is_file():
         yield fail(entry, f"{where} does not exist", f"ls -l {shlex.quote(where)}")
@@ -124,7 +128,8 @@ def _judge_call(root: Path, entry: Entry, path: Path, call: hookscan.Call) -> It
         )
 
 
-def _ci(root: Path, entry: Entry, value: str) -> Iterator[Finding]:
+def _ci(root: Path, entry: Entry, value: str, directory: Path) -> Iterator[Finding]:
+    del directory  # a CI file is named from the root
     path = root / value
     if not path.is_file():
         yield fail(entry, f"{value} does not exist", f"ls -l {shlex.quote(value)}")
@@ -142,7 +147,8 @@ def _ci(root: Path, entry: Entry, value: str) -> Iterator[Finding]:
     yield Finding("OK", CATEGORY, entry.name, f"`{entry.command}` runs from {value}:{call.lineno}")
 
 
-def _git_config(root: Path, entry: Entry, key: str) -> Iterator[Finding]:
+def _git_config(root: Path, entry: Entry, key: str, directory: Path) -> Iterator[Finding]:
+    del directory  # the setting lives in git config
     value = git.out("config", "--local", "--get", key, cwd=root)
     reproduce = f"git config --local --get {shlex.quote(key)}"
     if not value or "majordomus" not in value:
@@ -153,8 +159,8 @@ def _git_config(root: Path, entry: Entry, key: str) -> Iterator[Finding]:
     yield Finding("OK", CATEGORY, entry.name, f"git config {key} = {value}")
 
 
-def _pre_commit(root: Path, entry: Entry, hook_id: str) -> Iterator[Finding]:
-    problem, detail = precommit.judge(root, hook_id, entry.command)
+def _pre_commit(root: Path, entry: Entry, hook_id: str, directory: Path) -> Iterator[Finding]:
+    problem, detail = precommit.judge(root, hook_id, entry.command, directory)
     if problem:
         yield fail(entry, problem, detail)
         return
