@@ -47,6 +47,32 @@ def test_interrupted_publish_leaves_no_partial_record(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_taken_temporary_name_is_retried_and_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    squatter = tmp_path / f".mj-tmp-{bytes(8).hex()}"
+    squatter.write_bytes(b"someone else's")
+    draws = iter([bytes(8), bytes(8), b"\x01" * 8])
+    monkeypatch.setattr(atomic.os, "urandom", lambda _n: next(draws))
+    atomic.create(tmp_path / "r.md", b"body", mode=0o640)
+    assert squatter.read_bytes() == b"someone else's"
+    assert (tmp_path / "r.md").read_bytes() == b"body"
+    assert stat.S_IMODE((tmp_path / "r.md").stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == [squatter.name, "r.md"]
+
+
+def test_a_failed_write_removes_its_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_space(_fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "fsync", no_space)
+    with pytest.raises(OSError, match="No space"):
+        atomic.create(tmp_path / "r.md", b"body")
+    assert list(tmp_path.iterdir()) == []
+
+
 def _append_many(path: str, worker: int) -> None:
     for index in range(250):
         line = json.dumps({"worker": worker, "index": index, "pad": "x" * 300}).encode() + b"\n"

@@ -6,12 +6,15 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from mj_core import jsonl
 from mj_core import share
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 HEADER = (
     "# GENERATED FILE — DO NOT EDIT DIRECTLY\n"

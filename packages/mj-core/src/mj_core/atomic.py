@@ -8,24 +8,38 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Callable
-from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from mj_core.errors import Refused
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from collections.abc import Iterator
+
 # Test-only fault injection point: called between the temporary file and the publish.
 # Production code never sets it; it cannot weaken a rule, only simulate a crash.
 _before_publish: Callable[[Path, Path], None] | None = None
 
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+
+
+def _open_temp(directory: Path) -> tuple[int, Path]:
+    """A new, empty, private file in `directory` under a random name (`tempfile` without
+    `shutil` and `random`: O_EXCL makes a taken name fail, and a taken name is retried)."""
+    for _ in range(100):
+        temp = directory / f".mj-tmp-{os.urandom(8).hex()}"
+        try:
+            return os.open(temp, _TEMP_FLAGS, 0o600), temp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"{directory}: no free temporary name after 100 attempts")
+
 
 def _write_temp(directory: Path, data: bytes, mode: int) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
-    import tempfile  # only writers pay for it (it pulls in shutil, random, bz2, lzma)
-
-    fd, name = tempfile.mkstemp(prefix=".mj-tmp-", dir=directory)
-    temp = Path(name)
+    fd, temp = _open_temp(directory)
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:

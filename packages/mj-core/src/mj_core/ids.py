@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import datetime as _dt
+import os
 
 from mj_core import clock
 
+TYPE_CHECKING = False  # annotations only
+if TYPE_CHECKING:
+    import datetime as _dt
+
 
 def random_hex(length: int) -> str:
-    import secrets  # only writers allocate ids; read-only commands skip hmac/hashlib
-
-    return secrets.token_hex((length + 1) // 2)[:length]
+    # What `secrets.token_hex` returns, without `secrets` (it imports random, hmac, hashlib).
+    return os.urandom((length + 1) // 2).hex()[:length]
 
 
 def task_id(moment: _dt.datetime | None = None) -> str:

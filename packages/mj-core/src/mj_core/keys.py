@@ -7,12 +7,16 @@ of a sequence (`enforcement[].wired_by`); `*` marks a mapping whose keys are fre
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache
-from typing import Any
 
 from mj_core import share
-from mj_core.yamlstrict import Document
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.yamlstrict import Document
 
 
 @cache

@@ -7,12 +7,15 @@ it from below (nothing the schema requires is absent). Types, enums and patterns
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from mj_core import schema
-from mj_core.yamlstrict import Document
-from mj_core.yamlstrict import Path_
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.yamlstrict import Document
+    from mj_core.yamlstrict import Path_
 
 
 def missing_keys(doc: Document, kind: str) -> list[tuple[str, str]]:

@@ -5,13 +5,17 @@ jsonschema is imported here, inside the function, so that nothing on a start-up 
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from functools import cache
-from typing import Any
 
 from mj_core import jsonl
 from mj_core import share
-from mj_core.yamlstrict import Document
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Collection
+    from typing import Any
+
+    from mj_core.yamlstrict import Document
 
 
 @cache
