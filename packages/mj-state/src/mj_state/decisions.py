@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from mj_core import atomic
@@ -27,12 +26,16 @@ _FIELD = re.compile(r"^(" + "|".join(FIELDS) + r"):[ \t]*(.*?)\s*$")
 _COMMENT = re.compile(r"<!--.*?(-->|\Z)", re.DOTALL)
 
 
-@dataclass(frozen=True)
 class Entry:
-    line: int
-    date: str
-    title: str
-    fields: dict[str, str]
+    """One decision: its heading's line number, date and title, and its fields in file order."""
+
+    __slots__ = ("date", "fields", "line", "title")
+
+    def __init__(self, line: int, date: str, title: str, fields: dict[str, str]) -> None:
+        self.line = line
+        self.date = date
+        self.title = title
+        self.fields = fields
 
     def text(self) -> str:
         rows = [f"## {self.date} — {self.title}"]

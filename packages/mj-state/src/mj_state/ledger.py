@@ -11,12 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
-from typing import NamedTuple
 
 from mj_core import atomic
 from mj_core import clock
@@ -27,26 +23,42 @@ from mj_core import yamlstrict
 from mj_core.errors import InternalError
 from mj_core.errors import MjError
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
 ENVELOPE = ("ts", "event", "head", "branch", "by", "session", "task_id")
 NAME = "ledger.jsonl"
 _KEY_END = re.compile(rb'"\s*:')
 
 
-@dataclass(frozen=True)
 class Event:
-    name: str
-    writer: str
-    required: tuple[str, ...]
-    optional: tuple[str, ...]
+    """One declared event: its name, its writer and its required and optional payload keys."""
+
+    __slots__ = ("name", "optional", "required", "writer")
+
+    def __init__(
+        self, name: str, writer: str, required: tuple[str, ...], optional: tuple[str, ...]
+    ) -> None:
+        self.name = name
+        self.writer = writer
+        self.required = required
+        self.optional = optional
 
 
-class Line(NamedTuple):
+class Line:
     """One stored line: its number, the object it holds (or None) and why it is malformed."""
 
-    lineno: int
-    record: dict[str, Any] | None
-    error: str | None
-    raw: bytes
+    __slots__ = ("error", "lineno", "raw", "record")
+
+    def __init__(
+        self, lineno: int, record: dict[str, Any] | None, error: str | None, raw: bytes
+    ) -> None:
+        self.lineno = lineno
+        self.record = record
+        self.error = error
+        self.raw = raw
 
 
 @cache

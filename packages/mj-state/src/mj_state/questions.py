@@ -10,11 +10,13 @@ check, doctor and watch). Lines inside an HTML comment are the file's template, 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from mj_core import timing
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 SEP = " — "
 NAME = "open-questions.md"
@@ -24,21 +26,38 @@ _UNRESOLVED = re.compile(rf"- \[unresolved\] ({_TASK}) — (.+) \(({_DATE})\)")
 _RESOLVED = re.compile(rf"- \[resolved ({_DATE})\] ({_TASK}) — (.+?) — (.+)")
 
 
-@dataclass(frozen=True)
 class Entry:
-    number: int  # position among the file's entries, 1-based: what `question list` prints
-    lineno: int
-    resolved: bool
-    task_id: str
-    question: str
-    date: str  # opened (unresolved) or resolved date
-    answer: str | None
+    """One entry line; `number` is its 1-based position among the entries (`question list`)."""
+
+    __slots__ = ("answer", "date", "lineno", "number", "question", "resolved", "task_id")
+
+    def __init__(  # noqa: PLR0917 — the dataclass field order, kept
+        self,
+        number: int,
+        lineno: int,
+        resolved: bool,
+        task_id: str,
+        question: str,
+        date: str,  # opened (unresolved) or resolved date
+        answer: str | None,
+    ) -> None:
+        self.number = number
+        self.lineno = lineno
+        self.resolved = resolved
+        self.task_id = task_id
+        self.question = question
+        self.date = date
+        self.answer = answer
 
 
-@dataclass(frozen=True)
 class Malformed:
-    lineno: int
-    text: str
+    """A line shaped like an entry that is neither of the two shapes."""
+
+    __slots__ = ("lineno", "text")
+
+    def __init__(self, lineno: int, text: str) -> None:
+        self.lineno = lineno
+        self.text = text
 
 
 def path(state_dir: Path) -> Path:

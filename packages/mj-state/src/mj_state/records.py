@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mj_core import atomic
 from mj_core import clock
@@ -25,18 +23,24 @@ from mj_core.errors import UsageError
 from mj_state import bodies
 from mj_state import identity
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
 KINDS = {"handover": "handovers", "checkpoint": "checkpoints"}
 MODE = 0o600
 
 
-@dataclass(frozen=True)
 class Record:
     """One record read back: where it is, its front matter, its body, and its divergence label."""
 
-    path: Path
-    front: dict[str, Any]
-    body: str
-    label: str
+    __slots__ = ("body", "front", "label", "path")
+
+    def __init__(self, path: Path, front: dict[str, Any], body: str, label: str) -> None:
+        self.path = path
+        self.front = front
+        self.body = body
+        self.label = label
 
 
 def directory(state: Path, kind: str) -> Path:
