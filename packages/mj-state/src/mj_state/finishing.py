@@ -9,11 +9,9 @@ line passed: the completion note, the task's outcome with refreshed git fields, 
 from __future__ import annotations
 
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from mj_core import atomic
 from mj_core import clock
@@ -32,11 +30,17 @@ from mj_state import resolve
 from mj_state import scope
 from mj_state import tasks
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+    Record = dict[str, Any]
 
 
 def verify(root: Path, command: str) -> Record:
     """Run `command` as an argument vector in `root`; its output goes to stderr."""
+    import subprocess  # only `finish --verify-command` spawns the worker's command
+
     try:
         argv = shlex.split(command)
     except ValueError as exc:

@@ -6,11 +6,9 @@ A task record from another worktree is not this checkout's task and is never wri
 
 from __future__ import annotations
 
-import getpass
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 from mj_core import clock
 from mj_core import git
@@ -24,7 +22,12 @@ from mj_state import records
 from mj_state import scope
 from mj_state import tasks
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+    Record = dict[str, Any]
+
 STDIN = "<stdin>"
 
 
@@ -45,7 +48,12 @@ def active_here(layer: Layer) -> Record | None:
 
 
 def owner() -> str:
-    return os.environ.get("USER") or getpass.getuser()
+    user = os.environ.get("USER")
+    if user:
+        return user
+    import getpass  # only without $USER: not on every writer's start-up path
+
+    return getpass.getuser()
 
 
 def changed_files(root: Path, task: Record | None, status: list[str] | None = None) -> list[str]:
