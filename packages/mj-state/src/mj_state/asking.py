@@ -8,8 +8,6 @@ guess. Each write appends its ledger event (question.opened / question.resolved)
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
-from typing import Any
 
 from mj_core import atomic
 from mj_core import clock
@@ -26,7 +24,12 @@ from mj_state import ledger
 from mj_state import questions
 from mj_state.questions import Entry
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
 
 
 def _add_args(parser: argparse.ArgumentParser) -> None:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Iterator
-from typing import Any
 
 from mj_core import clock
 from mj_core.cli import Context
@@ -29,7 +27,13 @@ from mj_state import overlap
 from mj_state import start
 from mj_state import tasks
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
+
 _WHERE = re.compile(r"^[^:]+:(\d+):")
 
 

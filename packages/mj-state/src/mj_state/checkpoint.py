@@ -8,8 +8,6 @@ task's `checkpoint_at` moves. Works with or without an active task (Decision 4).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
-from typing import Any
 
 from mj_core.cli import Context
 from mj_core.cli import Stage
@@ -24,7 +22,12 @@ from mj_state import resolve
 from mj_state import writing
 from mj_state.records import Record as StoredRecord
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,8 +8,6 @@ first entry whose title contains the text, else 12.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
-from typing import Any
 
 from mj_core import clock
 from mj_core import git
@@ -22,7 +20,12 @@ from mj_state import decisions
 from mj_state import ledger
 from mj_state import writing
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

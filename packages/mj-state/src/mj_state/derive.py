@@ -7,7 +7,6 @@ section these facts cannot fill is refused by name, never written empty.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from mj_core import git
 from mj_core.errors import ContractUnmet
@@ -19,7 +18,12 @@ from mj_state import questions
 from mj_state import resolve
 from mj_state import writing
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+    Record = dict[str, Any]
+
 _NEXT = re.compile(r"^\s*next(?: action)?\s*[:—-]\s*(\S.*)$", re.IGNORECASE)
 _LIST = 5
 

@@ -5,14 +5,16 @@ as flattened `key=value` lines under `# task`, `# profile <name>`, `# policy`,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from mj_core import yamlstrict
 from mj_core.errors import MjError
 from mj_policy.layer import Layer
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
 
 
 def flatten(value: Any, prefix: str = "") -> Iterator[str]:

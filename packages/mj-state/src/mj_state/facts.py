@@ -10,9 +10,7 @@ it alone reads the profile's `context` block.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from mj_core import clock
 from mj_core import timing
@@ -33,7 +31,12 @@ from mj_state.factsmore import documents
 from mj_state.factsmore import history
 from mj_state.factsmore import prompt
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
 
 
 def fact(which: str, /, **fields: Any) -> Record:

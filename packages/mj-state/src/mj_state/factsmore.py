@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from mj_core.errors import MjError
 from mj_policy import contextchain
@@ -13,6 +12,10 @@ from mj_policy import prompts
 from mj_policy.layer import Layer
 
 from mj_state import ledger
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
 
 ENVELOPE = ("ts", "event", "head", "branch", "by", "session", "session_id", "task_id")
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-from collections.abc import Iterator
-from typing import Any
 
 from mj_core import atomic
 from mj_core import clock
@@ -25,7 +23,12 @@ from mj_policy.layer import load
 
 from mj_state import ledger
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:

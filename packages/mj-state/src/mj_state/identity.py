@@ -8,9 +8,12 @@ different_context.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from mj_core import git
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
 
 IDENTITY_KEYS = ("repository_id", "worktree", "branch", "head", "working_tree", "changed_files")
 LABELS = ("exact", "advanced", "diverged", "different_context")

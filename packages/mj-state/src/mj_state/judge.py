@@ -5,8 +5,6 @@ question lines and ledger lines. Pure reading: nothing here writes.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
-from typing import Any
 
 from mj_core import clock
 from mj_core import git
@@ -18,7 +16,12 @@ from mj_state import identity
 from mj_state import questions
 from mj_state import scope
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
 
 
 def all_findings(layer: Layer, record: Record, interval: str) -> Iterator[Finding]:

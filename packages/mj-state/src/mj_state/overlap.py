@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from mj_core import git
 from mj_core import paths
@@ -21,6 +19,11 @@ from mj_core.errors import MjError
 from mj_core.findings import Finding
 
 from mj_state import tasks
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 RECORD = Path(".ai/local/state/current.yaml")
 REPRODUCE = "majordomus check --overlap"

@@ -8,9 +8,7 @@ record from this worktree and branch — normally the first file read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from mj_core import ids
 from mj_core.errors import MjError
@@ -18,6 +16,11 @@ from mj_core.errors import MjError
 from mj_state import identity
 from mj_state import records
 from mj_state.records import Record
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 
 def ordered(state: Path, kind: str, branch: str) -> list[str]:

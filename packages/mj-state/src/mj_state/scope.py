@@ -7,14 +7,17 @@ declared projection targets are always in scope.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from mj_core import git
 from mj_core import paths
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 
 def normalise(root: Path, argument: str) -> list[str]:

@@ -8,8 +8,6 @@ refuses it (15): no flag discards an active task.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-from typing import Protocol
 
 from mj_core import atomic
 from mj_core import schema
@@ -22,15 +20,19 @@ COMPUTED = ("repository_id", "worktree", "branch", "head", "working_tree")
 OUTCOMES = ("active", "completed", "partial", "blocked", "no_match", "failed", "handed_over")
 _COMMENT = "# computed from git at start; refreshed at finish; never authored\n"
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+    from typing import Protocol
 
-class HasState(Protocol):
-    """What this module needs of a layer: the repository root and the state directory."""
+    class HasState(Protocol):
+        """What this module needs of a layer: the repository root and the state directory."""
 
-    @property
-    def root(self) -> Path: ...
+        @property
+        def root(self) -> Path: ...
 
-    @property
-    def state(self) -> Path: ...
+        @property
+        def state(self) -> Path: ...
 
 
 def current_path(layer: HasState) -> Path:
