@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 from mj_core.paths import repo_relative
 
-from mj_policy.contextdocs import ContextDoc
-from mj_policy.contexttree import Tree
 from mj_policy.contexttree import covers
 
-Entry = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from mj_policy.contextdocs import ContextDoc
+    from mj_policy.contexttree import Tree
+
+    Entry = dict[str, Any]
 
 
 def target(root: Path, argument: str, cwd: Path) -> tuple[str, bool]:

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from mj_core import git
 from mj_core import keys
 from mj_core import timing
 from mj_core.errors import ContractUnmet
-from mj_core.yamlstrict import Document
 from mj_core.yamlstrict import decode
 from mj_core.yamlstrict import split_front_matter
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from mj_core.yamlstrict import Document
 
 SCHEMA = "context/v1"
 EXCLUDED = (".ai/local", ".ai/repo/rules/vendor")
@@ -38,20 +41,29 @@ REL_DIR = re.compile(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
 PROVIDER = re.compile(r"\*|[a-z][a-z0-9-]*")
 
 
-@dataclass(frozen=True)
 class Problem:
     """One validation failure: its error class, where, and what."""
 
-    cls: str
-    where: str
-    message: str
+    __slots__ = ("cls", "message", "where")
+
+    def __init__(self, cls: str, where: str, message: str) -> None:
+        self.cls = cls
+        self.where = where
+        self.message = message
+
+    def __repr__(self) -> str:  # what a failing assertion on a list of problems shows
+        return f"Problem({self.cls!r}, {self.where!r}, {self.message!r})"
 
 
-@dataclass(frozen=True)
 class ContextDoc:
-    path: str  # repository-relative path of the file
-    home: str  # the directory it speaks for ('.' for the layer's root document)
-    doc: Document
+    """One parsed context document and the directory it speaks for."""
+
+    __slots__ = ("doc", "home", "path")
+
+    def __init__(self, path: str, home: str, doc: Document) -> None:
+        self.path = path  # repository-relative path of the file
+        self.home = home  # the directory it speaks for ('.' for the layer's root document)
+        self.doc = doc
 
     @property
     def data(self) -> dict[str, Any]:

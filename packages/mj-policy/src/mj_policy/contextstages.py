@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
-from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import UsageError
 from mj_core.findings import Finding
@@ -15,9 +9,19 @@ from mj_core.findings import Finding
 from mj_policy import contextchain
 from mj_policy import contexttree
 from mj_policy import layer as layer_mod
-from mj_policy.contexttree import Tree
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from mj_core.cli import Context
+
+    from mj_policy.contexttree import Tree
+
+    Record = dict[str, Any]
 REPRODUCE = "majordomus context validate"
 
 

@@ -7,22 +7,29 @@ problem found. A tree with problems resolves nothing (`contextchain` refuses it)
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
-from pathlib import Path
 
 from mj_core.paths import within
 
-from mj_policy.contextdocs import ContextDoc
 from mj_policy.contextdocs import Problem
 from mj_policy.contextdocs import candidates
 from mj_policy.contextdocs import layer_files
 from mj_policy.contextdocs import read
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
 
-@dataclass(frozen=True)
+    from mj_policy.contextdocs import ContextDoc
+
+
 class Tree:
-    docs: list[ContextDoc]
-    problems: list[Problem]
+    """Every context document read, and every problem found over the whole tree."""
+
+    __slots__ = ("docs", "problems")
+
+    def __init__(self, docs: list[ContextDoc], problems: list[Problem]) -> None:
+        self.docs = docs
+        self.problems = problems
 
     def by_id(self) -> dict[str, ContextDoc]:
         return {d.id: d for d in self.docs if isinstance(d.data.get("id"), str)}

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import shlex
-from pathlib import Path
-from typing import Any
 
 from mj_core import git
 from mj_core import share
@@ -16,6 +14,11 @@ from mj_core import yamlstrict
 from mj_core.errors import MjError
 
 from mj_policy import layer
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 
 def hooks_dir(root: Path) -> Path:

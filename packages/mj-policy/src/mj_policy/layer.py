@@ -9,7 +9,6 @@ A loaded layer can be trusted: every key is known, present and of its schema's s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from mj_core import keys
@@ -27,11 +26,15 @@ _COVERED = ("required", "additionalProperties")  # reported above, with their ow
 _SCHEMAS = "share/schemas"
 
 
-@dataclass(frozen=True)
 class Layer:
-    root: Path
-    manifest: Document
-    policy: Document
+    """The loaded layer: the repository root, the manifest and the policy (read-only)."""
+
+    __slots__ = ("manifest", "policy", "root")
+
+    def __init__(self, root: Path, manifest: Document, policy: Document) -> None:
+        self.root = root
+        self.manifest = manifest
+        self.policy = policy
 
     @property
     def ai(self) -> Path:

@@ -10,43 +10,60 @@ profiles and the templates, so the same inputs give byte-identical files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
-from typing import NamedTuple
-
 from mj_core import share
 from mj_core.errors import MissingArtifact
 from mj_core.yamlstrict import decode
 
 from mj_policy import stamps
 from mj_policy import template
-from mj_policy.layer import Layer
 from mj_policy.layer import section_value
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
+
+    from mj_policy.layer import Layer
 
 BOOTSTRAP = "_bootstrap"
 
 
-class Projection(NamedTuple):
-    provider: str
-    target: str
-    mode: str  # file | region
-    always_loaded: bool
+class Projection:
+    """One `projections[]` entry of the policy."""
+
+    __slots__ = ("always_loaded", "mode", "provider", "target")
+
+    def __init__(self, provider: str, target: str, mode: str, always_loaded: bool) -> None:
+        self.provider = provider
+        self.target = target
+        self.mode = mode  # file | region
+        self.always_loaded = always_loaded
 
 
-class Inputs(NamedTuple):
+class Inputs:
     """Everything a projection is rendered from, read once."""
 
-    policy_file: str  # repository-relative, as the stamp names it
-    policy_sha256: str  # the policy and every profile, concatenated
-    values: dict[str, str]  # template variables shared by every provider
-    override_dir: Path  # .ai/repo/providers
+    __slots__ = ("override_dir", "policy_file", "policy_sha256", "values")
+
+    def __init__(
+        self, policy_file: str, policy_sha256: str, values: dict[str, str], override_dir: Path
+    ) -> None:
+        self.policy_file = policy_file  # repository-relative, as the stamp names it
+        self.policy_sha256 = policy_sha256  # the policy and every profile, concatenated
+        self.values = values  # template variables shared by every provider
+        self.override_dir = override_dir  # .ai/repo/providers
 
 
-class Rendered(NamedTuple):
-    projection: Projection
-    generated: str  # file mode: the file without its stamp line; region mode: the region body
-    content: str  # the content hash of `generated`
+class Rendered:
+    """One projection rendered: its text and that text's content hash."""
+
+    __slots__ = ("content", "generated", "projection")
+
+    def __init__(self, projection: Projection, generated: str, content: str) -> None:
+        self.projection = projection
+        self.generated = generated  # file mode: without its stamp line; region: the region body
+        self.content = content  # the content hash of `generated`
 
 
 def declared(policy: Mapping[str, Any]) -> list[Projection]:

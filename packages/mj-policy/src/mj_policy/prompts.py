@@ -7,14 +7,17 @@ when they stand alone on a line; any other `{{…}}`, or a block token used inli
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
 
 INLINE = (
     *("TASK", "TASK_ID", "PROFILE", "SCOPE", "OWNER"),
@@ -22,21 +25,36 @@ INLINE = (
 )
 BLOCK = ("OPEN_QUESTIONS", "DECISIONS", "CHECKPOINT", "HANDOVER", "CONTEXT")
 KEYS = ("name", "description", "profile")
-_TOKEN = re.compile(r"\{\{(.*?)\}\}")
-_NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
 
 
-@dataclass(frozen=True)
+@functools.cache
+def _token() -> re.Pattern[str]:
+    """`{{…}}`; compiled on first use (the module is imported on paths that never read one)."""
+    return re.compile(r"\{\{(.*?)\}\}")
+
+
+@functools.cache
+def _name() -> re.Pattern[str]:
+    return re.compile(r"[a-z0-9][a-z0-9._-]*")
+
+
 class Asset:
-    name: str
-    description: str
-    profile: str | None
-    path: str  # repository-relative
-    body: str
-    body_line: int  # file line of the body's first line
+    """One prompt asset: its front matter, where it lives, and its body."""
+
+    __slots__ = ("body", "body_line", "description", "name", "path", "profile")
+
+    def __init__(  # noqa: PLR0917 — the positional order callers already use
+        self, name: str, description: str, profile: str | None, path: str, body: str, body_line: int
+    ) -> None:
+        self.name = name
+        self.description = description
+        self.profile = profile
+        self.path = path  # repository-relative
+        self.body = body
+        self.body_line = body_line  # file line of the body's first line
 
     def blocks(self) -> list[str]:
-        return [m.group(1) for m in _TOKEN.finditer(self.body) if m.group(1) in BLOCK]
+        return [m.group(1) for m in _token().finditer(self.body) if m.group(1) in BLOCK]
 
     def record(self) -> dict[str, object]:
         return {
@@ -58,7 +76,7 @@ def load(directory: Path, name: str, shown_dir: str) -> Asset:
     """One asset, checked in full; unknown → 12, anything malformed → 10 naming file:line."""
     path = directory / f"{name}.md"
     shown = f"{shown_dir}/{name}.md"
-    if not _NAME.fullmatch(name) or not path.is_file():
+    if not _name().fullmatch(name) or not path.is_file():
         known = ", ".join(names(directory)) or "none"
         raise MissingArtifact(f"{shown}: no such prompt asset (the assets here: {known})")
     doc, body, first = yamlstrict.split_front_matter(yamlstrict.read_text(path, shown), shown)
@@ -90,7 +108,7 @@ def _front(doc: yamlstrict.Document, data: dict[str, object], name: str, shown: 
 def check_tokens(asset: Asset) -> None:
     for offset, line in enumerate(asset.body.split("\n")):
         where = f"{asset.path}:{asset.body_line + offset}"
-        for match in _TOKEN.finditer(line):
+        for match in _token().finditer(line):
             token = match.group(1)
             if token in BLOCK and line.strip() != match.group(0):
                 raise ContractUnmet(
@@ -101,7 +119,7 @@ def check_tokens(asset: Asset) -> None:
                     f"{where}: unknown token {match.group(0)} — the closed set: "
                     f"{', '.join(INLINE + BLOCK)}"
                 )
-        rest = _TOKEN.sub("", line)
+        rest = _token().sub("", line)
         if "{{" in rest or "}}" in rest:
             raise ContractUnmet(f"{where}: unbalanced '{{{{' or '}}}}' — tokens are {{{{NAME}}}}")
 
@@ -110,10 +128,10 @@ def render(asset: Asset, inline: Mapping[str, str], blocks: Mapping[str, list[st
     """The body with every token replaced; a block token becomes its lines (or a note)."""
     out: list[str] = []
     for line in asset.body.split("\n"):
-        token = line.strip()[2:-2] if _TOKEN.fullmatch(line.strip()) else None
+        token = line.strip()[2:-2] if _token().fullmatch(line.strip()) else None
         if token in BLOCK:
             out.extend(blocks.get(token) or ["(none)"])
             continue
-        out.append(_TOKEN.sub(lambda m: inline.get(m.group(1), "-"), line))
+        out.append(_token().sub(lambda m: inline.get(m.group(1), "-"), line))
     text = "\n".join(out).strip("\n")
     return text + "\n"

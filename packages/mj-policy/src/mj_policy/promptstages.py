@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterator
-from typing import Any
-
-from mj_core.cli import Context
 from mj_core.cli import Stage
 
 from mj_policy import layer as layer_mod
 from mj_policy import prompts
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.cli import Context
+
+    Record = dict[str, Any]
 
 
 def _assets(context: Context) -> tuple[layer_mod.Layer, Any, str]:

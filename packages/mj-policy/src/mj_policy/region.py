@@ -11,7 +11,6 @@ marker is refused (15): the tool never guesses where its region is.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from mj_core.errors import Refused
 
@@ -25,13 +24,26 @@ _BEGIN_STAMPED = re.compile(
 )
 
 
-class Region(NamedTuple):
-    before: str  # the host text up to the begin marker, byte for byte
-    stamp: Stamp | None  # None when the begin marker carries no (well-formed) hashes
-    body: str  # the generated text between the markers
-    end_newline: str  # the end marker's own line terminator ("" at end of file)
-    after: str  # the host text after the end marker's line
-    begin_line: int  # 1-based, for messages
+class Region:
+    """A host file split at its region: the text around it, its stamp and its body."""
+
+    __slots__ = ("after", "before", "begin_line", "body", "end_newline", "stamp")
+
+    def __init__(  # noqa: PLR0917 — the NamedTuple's field order, kept
+        self,
+        before: str,
+        stamp: Stamp | None,
+        body: str,
+        end_newline: str,
+        after: str,
+        begin_line: int,
+    ) -> None:
+        self.before = before  # the host text up to the begin marker, byte for byte
+        self.stamp = stamp  # None when the begin marker carries no (well-formed) hashes
+        self.body = body  # the generated text between the markers
+        self.end_newline = end_newline  # the end marker's own line terminator ("" at EOF)
+        self.after = after  # the host text after the end marker's line
+        self.begin_line = begin_line  # 1-based, for messages
 
 
 def begin_marker(policy: str, content: str) -> str:

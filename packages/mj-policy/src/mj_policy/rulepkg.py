@@ -7,12 +7,14 @@ files; `doctor` compares a vendored copy with the manifest it carries.
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-from typing import Any
-
 from mj_core import yamlstrict
-from mj_core.yamlstrict import Document
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from mj_core.yamlstrict import Document
 
 MANIFEST = "manifest.yaml"
 HEADER = (
@@ -22,6 +24,8 @@ HEADER = (
 
 
 def sha256(path: Path) -> str:
+    import hashlib  # only the integrity checks hash; listing and reading rules does not
+
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 

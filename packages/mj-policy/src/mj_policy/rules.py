@@ -9,27 +9,36 @@ rules in manifest order, then project rules in file-name order.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-from typing import NamedTuple
-
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
 
 from mj_policy import layer as layer_mod
 from mj_policy import rulepkg
-from mj_policy.layer import Layer
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from mj_policy.layer import Layer
 
 RESERVED = "majordomus."
 
 
-class Rule(NamedTuple):
-    id: str
-    version: int
-    path: str  # repository-relative
-    provenance: str  # vendor:<name> | project
-    data: dict[str, Any]
+class Rule:
+    """One rule file's identity, where it lives, and its front matter."""
+
+    __slots__ = ("data", "id", "path", "provenance", "version")
+
+    def __init__(
+        self, id: str, version: int, path: str, provenance: str, data: dict[str, Any]
+    ) -> None:
+        self.id = id
+        self.version = version
+        self.path = path  # repository-relative
+        self.provenance = provenance  # vendor:<name> | project
+        self.data = data
 
     @property
     def key(self) -> str:

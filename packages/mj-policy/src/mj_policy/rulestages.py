@@ -7,11 +7,6 @@ differs from the shipped package), so its exit code is the verdict over them.
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterator
-from typing import Any
-
-from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
@@ -20,7 +15,15 @@ from mj_policy import layer as layer_mod
 from mj_policy import rules
 from mj_policy import vendoring
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.cli import Context
+
+    Record = dict[str, Any]
 
 
 def _none(parser: argparse.ArgumentParser) -> None:

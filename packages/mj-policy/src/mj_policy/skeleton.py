@@ -9,18 +9,22 @@ Every file is published atomically and never replaces an existing one.
 
 from __future__ import annotations
 
-import argparse
 import os
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 from mj_core import atomic
 from mj_core import paths
 from mj_core import share
-from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import Refused
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from mj_core.cli import Context
 
 VENDORED = ".ai/repo/rules/vendor/majordomus"
 IGNORE_LINE = ".ai/local/"

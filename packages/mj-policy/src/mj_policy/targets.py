@@ -6,17 +6,19 @@ update's (what would writing the new output do to this file, and may it?).
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import NamedTuple
-
 from mj_core import timing
 from mj_core.yamlstrict import decode
 
 from mj_policy import region
 from mj_policy import stamps
-from mj_policy.projections import Inputs
-from mj_policy.projections import Rendered
 from mj_policy.projections import file_text
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from mj_policy.projections import Inputs
+    from mj_policy.projections import Rendered
 
 # What writing would do; the last two are refused without --force.
 MISSING = "missing"
@@ -29,22 +31,38 @@ UNSTAMPED = "unstamped"
 REFUSED_STATES = (HAND_EDITED, UNSTAMPED)
 
 
-class Verified(NamedTuple):
+class Verified:
     """Doctor's view: the generated part of a target and whether it matches its stamp."""
 
-    state: str  # ok | hand-edited | unstamped | no-region
-    stamp: stamps.Stamp | None
-    generated: str  # file mode: the file without the stamp line; region: the region body
-    actual: str  # the content hash of `generated`
+    __slots__ = ("actual", "generated", "stamp", "state")
+
+    def __init__(self, state: str, stamp: stamps.Stamp | None, generated: str, actual: str) -> None:
+        self.state = state  # ok | hand-edited | unstamped | no-region
+        self.stamp = stamp
+        self.generated = generated  # file mode: the file without the stamp line; region: body
+        self.actual = actual  # the content hash of `generated`
 
 
-class Judged(NamedTuple):
-    rendered: Rendered
-    state: str
-    old: str | None  # the whole file as it is, None when missing
-    new: str  # the whole file as update would write it
-    old_part: str  # what --diff compares: the file, or in region mode the region body
-    new_part: str
+class Judged:
+    """Update's view of one target: its state, the file as it is and as it would be written."""
+
+    __slots__ = ("new", "new_part", "old", "old_part", "rendered", "state")
+
+    def __init__(  # noqa: PLR0917 — the NamedTuple's field order, kept
+        self,
+        rendered: Rendered,
+        state: str,
+        old: str | None,
+        new: str,
+        old_part: str,
+        new_part: str,
+    ) -> None:
+        self.rendered = rendered
+        self.state = state
+        self.old = old  # the whole file as it is, None when missing
+        self.new = new  # the whole file as update would write it
+        self.old_part = old_part  # what --diff compares: the file, or in region mode its body
+        self.new_part = new_part
 
 
 def read(path: Path, shown: str) -> str | None:

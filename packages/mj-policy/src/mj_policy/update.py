@@ -7,15 +7,10 @@ target that is missing or would change.
 
 from __future__ import annotations
 
-import argparse
 import os
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 from mj_core import paths
 from mj_core import timing
-from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
@@ -25,9 +20,19 @@ from mj_core.findings import Finding
 from mj_policy import layer as layer_mod
 from mj_policy import projections
 from mj_policy import targets
-from mj_policy.targets import Judged
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from mj_core.cli import Context
+
+    from mj_policy.targets import Judged
+
+    Record = dict[str, Any]
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:

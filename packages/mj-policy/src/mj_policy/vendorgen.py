@@ -7,15 +7,17 @@ Each rule's front matter is closed (allow list and required keys) before it is l
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from mj_core import atomic
 from mj_core import share
 from mj_core import yamlstrict
 from mj_core.cli import guard
 
 from mj_policy import layer
 from mj_policy import rulepkg
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
 
 VENDOR = "majordomus"
 
@@ -43,6 +45,8 @@ def _run(args: list[str]) -> int:
     if "--check" in args:
         print(f"stale: {target} (run `python -m mj_policy.vendorgen`)")
         return 10
+    from mj_core import atomic  # only a stale manifest is written
+
     atomic.create(target, text.encode("utf-8"), replace=True)
     print(f"wrote: {target}")
     return 0

@@ -10,8 +10,6 @@ atomically — built beside the old one, then exchanged by two renames — and n
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import NamedTuple
 
 from mj_core import share
 from mj_core import yamlstrict
@@ -21,16 +19,32 @@ from mj_core.errors import MjError
 from mj_core.errors import Refused
 
 from mj_policy import rulepkg
-from mj_policy.layer import Layer
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from mj_policy.layer import Layer
 
 VENDOR = "majordomus"
 
 
-class Status(NamedTuple):
-    vendored_revision: str | None
-    shipped_revision: str
-    problems: list[str]  # the vendored copy against its own manifest
-    differing: list[str]  # package-relative files that differ from the shipped package
+class Status:
+    """The vendored package against the shipped one: revisions, integrity, differing files."""
+
+    __slots__ = ("differing", "problems", "shipped_revision", "vendored_revision")
+
+    def __init__(
+        self,
+        vendored_revision: str | None,
+        shipped_revision: str,
+        problems: list[str],
+        differing: list[str],
+    ) -> None:
+        self.vendored_revision = vendored_revision
+        self.shipped_revision = shipped_revision
+        self.problems = problems  # the vendored copy against its own manifest
+        self.differing = differing  # package-relative files that differ from the shipped package
 
 
 def shipped() -> Path:
