@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import importlib
 import shlex
-from collections.abc import Iterable
-from collections.abc import Iterator
-from typing import Any
 
-from majordomus.invocation import Invocation
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
 
-Record = dict[str, Any]
+    from majordomus.invocation import Invocation
+
+    Record = dict[str, Any]
+
 
 TOOLS = {
     "mj-policy": "mj_policy.cli",

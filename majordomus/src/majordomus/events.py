@@ -3,9 +3,11 @@ dispatcher hands them to mj-state, which owns the ledger (mj-policy cannot depen
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
 
 
 def append(inv: Invocation, event: dict[str, Any]) -> None:

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
 from mj_core import jsonl
 from mj_core.exitcodes import ExitCode
 from mj_core.findings import render_text
 from mj_core.findings import verdict
 
-from majordomus.invocation import Invocation
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
-Record = dict[str, Any]
+    from majordomus.invocation import Invocation
+
+    Record = dict[str, Any]
 
 
 def summary_record(command: str, findings: list[Record], code: ExitCode) -> Record:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
+
 
 HELP = "time each public command on this repository or a fixture; compare with the baseline"
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterable
-from collections.abc import Iterator
-from typing import Any
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
 
-Record = dict[str, Any]
+    Record = dict[str, Any]
+
 
 HELP = "judge the active task against policy, scope and git (read-only)"
 

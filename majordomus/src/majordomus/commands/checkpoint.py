@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
+
 
 HELP = "write a short progress note (body on stdin); --show, --list"
 

@@ -7,11 +7,15 @@ list|resolve|explain` run the mj-policy context-document stages. Read-only: noth
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from majordomus.invocation import Invocation
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
 
-Record = dict[str, Any]
+    from majordomus.invocation import Invocation
+
+    Record = dict[str, Any]
+
 
 HELP = "what the next worker needs to know, in authority order, within a line budget"
 ACTIONS = ("validate", "list", "resolve", "explain")

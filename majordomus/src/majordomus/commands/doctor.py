@@ -5,9 +5,12 @@ Composition: one stage, `mj-watch doctor`, which runs every check in `mj_watch.d
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
+
 
 HELP = "check that the layer is well-formed and that what it declares is real (read-only)"
 

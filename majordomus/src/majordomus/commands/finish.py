@@ -6,10 +6,13 @@ blocking doctrine ids. `--check` (the pre-push hook) evaluates scope and state a
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
+
 
 HELP = "evaluate the finish contract and record the typed outcome"
 OUTCOMES = ("completed", "partial", "blocked", "no_match", "failed")

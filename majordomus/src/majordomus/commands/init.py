@@ -6,9 +6,12 @@ the policy's enforcement asks for (it installs none) and the next commands.
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
+
 
 HELP = "create the .ai/ layer from the shipped skeleton (--extend adds what is missing)"
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
 
-Record = dict[str, Any]
+    Record = dict[str, Any]
+
 
 HELP = "list, show or render the repository's prompt assets"
 

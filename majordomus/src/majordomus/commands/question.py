@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from majordomus.invocation import Invocation
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from majordomus.invocation import Invocation
+
 
 HELP = "open, resolve and list questions blocking acceptance"
 

@@ -4,9 +4,13 @@ status, diff, update). Read-only except `vendor update`; the work is in mj-polic
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from majordomus.invocation import Invocation
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from majordomus.invocation import Invocation
+
 
 HELP = "the effective rule set and the vendored baseline"
 

@@ -6,10 +6,13 @@ target and a summary, and returns the verdict. `--check` prints findings (the CI
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
+
 
 HELP = "regenerate provider instruction files (projections) from the policy"
 

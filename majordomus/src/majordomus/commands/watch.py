@@ -5,9 +5,12 @@ Composition: one stage, `mj-watch watch`, which runs every check in `mj_watch.wa
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
 
-from majordomus.invocation import Invocation
+    from majordomus.invocation import Invocation
+
 
 HELP = "report drift in the work (policy, projections, task, records), each with a reproduce"
 
