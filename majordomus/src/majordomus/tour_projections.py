@@ -6,15 +6,18 @@ tour's action shape `(root, last output) -> what was done`.
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 from majordomus.commands import tour
+
+TYPE_CHECKING = False  # annotations only
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def commit_provider_files(root: Path, last: str) -> str:
     """Commit what `update` wrote; the commit runs through the pre-commit hook (doctor)."""
     del last
+    import subprocess  # the tour runs a real `git commit`; importing the module stays cheap
+
     env = tour.environment(tour.executable())
     subprocess.run(("git", "add", "-A"), cwd=root, env=env, check=True, capture_output=True)
     proc = subprocess.run(

@@ -7,31 +7,43 @@ every file it wrote. Add a step by appending one line to `STEPS`.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shlex
-import shutil
-import subprocess
 import sys
-import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
-from majordomus.invocation import Invocation
+# `majordomus --help` imports this module for HELP: subprocess, shutil and tempfile are
+# imported by the functions that run the tour, typing only for annotations.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+    from typing import IO
+
+    from majordomus.invocation import Invocation
 
 HELP = "walk through the real commands in a scratch repository (prints where every file lives)"
 
 
-@dataclass(frozen=True)
 class Step:
-    why: str
-    argv: tuple[str, ...] = ()  # a majordomus command; empty for a person's own action
-    act: Callable[[Path, str], str] | None = None  # the person's action: (root, last output)
-    stdin: str | None = None
-    expect: int = 0
+    """One step of the tour: a majordomus command, or a person's own action."""
+
+    __slots__ = ("act", "argv", "expect", "stdin", "why")
+
+    def __init__(
+        self,
+        why: str,
+        argv: tuple[str, ...] = (),  # a majordomus command; empty for a person's own action
+        act: Callable[[Path, str], str] | None = None,  # the person's action: (root, last output)
+        stdin: str | None = None,
+        expect: int = 0,
+    ) -> None:
+        self.why = why
+        self.argv = argv
+        self.act = act
+        self.stdin = stdin
+        self.expect = expect
 
 
 def wire_hooks(root: Path, init_output: str) -> str:
@@ -80,6 +92,8 @@ def edit_outside_scope(root: Path, last: str) -> str:
 def undo_outside_scope(root: Path, last: str) -> str:
     """The worker takes the stray change back."""
     del last
+    import shutil
+
     shutil.rmtree(root / "config")
     return "removed config/settings.ini\n"
 
@@ -127,7 +141,11 @@ STEPS: list[Step] = [
 
 def executable() -> str:
     beside = Path(sys.executable).parent / "majordomus"
-    return str(beside) if beside.exists() else shutil.which("majordomus") or "majordomus"
+    if beside.exists():
+        return str(beside)
+    import shutil
+
+    return shutil.which("majordomus") or "majordomus"
 
 
 def environment(tool: str) -> dict[str, str]:
@@ -145,10 +163,14 @@ def environment(tool: str) -> dict[str, str]:
 
 
 def _git(root: Path, env: dict[str, str], *args: str) -> None:
+    import subprocess
+
     subprocess.run(("git", *args), cwd=root, env=env, check=True, capture_output=True)
 
 
 def scratch(env: dict[str, str]) -> Path:
+    import tempfile
+
     root = Path(tempfile.mkdtemp(prefix="majordomus-tour-"))
     _git(root, env, "init", "-q", "-b", "main")
     readme = "# A scratch project\n\nAI coding workers: start with AGENTS.md.\n"
@@ -172,6 +194,8 @@ def snapshot(root: Path) -> dict[str, int]:
 def _run_step(step: Step, root: Path, tool: str, env: dict[str, str], last: str) -> tuple[int, str]:
     if step.act is not None:
         return 0, step.act(root, last)
+    import subprocess
+
     proc = subprocess.run(
         (tool, *step.argv),
         cwd=root,
