@@ -11,13 +11,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import IO
-from typing import Any
 
 from mj_core.errors import MjError
 
 from majordomus.benchmark import settings
 from majordomus.benchmark.runner import Plan
+
+TYPE_CHECKING = False  # `typing` is imported for annotations only
+if TYPE_CHECKING:
+    from typing import IO
+    from typing import Any
 
 FIXTURES = ("small", "large")
 

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterator
-from typing import Any
 
 from mj_core.errors import Refused
 from mj_core.findings import Finding
 
 from majordomus.benchmark.results import BASELINE_SCHEMA
+
+TYPE_CHECKING = False  # `typing` is imported for annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 KEYS = ("p50", "p95", "p99")
 Key = tuple[str, str, str]

@@ -13,7 +13,6 @@ import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mj_core import clock
 from mj_core import ids
@@ -23,6 +22,10 @@ from mj_state import identity
 from mj_state import ledger
 from mj_state import questions
 from mj_state import records
+
+TYPE_CHECKING = False  # `typing` is imported for annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 HANDOVER = (
     "# Objective\nKeep the fixture busy.\n# Current State\nHalf done.\n# Next Action\nGo on.\n"

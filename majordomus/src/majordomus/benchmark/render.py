@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from mj_core import jsonl
+
+TYPE_CHECKING = False  # `typing` is imported for annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 COLUMNS = ("p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "mean_ms", "stddev_ms")
 

@@ -9,10 +9,8 @@ another schema is refused as incomparable (15), never read as numbers.
 from __future__ import annotations
 
 import os
-import platform
 import sys
 from pathlib import Path
-from typing import Any
 
 from mj_core import atomic
 from mj_core import clock
@@ -23,6 +21,10 @@ from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 
 from majordomus.benchmark.measure import CLOCK
+
+TYPE_CHECKING = False  # `typing` is imported for annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 RESULT = "majordomus/benchmark-result/v1"
 BASELINE_SCHEMA = "majordomus/benchmark-baseline/v1"
@@ -56,6 +58,8 @@ def repository(root: Path) -> dict[str, Any]:
 
 
 def environment() -> dict[str, Any]:
+    import platform  # only a result's header needs it
+
     load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
     return {
         "os": platform.system(),

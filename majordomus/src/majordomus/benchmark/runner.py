@@ -14,13 +14,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
-from typing import Any
 
 from majordomus.benchmark import measure
 from majordomus.benchmark import stats
 from majordomus.benchmark.scenario import Scenario
 from majordomus.benchmark.targets import Target
 from majordomus.benchmark.targets import executable
+
+TYPE_CHECKING = False  # `typing` is imported for annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 Progress = Callable[[str], None]
 

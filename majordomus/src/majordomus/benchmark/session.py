@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
-from typing import Any
 
 from mj_core import paths
 from mj_core.errors import MissingArtifact
@@ -28,6 +26,11 @@ from majordomus.benchmark import runner
 from majordomus.benchmark import targets
 from majordomus.benchmark.scenario import Scenario
 from majordomus.benchmark.settings import Settings
+
+TYPE_CHECKING = False  # `typing` is imported for annotations only
+if TYPE_CHECKING:
+    from typing import IO
+    from typing import Any
 
 
 class Session:

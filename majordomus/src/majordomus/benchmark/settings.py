@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mj_core import share
 from mj_core import yamlstrict
+
+TYPE_CHECKING = False  # `typing` is imported for annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 SKELETON = ("skeleton", "ai", "repo", "policy.yaml")
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mj_core import keys
 from mj_core import schema
@@ -19,6 +18,10 @@ from mj_core import share
 from mj_core import yamlstrict
 from mj_core.errors import InternalError
 from mj_core.errors import MissingArtifact
+
+TYPE_CHECKING = False  # `typing` is imported for annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 CATALOGUE = "share/commands.yaml"
 
