@@ -10,6 +10,7 @@ banned one. `hashlib` is banned here: stamps and rule packages import it where t
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import pkgutil
 import subprocess
@@ -39,6 +40,7 @@ print(json.dumps({"inherited": inherited, "added": added}))
 
 
 PACKAGE = "mj_policy"
+FIRST_PARTY = ("mj_policy", "mj_context")
 SOURCE = Path(mj_policy.__file__).parent
 
 
@@ -48,17 +50,40 @@ def modules() -> list[str]:
 
 
 def core_imports() -> list[str]:
-    """The mj_core modules the package's modules import at module level (not TYPE_CHECKING)."""
+    """The mj_core modules imported at module level (not under TYPE_CHECKING) by the package's
+    modules and by the other Majordomus modules they import in turn."""
     found: set[str] = set()
-    for path in SOURCE.glob("*.py"):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.Import):
-                found.update(a.name for a in node.names if a.name.startswith("mj_core"))
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mj_core"):
-                found.add(str(node.module))
-                if node.module == "mj_core":
-                    found.update(f"mj_core.{a.name}" for a in node.names)
+    pending = [str(p) for p in SOURCE.glob("*.py")]
+    seen: set[str] = set()
+    while pending:
+        path = pending.pop()
+        seen.add(path)
+        for name in _imported(Path(path)):
+            if name.startswith("mj_core"):
+                found.add(name)
+                continue
+            spec = importlib.util.find_spec(name) if name.startswith(FIRST_PARTY) else None
+            if spec is not None and spec.origin and spec.origin not in seen:
+                pending.append(spec.origin)
     return sorted(found)
+
+
+def _imported(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names if _is_module(node, a))
+    return names
+
+
+def _is_module(node: ast.ImportFrom, alias: ast.alias) -> bool:
+    """`from mj_core import git`: a module; `from os import path` or a class: not followed."""
+    if node.module not in ("mj_core", *FIRST_PARTY):
+        return False
+    return importlib.util.find_spec(f"{node.module}.{alias.name}") is not None
 
 
 def probe(core: list[str], ours: list[str]) -> dict[str, object]:

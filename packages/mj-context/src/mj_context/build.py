@@ -9,12 +9,7 @@ still over, a FAIL finding carries the verdict (10) through the stream.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from collections.abc import Iterable
-from collections.abc import Iterator
-from typing import Any
 
-from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
@@ -25,8 +20,18 @@ from mj_context.sections import Excluded
 from mj_context.sections import Section
 from mj_context.sections import View
 
-Record = dict[str, Any]
-Builder = Callable[[View], Section | Excluded | None]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.cli import Context
+
+    Record = dict[str, Any]
+    Builder = Callable[[View], Section | Excluded | None]
+
 AUTHORITY: tuple[Builder, ...] = (
     sections.git,
     sections.task,

@@ -6,12 +6,6 @@ every other token comes from the facts directly.
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterable
-from collections.abc import Iterator
-from typing import Any
-
-from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import UsageError
 
@@ -19,7 +13,16 @@ from mj_context import build
 from mj_context import promptvalues
 from mj_context import render
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.cli import Context
+
+    Record = dict[str, Any]
 
 
 def prompt_render(stream: Iterable[Record], form: str) -> Iterator[Record]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from mj_policy import prompts
 
-Facts = dict[str, dict[str, Any]]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+    Facts = dict[str, dict[str, Any]]
 
 
 def asset(fact: dict[str, Any]) -> prompts.Asset:

@@ -3,8 +3,6 @@ knowledge pointers, files touched in scope, recent history, and the prompt asked
 
 from __future__ import annotations
 
-from typing import Any
-
 from mj_core.paths import within
 
 from mj_context import promptvalues
@@ -13,6 +11,10 @@ from mj_context.sections import Section
 from mj_context.sections import View
 from mj_context.sections import age
 from mj_context.sections import capped
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
 
 NO_GRAPH = "the knowledge graph does not exist yet"
 

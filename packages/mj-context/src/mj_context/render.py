@@ -7,17 +7,21 @@ that message and exit 10.
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterable
-from collections.abc import Iterator
-from typing import Any
-
-from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.errors import UsageError
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.cli import Context
+
+    Record = dict[str, Any]
+
 DISCLAIMER = (
     "# a projection of durable state, not a source of truth: validate every line against git"
 )

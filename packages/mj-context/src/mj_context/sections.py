@@ -6,23 +6,34 @@ section is absent. This package is the only reader of a profile's `context` bloc
 
 from __future__ import annotations
 
-import datetime as _dt
-from dataclasses import dataclass
-from dataclasses import field
-from typing import Any
-
 from mj_core import clock
 
-Facts = dict[str, dict[str, Any]]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import datetime as _dt
+    from typing import Any
+
+    Facts = dict[str, dict[str, Any]]
 
 
-@dataclass
 class Section:
-    id: str
-    title: str
-    body: list[str]
-    drop: str | None = None  # its name in the drop order, when the budget may remove it
-    degraded: list[str] | None = None  # the body it keeps when degraded instead of dropped
+    """One section of the briefing: its title and body, and how the budget may shorten it."""
+
+    __slots__ = ("body", "degraded", "drop", "id", "title")
+
+    def __init__(
+        self,
+        id: str,
+        title: str,
+        body: list[str],
+        drop: str | None = None,
+        degraded: list[str] | None = None,
+    ) -> None:
+        self.id = id
+        self.title = title
+        self.body = body
+        self.drop = drop  # its name in the drop order, when the budget may remove it
+        self.degraded = degraded  # the body it keeps when degraded instead of dropped
 
     def lines(self) -> int:
         return 1 + len(self.body)
@@ -31,23 +42,38 @@ class Section:
         return "\n".join([self.title, *self.body]) + "\n"
 
 
-@dataclass(frozen=True)
 class Excluded:
-    item: str
-    reason: str
+    """An item the briefing leaves out, and why."""
+
+    __slots__ = ("item", "reason")
+
+    def __init__(self, item: str, reason: str) -> None:
+        self.item = item
+        self.reason = reason
 
 
-@dataclass
 class View:
     """The facts with the derived values every builder needs."""
 
-    facts: Facts
-    now: _dt.datetime
-    task: dict[str, Any] | None = None
-    active: bool = False
-    profile: str | None = None
-    context: dict[str, Any] = field(default_factory=dict)
-    cap: int = 20
+    __slots__ = ("active", "cap", "context", "facts", "now", "profile", "task")
+
+    def __init__(  # noqa: PLR0917 — the dataclass's field order, kept
+        self,
+        facts: Facts,
+        now: _dt.datetime,
+        task: dict[str, Any] | None = None,
+        active: bool = False,
+        profile: str | None = None,
+        context: dict[str, Any] | None = None,
+        cap: int = 20,
+    ) -> None:
+        self.facts = facts
+        self.now = now
+        self.task = task
+        self.active = active
+        self.profile = profile
+        self.context: dict[str, Any] = {} if context is None else context
+        self.cap = cap
 
     @classmethod
     def of(cls, facts: Facts) -> View:
