@@ -9,42 +9,45 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator
 
 from mj_core.findings import Finding
 
-from mj_watch.facts import Facts
-from mj_watch.projection_checks import Seen
 from mj_watch.projection_checks import seen_all
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mj_watch.facts import Facts
+    from mj_watch.projection_checks import Seen
+
+# Patterns are source text, compiled by `re` (and cached there) the first time a projection
+# with generated text is read: a run with nothing generated compiles none of them.
 COUNT_WORDS = (
     "agents?|files?|apps?|commands?|skills?|rules?|profiles?|doctrines?|validators?|hooks?|"
     "checks?|tools?|providers?|steps?"
 )
-COUNT = re.compile(rf"\b[0-9]+\s+({COUNT_WORDS})\b", re.IGNORECASE)
+COUNT = rf"(?i)\b[0-9]+\s+({COUNT_WORDS})\b"
 COUNT_GREP = rf"[0-9]+ +({COUNT_WORDS})\b"
-CORPUS = re.compile(
-    r"^#+\s*((task\s+)?lifecycle|rules|finish contract|completion contract|profiles)\b",
-    re.IGNORECASE | re.MULTILINE,
-)
+CORPUS = r"(?im)^#+\s*((task\s+)?lifecycle|rules|finish contract|completion contract|profiles)\b"
 CORPUS_GREP = r"^#+ *((task +)?lifecycle|rules|finish contract|completion contract|profiles)\b"
-_TICKED = re.compile(r"`([^`\s<>]+)`")
-_LINKED = re.compile(r"\]\(([^)\s]+)\)")
-_PATHLIKE = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_./-]*")
-_SUFFIX = re.compile(r"\.(md|mdc|ya?ml|toml|json|txt|py|sh|cfg|ini)$")
+_TICKED = r"`([^`\s<>]+)`"
+_LINKED = r"\]\(([^)\s]+)\)"
+_PATHLIKE = r"[A-Za-z0-9_.][A-Za-z0-9_./-]*"
+_SUFFIX = r"\.(md|mdc|ya?ml|toml|json|txt|py|sh|cfg|ini)$"
 REGION = "sed -n '/majordomus:begin/,/majordomus:end/p' {t} | wc -l"
-RULE_ID = re.compile(r"\b(?:majordomus|project)(?:\.[a-z0-9][a-z0-9-]*)+(?:@[0-9]+)?\b")
-_FILE_SUFFIX = re.compile(r"\.(md|mdc|ya?ml|json|txt|toml|py|sh)$")
+RULE_ID = r"\b(?:majordomus|project)(?:\.[a-z0-9][a-z0-9-]*)+(?:@[0-9]+)?\b"
+_FILE_SUFFIX = r"\.(md|mdc|ya?ml|json|txt|toml|py|sh)$"
 
 
 def referenced_paths(text: str) -> list[str]:
     """Repository-relative paths a projection names in backticks or Markdown links."""
     found = []
-    for candidate in _TICKED.findall(text) + _LINKED.findall(text):
+    for candidate in re.findall(_TICKED, text) + re.findall(_LINKED, text):
         if "://" in candidate or candidate.startswith(("-", "#", "/", "~")):
             continue
         plain = candidate.split("#", 1)[0]
-        if _PATHLIKE.fullmatch(plain) and ("/" in plain or _SUFFIX.search(plain)):
+        if re.fullmatch(_PATHLIKE, plain) and ("/" in plain or re.search(_SUFFIX, plain)):
             found.append(plain)
     return list(dict.fromkeys(found))
 
@@ -87,7 +90,7 @@ def _budget(facts: Facts, seen: Seen, budget: int) -> Iterator[Finding]:
 def _counts(seen: Seen) -> Iterator[Finding]:
     assert seen.verified is not None
     target = seen.projection.target
-    found = COUNT.search(seen.verified.generated)
+    found = re.search(COUNT, seen.verified.generated)
     if found:
         reproduce = f"grep -nEi {shlex.quote(COUNT_GREP)} {shlex.quote(target)}"
         message = f"states a hard-coded count ('{found.group(0)}'); counts go stale"
@@ -106,7 +109,7 @@ def _paths(facts: Facts, seen: Seen) -> Iterator[Finding]:
 def _corpus(seen: Seen) -> Iterator[Finding]:
     assert seen.verified is not None
     target = seen.projection.target
-    found = CORPUS.search(seen.verified.generated)
+    found = re.search(CORPUS, seen.verified.generated)
     if found:
         reproduce = f"grep -nEi {shlex.quote(CORPUS_GREP)} {shlex.quote(target)}"
         heading = found.group(0).strip()
@@ -116,7 +119,9 @@ def _corpus(seen: Seen) -> Iterator[Finding]:
 
 def named_rule_ids(text: str) -> list[str]:
     """Rule ids (`majordomus.x`, `project.y@1`) a generated text names; file names excluded."""
-    found = [m.group(0) for m in RULE_ID.finditer(text) if not _FILE_SUFFIX.search(m.group(0))]
+    found = [
+        m.group(0) for m in re.finditer(RULE_ID, text) if not re.search(_FILE_SUFFIX, m.group(0))
+    ]
     return list(dict.fromkeys(found))
 
 

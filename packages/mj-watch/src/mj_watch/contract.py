@@ -10,30 +10,47 @@ Every line is `pass`, `fail` or `skipped`, and a failing line names its blocking
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from mj_core.findings import Finding
 
-Facts = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    Facts = dict[str, Any]
+
 TEST_MARKS = ("test/", "tests/", "spec/", "_test.", ".spec.", "test_")
 
 
-@dataclass(frozen=True)
 class Line:
-    key: str
-    doctrine: str
-    status: str  # pass | fail | skipped
-    finding: Finding
+    """One line of the contract: its key, the doctrine it enforces, and the verdict."""
+
+    __slots__ = ("doctrine", "finding", "key", "status")
+
+    def __init__(self, key: str, doctrine: str, status: str, finding: Finding) -> None:
+        self.key = key
+        self.doctrine = doctrine
+        self.status = status  # pass | fail | skipped
+        self.finding = finding
 
 
-@dataclass(frozen=True)
 class Judge:
-    doctrine: str
-    category: str
-    run: Callable[[Facts], tuple[bool, str, str]]  # (passed, message, reproduce)
-    outcomes: tuple[str, ...]  # the outcomes this line applies to
+    """How one contract key is judged, and for which outcomes."""
+
+    __slots__ = ("category", "doctrine", "outcomes", "run")
+
+    def __init__(
+        self,
+        doctrine: str,
+        category: str,
+        run: Callable[[Facts], tuple[bool, str, str]],  # (passed, message, reproduce)
+        outcomes: tuple[str, ...],  # the outcomes this line applies to
+    ) -> None:
+        self.doctrine = doctrine
+        self.category = category
+        self.run = run
+        self.outcomes = outcomes
 
 
 def _scope(f: Facts) -> tuple[bool, str, str]:

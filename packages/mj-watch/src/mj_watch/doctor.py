@@ -7,12 +7,7 @@ probe. Append a line to add a check; keep the order of CLI-REFERENCE §2.4.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import sys
-from collections.abc import Iterable
-from collections.abc import Iterator
-from typing import Any
 
 from mj_core import git
 from mj_core.cli import Context
@@ -34,6 +29,13 @@ from mj_watch.taskrules import question_lines
 from mj_watch.vendorcheck import declarations
 from mj_watch.vendorcheck import vendor_integrity
 from mj_watch.wiring import enforcement_wiring
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
 
 
 def environment(facts: Facts) -> Iterator[Finding]:
@@ -76,11 +78,17 @@ def _routing(facts: Facts) -> dict[Any, tuple[str, int]]:
 def _routed(found: Iterable[Finding], route: tuple[str, int] | None) -> Iterator[Finding]:
     for finding in found:
         if finding.level == "FAIL" and route is not None and route[0] == "advisory":
-            yield dataclasses.replace(finding, level="WARN")
+            yield _copy(finding, "WARN", finding.code)
         elif finding.level == "FAIL" and route is not None and route[1] != 10:
-            yield dataclasses.replace(finding, code=route[1])
+            yield _copy(finding, finding.level, route[1])
         else:
             yield finding
+
+
+def _copy(finding: Finding, level: str, code: int | None) -> Finding:
+    """`finding` at another level or exit code, everything else as it was."""
+    f = finding
+    return Finding(level, f.category, f.subject, f.message, f.reproduce, code)
 
 
 def findings(facts: Facts) -> Iterator[Finding]:

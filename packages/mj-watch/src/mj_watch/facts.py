@@ -6,25 +6,27 @@ so the order of checks never changes how often git is asked or a file is parsed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from dataclasses import field
 from functools import cached_property
-from pathlib import Path
 
 from mj_core import yamlstrict
 from mj_core.errors import MjError
-from mj_core.yamlstrict import Document
 from mj_policy import layer
-from mj_policy.layer import Layer
 
-Parsed = tuple[Document | None, str | None]  # (document, or the one-line reason it is not)
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from mj_core.yamlstrict import Document
+    from mj_policy.layer import Layer
+
+    Parsed = tuple[Document | None, str | None]  # (document, or the one-line reason it is not)
 
 
-@dataclass
 class Facts:
-    root: Path
-    _parsed: dict[str, Parsed] = field(default_factory=dict, repr=False)
+    def __init__(self, root: Path, _parsed: dict[str, Parsed] | None = None) -> None:
+        self.root = root
+        self._parsed: dict[str, Parsed] = {} if _parsed is None else _parsed
 
     def path(self, relative: str) -> Path:
         return self.root / relative

@@ -9,13 +9,16 @@ decision log: an entry that cannot be attributed (no Task, Head or Why) is repor
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 
 from mj_watch import contract
-from mj_watch.facts import Facts
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mj_watch.facts import Facts
 
 DECISIONS = ".ai/local/state/decisions.md"
 

@@ -10,20 +10,31 @@ in force around a call that relies on none of these is named as the swallow.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
-_SWALLOW = re.compile(r"\|\|\s*(?:true|:|exit\s+0|return\s+0)(?=\s|;|&|\)|$)|;\s*true(?=\s|;|$)")
-_EXIT_ON_FAIL = re.compile(r"\|\|\s*(exit|return)(\s+(\$\?|[1-9][0-9]*|\"\$\?\"))?\s*(;|$|#)")
-_SET = re.compile(r"^\s*set\s+([-+])([a-zA-Z]*)\s*(?:-o\s+(\S+))?")
-_SET_O = re.compile(r"^\s*set\s+([-+])o\s+errexit\b")
+# Source text, compiled by `re` (and cached there) when a hook line first calls the tool.
+_SWALLOW = r"\|\|\s*(?:true|:|exit\s+0|return\s+0)(?=\s|;|&|\)|$)|;\s*true(?=\s|;|$)"
+_EXIT_ON_FAIL = r"\|\|\s*(exit|return)(\s+(\$\?|[1-9][0-9]*|\"\$\?\"))?\s*(;|$|#)"
+_SET = r"^\s*set\s+([-+])([a-zA-Z]*)\s*(?:-o\s+(\S+))?"
+_SET_O = r"^\s*set\s+([-+])o\s+errexit\b"
 _SEP = r"(?:^|[\s;&|(`!])"
 
 
-class Call(NamedTuple):
-    lineno: int  # 1-based
-    line: str
-    swallow: str | None  # why the exit code is lost, or None when it propagates
-    explicit: bool  # the line itself discards the code (`|| true` and kin)
+class Call:
+    """A call of the tool on one line of a hook script."""
+
+    __slots__ = ("explicit", "line", "lineno", "swallow")
+
+    def __init__(self, lineno: int, line: str, swallow: str | None, explicit: bool) -> None:
+        self.lineno = lineno  # 1-based
+        self.line = line
+        self.swallow = swallow  # why the exit code is lost, or None when it propagates
+        self.explicit = explicit  # the line itself discards the code (`|| true` and kin)
+
+    def __repr__(self) -> str:
+        return (
+            f"Call(lineno={self.lineno!r}, line={self.line!r}, swallow={self.swallow!r}, "
+            f"explicit={self.explicit!r})"
+        )
 
 
 def _code_lines(text: str) -> list[tuple[int, str]]:
@@ -51,8 +62,8 @@ def _errexit(text: str, upto: int) -> tuple[bool, bool]:
     on = bool(lines) and lines[0].startswith("#!") and re.search(r"\s-\w*e", lines[0]) is not None
     plus = False
     for line in lines[: upto - 1]:
-        match = _SET.match(line)
-        option = _SET_O.match(line)
+        match = re.match(_SET, line)
+        option = re.match(_SET_O, line)
         if option:
             on, plus = option.group(1) == "-", option.group(1) == "+"
         elif match and "e" in match.group(2):
@@ -74,7 +85,7 @@ def _if_not_exits(code: list[tuple[int, str]], index: int) -> bool:
 
 
 def explicit_swallow(rest: str) -> str | None:
-    swallowed = _SWALLOW.search(rest)
+    swallowed = re.search(_SWALLOW, rest)
     return f"`{swallowed.group(0).strip()}` after the call" if swallowed else None
 
 
@@ -84,7 +95,7 @@ def judge(text: str, code: list[tuple[int, str]], index: int, start: int) -> str
     explicit = explicit_swallow(rest)
     if explicit:
         return explicit
-    if _EXIT_ON_FAIL.search(rest) or re.search(rf"{_SEP}exec\s", line[: start + 6]):
+    if re.search(_EXIT_ON_FAIL, rest) or re.search(rf"{_SEP}exec\s", line[: start + 6]):
         return None
     on, plus = _errexit(text, number)
     if on or _if_not_exits(code, index) or index == len(code) - 1:

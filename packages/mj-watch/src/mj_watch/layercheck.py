@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
-from typing import Any
 
 from mj_core import git
 from mj_core.errors import MjError
@@ -13,7 +11,13 @@ from mj_policy import layer
 
 from mj_watch import repro
 from mj_watch import schemacheck
-from mj_watch.facts import Facts
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_watch.facts import Facts
 
 CATEGORY = "layer"
 _FILES = {"policy"}  # sections that name a file; every other section names a directory

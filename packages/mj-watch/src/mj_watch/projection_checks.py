@@ -8,16 +8,19 @@ region-mode target — never the host document around a region.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
-from typing import NamedTuple
 
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_policy import projections
 from mj_policy import targets
-from mj_policy.projections import Projection
 
-from mj_watch.facts import Facts
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mj_policy.projections import Projection
+
+    from mj_watch.facts import Facts
 
 CATEGORY = "projection"
 STAMP_GREP = {
@@ -26,10 +29,20 @@ STAMP_GREP = {
 }
 
 
-class Seen(NamedTuple):
-    projection: Projection
-    verified: targets.Verified | None  # None when missing or malformed
-    problem: Finding | None
+class Seen:
+    """One declared projection as found on disk."""
+
+    __slots__ = ("problem", "projection", "verified")
+
+    def __init__(
+        self,
+        projection: Projection,
+        verified: targets.Verified | None,  # None when missing or malformed
+        problem: Finding | None,
+    ) -> None:
+        self.projection = projection
+        self.verified = verified
+        self.problem = problem
 
 
 def _show_stamp(projection: Projection) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import shlex
 
-_POSITION = re.compile(r"^\S*?:(\d+):(\d+): ")
+_POSITION = r"^\S*?:(\d+):(\d+): "  # compiled (and cached) by `re` on the first parse error
 
 
 def line_of(where: str) -> int:
@@ -16,7 +16,7 @@ def line_of(where: str) -> int:
 
 def error_line(message: str) -> int | None:
     """The line a one-line `file:line:col: what — fix` error names, if it names one."""
-    match = _POSITION.match(message)
+    match = re.match(_POSITION, message)
     return int(match.group(1)) if match else None
 
 

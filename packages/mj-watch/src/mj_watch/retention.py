@@ -7,13 +7,17 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 from mj_core.findings import Finding
 
-from mj_watch.facts import Facts
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from mj_watch.facts import Facts
+
 
 CATEGORY = "retention"
 STATE = ".ai/local/state"

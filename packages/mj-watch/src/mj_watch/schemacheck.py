@@ -5,15 +5,18 @@ from a hook. Each defect is one FAIL with a reproduce command.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from mj_core import keys
 from mj_core import required
 from mj_core import schema
 from mj_core.findings import Finding
-from mj_core.yamlstrict import Document
 
 from mj_watch import repro
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mj_core.yamlstrict import Document
 
 _COVERED = ("additionalProperties", "required")  # reported by the allow list and required walk
 

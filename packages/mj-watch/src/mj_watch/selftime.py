@@ -6,13 +6,15 @@ waiting on the command sees, interpreter start-up aside.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from mj_core import timing
 from mj_core.findings import Finding
 
-from mj_watch.facts import Facts
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_watch.facts import Facts
 
 
 def wall_time(policy: dict[str, Any], command: str) -> Iterator[Finding]:

@@ -7,13 +7,9 @@ question_lines judge the state files whether or not a task is active.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MjError
 from mj_core.findings import Finding
-from mj_policy.layer import Layer
 from mj_state import check
 from mj_state import history
 from mj_state import identity
@@ -21,7 +17,14 @@ from mj_state import judge
 from mj_state import start
 from mj_state import tasks
 
-from mj_watch.facts import Facts
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_policy.layer import Layer
+
+    from mj_watch.facts import Facts
 
 
 def _active(facts: Facts) -> tuple[Layer, dict[str, Any]] | None:

@@ -8,11 +8,6 @@ that adds an entry. One line per validator.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from collections.abc import Iterable
-
-from mj_core.findings import Finding
-
 from mj_watch.context_budget import context_budget
 from mj_watch.finishrules import blocker_resolution
 from mj_watch.finishrules import decision_record
@@ -33,7 +28,14 @@ from mj_watch.taskrules import state_consistency
 from mj_watch.vendorcheck import vendor_integrity
 from mj_watch.wiring import enforcement_wiring
 
-Validator = Callable[..., Iterable[Finding]]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from collections.abc import Iterable
+
+    from mj_core.findings import Finding
+
+    Validator = Callable[..., Iterable[Finding]]
 
 REGISTRY: dict[str, Validator] = {
     "layer_integrity": layer_integrity,

@@ -4,16 +4,20 @@ the validators the rules declare are exactly the validators this executable has.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 from mj_core.findings import Finding
 from mj_policy import rulepkg
 
 from mj_watch import repro
 from mj_watch import schemacheck
-from mj_watch.facts import Facts
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from mj_watch.facts import Facts
 
 CATEGORY = "rules"
 VENDOR = "majordomus"

@@ -6,13 +6,9 @@ kept as its one-line reason, so the state check can report it instead of the run
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
-from typing import Any
 
 from mj_core.errors import MjError
-from mj_policy.layer import Layer
 from mj_state import identity
 from mj_state import ledger
 from mj_state import start
@@ -20,8 +16,14 @@ from mj_state import tasks
 
 from mj_watch.facts import Facts
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
-@dataclass
+    from mj_policy.layer import Layer
+
+
 class WatchFacts(Facts):
     @cached_property
     def loaded(self) -> Layer:

@@ -8,9 +8,6 @@ runs it, FAIL (10) with a command that shows what is missing, or INFO for `manua
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 from mj_core import git
 from mj_core.findings import Finding
@@ -18,8 +15,15 @@ from mj_core.findings import Finding
 from mj_watch import hooks
 from mj_watch import hookscan
 from mj_watch import precommit
-from mj_watch.facts import Facts
 from mj_watch.resolve import resolves
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from mj_watch.facts import Facts
 
 CATEGORY = "wiring"
 
