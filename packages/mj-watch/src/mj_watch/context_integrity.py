@@ -6,13 +6,16 @@ through this one function so the two cannot disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_policy import contextstages
 
-from mj_watch.facts import Facts
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mj_watch.facts import Facts
+
 
 REPRODUCE = "majordomus context validate"
 

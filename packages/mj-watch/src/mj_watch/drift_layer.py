@@ -8,10 +8,7 @@ worktree a checkpoint or handover was written in.
 
 from __future__ import annotations
 
-import dataclasses
 import shlex
-from collections.abc import Iterator
-from pathlib import Path
 
 from mj_core import yamlstrict
 from mj_core.errors import MjError
@@ -23,7 +20,12 @@ from mj_state import judge
 from mj_state import ledger as state_ledger
 from mj_state import records
 
-from mj_watch.watchfacts import WatchFacts
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from mj_watch.watchfacts import WatchFacts
 
 
 def policy(facts: WatchFacts) -> Iterator[Finding]:
@@ -57,7 +59,8 @@ def projection(facts: WatchFacts) -> Iterator[Finding]:
             target = shlex.quote(seen.projection.target)
             absent = shlex.quote(f"{seen.projection.target}: missing")
             reproduce = f"ls -l {target} 2>/dev/null || echo {absent}"
-            problem = dataclasses.replace(problem, reproduce=reproduce)
+            p = problem
+            problem = Finding(p.level, p.category, p.subject, p.message, reproduce, p.code)
         if problem is not None:
             yield problem
 

@@ -8,8 +8,6 @@ level; `watch` turns every FAIL or WARN into DRIFT.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
-from typing import Any
 
 from mj_core import clock
 from mj_core.errors import MjError
@@ -20,11 +18,17 @@ from mj_state import identity
 from mj_state import judge
 from mj_state import records
 
-from mj_watch.watchfacts import WatchFacts
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_watch.watchfacts import WatchFacts
+
+    Task = dict[str, Any]
 
 TERMINAL = ("completed", "partial", "blocked", "no_match", "failed")
 LIFECYCLE = ("task.started", "task.finished", "task.handed_over")
-Task = dict[str, Any]
 
 
 def _grep(pattern: str, file: str, absent: str) -> str:

@@ -9,10 +9,6 @@ that belongs to another worktree.
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Iterator
-from typing import Any
-
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
@@ -22,7 +18,14 @@ from mj_core.findings import Finding
 
 from mj_watch import contract
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
+
 OUTCOMES = ("completed", "partial", "blocked", "no_match", "failed")
 
 

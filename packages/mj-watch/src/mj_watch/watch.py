@@ -8,13 +8,6 @@ time over `benchmark.budget.watch_ms` is a WARN, never part of the exit code.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
-from collections.abc import Callable
-from collections.abc import Iterable
-from collections.abc import Iterator
-from typing import Any
-
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.findings import Finding
@@ -24,7 +17,15 @@ from mj_watch import drift_task
 from mj_watch.selftime import wall_time
 from mj_watch.watchfacts import WatchFacts
 
-Check = Callable[[WatchFacts], Iterable[Finding]]
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
+
+    Check = Callable[[WatchFacts], Iterable[Finding]]
 
 CHECKS: list[tuple[str, str, Check]] = [  # (category, what a clean result covers, check)
     ("policy", "projection stamps", drift_layer.policy),
@@ -48,7 +49,8 @@ def drift(finding: Finding) -> Finding | None:
     """FAIL or WARN → DRIFT (its doctrine's exit code dropped); OK and INFO are not drift."""
     if finding.level in ("OK", "INFO"):
         return None
-    return dataclasses.replace(finding, level="DRIFT", code=None)
+    f = finding
+    return Finding("DRIFT", f.category, f.subject, f.message, f.reproduce, None)
 
 
 def findings(facts: WatchFacts) -> Iterator[Finding]:
