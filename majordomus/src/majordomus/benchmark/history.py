@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as _dt
 import itertools
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from mj_core import clock
@@ -32,13 +31,30 @@ HANDOVER = (
 )
 
 
-@dataclass(frozen=True)
 class Sizes:
-    ledger_lines: int
-    handovers: int
-    checkpoints: int
-    decisions: int
-    questions: int
+    """How much history the fixture writes, record kind by record kind."""
+
+    __slots__ = ("checkpoints", "decisions", "handovers", "ledger_lines", "questions")
+
+    def __init__(
+        self, ledger_lines: int, handovers: int, checkpoints: int, decisions: int, questions: int
+    ) -> None:
+        self.ledger_lines = ledger_lines
+        self.handovers = handovers
+        self.checkpoints = checkpoints
+        self.decisions = decisions
+        self.questions = questions
+
+    def _fields(self) -> tuple[int, ...]:
+        return (self.ledger_lines, self.handovers, self.checkpoints, self.decisions, self.questions)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sizes):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
 
     @classmethod
     def large(cls, scale: int) -> Sizes:

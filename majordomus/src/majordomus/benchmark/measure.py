@@ -16,7 +16,6 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 CLOCK = "perf_counter"
@@ -37,12 +36,16 @@ os.write(fd, f"{ms} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}".encod
 """
 
 
-@dataclass(frozen=True)
 class Sample:
-    ms: float
-    peak_kb: int
-    code: int
-    said: str = ""  # the last line the process wrote on stderr
+    """One measured run: wall time, peak memory, exit code."""
+
+    __slots__ = ("code", "ms", "peak_kb", "said")
+
+    def __init__(self, ms: float, peak_kb: int, code: int, said: str = "") -> None:
+        self.ms = ms
+        self.peak_kb = peak_kb
+        self.code = code
+        self.said = said  # the last line the process wrote on stderr
 
 
 def run(argv: Sequence[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None) -> Sample:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 from collections.abc import Iterator
-from dataclasses import dataclass
-from dataclasses import field
 from pathlib import Path
 
 from majordomus.benchmark import measure
@@ -28,11 +26,15 @@ if TYPE_CHECKING:
 Progress = Callable[[str], None]
 
 
-@dataclass(frozen=True)
 class Plan:
-    warmup: int
-    samples: int
-    modes: tuple[str, ...]  # ("warm",), ("cold",) or ("cold", "warm")
+    """How each target is sampled: unsampled warm-up runs, samples, and which modes."""
+
+    __slots__ = ("modes", "samples", "warmup")
+
+    def __init__(self, warmup: int, samples: int, modes: tuple[str, ...]) -> None:
+        self.warmup = warmup
+        self.samples = samples
+        self.modes = modes  # ("warm",), ("cold",) or ("cold", "warm")
 
 
 class TargetFailed(Exception):
@@ -42,14 +44,18 @@ class TargetFailed(Exception):
         self.message = message
 
 
-@dataclass
 class _Runs:
-    target: Target
-    scenario: Scenario
-    progress: Progress
-    done: int = 0
-    total: int = 0
-    samples: list[measure.Sample] = field(default_factory=list)
+    """The runs of one target in one scenario, counted for the progress line."""
+
+    __slots__ = ("done", "progress", "samples", "scenario", "target", "total")
+
+    def __init__(self, target: Target, scenario: Scenario, progress: Progress) -> None:
+        self.target = target
+        self.scenario = scenario
+        self.progress = progress
+        self.done = 0
+        self.total = 0
+        self.samples: list[measure.Sample] = []
 
     def one(self) -> measure.Sample:
         self.done += 1

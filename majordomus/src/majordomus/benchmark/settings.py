@@ -6,7 +6,6 @@ skeleton policy that `init` would write supplies samples, warm-up and regression
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from mj_core import share
@@ -19,13 +18,24 @@ if TYPE_CHECKING:
 SKELETON = ("skeleton", "ai", "repo", "policy.yaml")
 
 
-@dataclass(frozen=True)
 class Settings:
-    source: str
-    samples: int
-    warmup: int
-    regression: dict[str, float]
-    budget: dict[str, int]
+    """The policy's `benchmark:` section, and the file it came from."""
+
+    __slots__ = ("budget", "regression", "samples", "source", "warmup")
+
+    def __init__(
+        self,
+        source: str,
+        samples: int,
+        warmup: int,
+        regression: dict[str, float],
+        budget: dict[str, int],
+    ) -> None:
+        self.source = source
+        self.samples = samples
+        self.warmup = warmup
+        self.regression = regression
+        self.budget = budget
 
 
 def load(root: Path) -> Settings:

@@ -9,7 +9,6 @@ it reads, and `repository: empty` for a command that needs a repository without 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from mj_core import keys
@@ -26,16 +25,30 @@ if TYPE_CHECKING:
 CATALOGUE = "share/commands.yaml"
 
 
-@dataclass(frozen=True)
 class Target:
-    command: str
-    argv: tuple[str, ...]  # the whole process: executable first
-    klass: str  # read-only | mutating
-    accept: frozenset[int]
-    setup: tuple[tuple[str, ...], ...] = ()
-    empty: bool = False  # runs in a new repository without a layer (`init`), one per run
-    stdin: bytes | None = None  # what the process reads on stdin (a record body)
-    once: bool = False  # measured in the first scenario only: its work does not depend on it
+    """One measured command: its argv, its class, the exit codes it may end with."""
+
+    __slots__ = ("accept", "argv", "command", "empty", "klass", "once", "setup", "stdin")
+
+    def __init__(  # noqa: PLR0917 - a catalogue entry's fields, in their order
+        self,
+        command: str,
+        argv: tuple[str, ...],  # the whole process: executable first
+        klass: str,  # read-only | mutating
+        accept: frozenset[int],
+        setup: tuple[tuple[str, ...], ...] = (),
+        empty: bool = False,  # runs in a new repository without a layer (`init`), one per run
+        stdin: bytes | None = None,  # what the process reads on stdin (a record body)
+        once: bool = False,  # measured in the first scenario only: its work does not depend on it
+    ) -> None:
+        self.command = command
+        self.argv = argv
+        self.klass = klass
+        self.accept = accept
+        self.setup = setup
+        self.empty = empty
+        self.stdin = stdin
+        self.once = once
 
     @property
     def mutating(self) -> bool:
