@@ -12,8 +12,6 @@ from __future__ import annotations
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 
-from mj_watch import contract
-
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -26,6 +24,8 @@ DECISIONS = ".ai/local/state/decisions.md"
 def _contract_line(facts: Facts, key: str) -> Iterator[Finding]:
     from mj_state import finishing
     from mj_state import writing
+
+    from mj_watch import contract
 
     if facts.layer is None:
         return

@@ -10,12 +10,8 @@ from __future__ import annotations
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MjError
 from mj_core.findings import Finding
-from mj_state import check
 from mj_state import history
-from mj_state import identity
 from mj_state import judge
-from mj_state import start
-from mj_state import tasks
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -28,6 +24,10 @@ if TYPE_CHECKING:
 
 
 def _active(facts: Facts) -> tuple[Layer, dict[str, Any]] | None:
+    # the task validators are `doctrine` and `check --rule`'s, not doctor's: imported on use
+    from mj_state import identity
+    from mj_state import tasks
+
     layer = facts.layer
     if layer is None:
         return None
@@ -49,6 +49,10 @@ def scope_integrity(facts: Facts) -> Iterator[Finding]:
 
 
 def state_consistency(facts: Facts) -> Iterator[Finding]:
+    from mj_state import check
+    from mj_state import identity
+    from mj_state import tasks
+
     layer = facts.layer
     if layer is None:
         return
@@ -63,6 +67,8 @@ def state_consistency(facts: Facts) -> Iterator[Finding]:
 
 
 def checkpoint_freshness(facts: Facts) -> Iterator[Finding]:
+    from mj_state import start
+
     found = _active(facts)
     if found:
         layer, record = found
