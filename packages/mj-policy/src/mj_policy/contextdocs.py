@@ -36,9 +36,10 @@ ENUMS = {
     "scope": ("directory", "subtree", "explicit"),
     "composition": ("extend", "replace", "final"),
 }
-ID = re.compile(r"[a-z][a-z0-9-]*(\.[a-z0-9-]+)*")
-REL_DIR = re.compile(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
-PROVIDER = re.compile(r"\*|[a-z][a-z0-9-]*")
+# Patterns as text: `re` compiles (and caches) one the first time a document is checked with it.
+ID = r"[a-z][a-z0-9-]*(\.[a-z0-9-]+)*"
+REL_DIR = r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*"
+PROVIDER = r"\*|[a-z][a-z0-9-]*"
 
 
 class Problem:
@@ -162,8 +163,8 @@ def _values(data: dict[str, Any]) -> list[tuple[str, str]]:
             found.append((key, f"{key}: {data[key]!r} is not one of {', '.join(allowed)}"))
     if data.get("kind", "context") != "context":
         found.append(("kind", f"kind: {data['kind']!r} must be 'context'"))
-    if "id" in data and not (isinstance(data["id"], str) and ID.fullmatch(data["id"])):
-        found.append(("id", f"id: {data['id']!r} does not match {ID.pattern}"))
+    if "id" in data and not (isinstance(data["id"], str) and re.fullmatch(ID, data["id"])):
+        found.append(("id", f"id: {data['id']!r} does not match {ID}"))
     for key in ("title", "description"):
         if key in data and not _line(data[key]):
             found.append((key, f"{key}: must be one non-empty line of text"))
@@ -179,7 +180,7 @@ def _line(value: Any) -> bool:
 
 
 def _lists(data: dict[str, Any]) -> list[tuple[str, str]]:
-    rules: dict[str, tuple[re.Pattern[str] | None, tuple[str, ...], bool]] = {
+    rules: dict[str, tuple[str | None, tuple[str, ...], bool]] = {
         "providers": (PROVIDER, (), True),
         "audience": (None, ("human", "agent"), True),
         "paths": (REL_DIR, (), False),
@@ -196,7 +197,7 @@ def _lists(data: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _list_problem(
-    value: Any, pattern: re.Pattern[str] | None, allowed: tuple[str, ...], non_empty: bool
+    value: Any, pattern: str | None, allowed: tuple[str, ...], non_empty: bool
 ) -> str | None:
     if not isinstance(value, list):
         return "must be a list"
@@ -207,8 +208,8 @@ def _list_problem(
     for item in value:
         if not isinstance(item, str) or not item:
             return f"{item!r} is not a non-empty string"
-        if pattern is not None and not pattern.fullmatch(item):
-            return f"{item!r} does not match {pattern.pattern}"
+        if pattern is not None and not re.fullmatch(pattern, item):
+            return f"{item!r} does not match {pattern}"
         if allowed and item not in allowed:
             return f"{item!r} is not one of {', '.join(allowed)}"
     return None

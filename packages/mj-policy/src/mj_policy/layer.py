@@ -21,7 +21,7 @@ from mj_core.yamlstrict import Document
 
 MANIFEST = ".ai/manifest.yaml"
 SCHEMA = "ai-repository/v1"
-_PROFILE_NAME = re.compile(r"[a-z][a-z0-9-]*")
+_PROFILE_NAME = r"[a-z][a-z0-9-]*"  # compiled by `re` on first use: few runs read a profile
 _COVERED = ("required", "additionalProperties")  # reported above, with their own wording
 _SCHEMAS = "share/schemas"
 
@@ -60,8 +60,8 @@ class Layer:
         """A profile, parsed strictly; absent → 12, unknown or missing keys → 10."""
         directory = self.section("profiles")
         path = directory / f"{name}.yaml"
-        shown = self.relative(path) if _PROFILE_NAME.fullmatch(name) else repr(name)
-        if not _PROFILE_NAME.fullmatch(name) or not path.is_file():
+        shown = self.relative(path) if re.fullmatch(_PROFILE_NAME, name) else repr(name)
+        if not re.fullmatch(_PROFILE_NAME, name) or not path.is_file():
             raise MissingArtifact(
                 f"{shown}: no such profile — profiles are the *.yaml files in "
                 f"{self.relative(directory)}/ ({', '.join(self.profile_names()) or 'none'})"

@@ -7,7 +7,6 @@ when they stand alone on a line; any other `{{…}}`, or a block token used inli
 
 from __future__ import annotations
 
-import functools
 import re
 
 from mj_core import yamlstrict
@@ -25,17 +24,9 @@ INLINE = (
 )
 BLOCK = ("OPEN_QUESTIONS", "DECISIONS", "CHECKPOINT", "HANDOVER", "CONTEXT")
 KEYS = ("name", "description", "profile")
-
-
-@functools.cache
-def _token() -> re.Pattern[str]:
-    """`{{…}}`; compiled on first use (the module is imported on paths that never read one)."""
-    return re.compile(r"\{\{(.*?)\}\}")
-
-
-@functools.cache
-def _name() -> re.Pattern[str]:
-    return re.compile(r"[a-z0-9][a-z0-9._-]*")
+# Patterns as text: `re` compiles (and caches) one on first use; most runs read no prompt.
+_TOKEN = r"\{\{(.*?)\}\}"
+_NAME = r"[a-z0-9][a-z0-9._-]*"
 
 
 class Asset:
@@ -54,7 +45,7 @@ class Asset:
         self.body_line = body_line  # file line of the body's first line
 
     def blocks(self) -> list[str]:
-        return [m.group(1) for m in _token().finditer(self.body) if m.group(1) in BLOCK]
+        return [m.group(1) for m in re.finditer(_TOKEN, self.body) if m.group(1) in BLOCK]
 
     def record(self) -> dict[str, object]:
         return {
@@ -76,7 +67,7 @@ def load(directory: Path, name: str, shown_dir: str) -> Asset:
     """One asset, checked in full; unknown → 12, anything malformed → 10 naming file:line."""
     path = directory / f"{name}.md"
     shown = f"{shown_dir}/{name}.md"
-    if not _name().fullmatch(name) or not path.is_file():
+    if not re.fullmatch(_NAME, name) or not path.is_file():
         known = ", ".join(names(directory)) or "none"
         raise MissingArtifact(f"{shown}: no such prompt asset (the assets here: {known})")
     doc, body, first = yamlstrict.split_front_matter(yamlstrict.read_text(path, shown), shown)
@@ -108,7 +99,7 @@ def _front(doc: yamlstrict.Document, data: dict[str, object], name: str, shown: 
 def check_tokens(asset: Asset) -> None:
     for offset, line in enumerate(asset.body.split("\n")):
         where = f"{asset.path}:{asset.body_line + offset}"
-        for match in _token().finditer(line):
+        for match in re.finditer(_TOKEN, line):
             token = match.group(1)
             if token in BLOCK and line.strip() != match.group(0):
                 raise ContractUnmet(
@@ -119,7 +110,7 @@ def check_tokens(asset: Asset) -> None:
                     f"{where}: unknown token {match.group(0)} — the closed set: "
                     f"{', '.join(INLINE + BLOCK)}"
                 )
-        rest = _token().sub("", line)
+        rest = re.sub(_TOKEN, "", line)
         if "{{" in rest or "}}" in rest:
             raise ContractUnmet(f"{where}: unbalanced '{{{{' or '}}}}' — tokens are {{{{NAME}}}}")
 
@@ -128,10 +119,10 @@ def render(asset: Asset, inline: Mapping[str, str], blocks: Mapping[str, list[st
     """The body with every token replaced; a block token becomes its lines (or a note)."""
     out: list[str] = []
     for line in asset.body.split("\n"):
-        token = line.strip()[2:-2] if _token().fullmatch(line.strip()) else None
+        token = line.strip()[2:-2] if re.fullmatch(_TOKEN, line.strip()) else None
         if token in BLOCK:
             out.extend(blocks.get(token) or ["(none)"])
             continue
-        out.append(_token().sub(lambda m: inline.get(m.group(1), "-"), line))
+        out.append(re.sub(_TOKEN, lambda m: inline.get(m.group(1), "-"), line))
     text = "\n".join(out).strip("\n")
     return text + "\n"

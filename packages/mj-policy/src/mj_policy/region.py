@@ -19,7 +19,7 @@ from mj_policy.stamps import split_lines
 
 BEGIN = "<!-- majordomus:begin"
 END = "<!-- majordomus:end -->"
-_BEGIN_STAMPED = re.compile(
+_BEGIN_STAMPED = (  # compiled (and cached) by `re` the first time a region is found
     r"<!-- majordomus:begin (?P<policy>[0-9a-f]{12}) (?P<content>[0-9a-f]{16}) -->"
 )
 
@@ -67,7 +67,7 @@ def find(text: str, name: str) -> Region | None:
         return None
     _refuse_malformed(name, begins, ends)
     b, e = begins[0], ends[0]
-    match = _BEGIN_STAMPED.fullmatch(lines[b].strip())
+    match = re.fullmatch(_BEGIN_STAMPED, lines[b].strip())
     stamp = Stamp(match["policy"], match["content"]) if match else None
     end_line = lines[e]
     return Region(

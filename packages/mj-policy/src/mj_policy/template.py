@@ -7,7 +7,6 @@ with the template's file and line, so a bad repository override can never half-r
 
 from __future__ import annotations
 
-import functools
 import re
 
 from mj_core.errors import ContractUnmet
@@ -16,13 +15,8 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+_TOKEN = r"\{\{\s*([a-z][a-z0-9_]*)\s*\}\}"  # compiled by `re` on first use: doctor never renders
 _OPEN = "{{"
-
-
-@functools.cache
-def _token() -> re.Pattern[str]:
-    """`{{ name }}`; compiled on first use (doctor imports this module and never renders)."""
-    return re.compile(r"\{\{\s*([a-z][a-z0-9_]*)\s*\}\}")
 
 
 def _line_of(text: str, offset: int) -> int:
@@ -30,14 +24,14 @@ def _line_of(text: str, offset: int) -> int:
 
 
 def variables_used(text: str) -> list[str]:
-    return [match.group(1) for match in _token().finditer(text)]
+    return [match.group(1) for match in re.finditer(_TOKEN, text)]
 
 
 def render(text: str, values: Mapping[str, str], name: str) -> str:
     """Substitute every `{{ name }}`; refuse unknown names and stray braces (10)."""
     out: list[str] = []
     position = 0
-    for match in _token().finditer(text):
+    for match in re.finditer(_TOKEN, text):
         _refuse_stray(text, position, match.start(), name)
         key = match.group(1)
         if key not in values:
