@@ -2,44 +2,78 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
-
 from mj_core.errors import InternalError
 from mj_core.exitcodes import ExitCode
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 LEVELS = ("OK", "INFO", "WARN", "FAIL", "DRIFT", "REFUSE")
 _NEEDS_REPRODUCE = ("FAIL", "DRIFT")
 
 
-@dataclass(frozen=True)
+_FIELDS = ("level", "category", "subject", "message", "reproduce", "code")
+
+
 class Finding:
+    """One judgement; immutable, compared and hashed by its fields."""
+
+    __slots__ = _FIELDS
+
     level: str
     category: str
     subject: str
     message: str
-    reproduce: str | None = None
-    code: int | None = None  # the exit code a FAIL carries when its doctrine declares one
+    reproduce: str | None
+    code: int | None  # the exit code a FAIL carries when its doctrine declares one
 
-    def __post_init__(self) -> None:
-        if self.level not in LEVELS:
-            raise InternalError(f"finding with unknown level {self.level!r}")
-        if self.level in _NEEDS_REPRODUCE and not self.reproduce:
-            raise InternalError(
-                f"{self.level} {self.category} {self.subject} carries no reproduce command"
-            )
+    def __init__(  # noqa: PLR0917 - the positional order is the public constructor's
+        self,
+        level: str,
+        category: str,
+        subject: str,
+        message: str,
+        reproduce: str | None = None,
+        code: int | None = None,
+    ) -> None:
+        if level not in LEVELS:
+            raise InternalError(f"finding with unknown level {level!r}")
+        if level in _NEEDS_REPRODUCE and not reproduce:
+            raise InternalError(f"{level} {category} {subject} carries no reproduce command")
+        init = object.__setattr__  # the class refuses assignment; only `__init__` sets fields
+        init(self, "level", level)
+        init(self, "category", category)
+        init(self, "subject", subject)
+        init(self, "message", message)
+        init(self, "reproduce", reproduce)
+        init(self, "code", code)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Finding is immutable: cannot assign {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Finding is immutable: cannot delete {name!r}")
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Finding) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELDS)
+        return f"Finding({inner})"
 
     def replace(self, **changes: Any) -> Finding:
         """A copy with some fields changed (checked again, like a new finding)."""
-        values: dict[str, Any] = {
-            "level": self.level,
-            "category": self.category,
-            "subject": self.subject,
-            "message": self.message,
-            "reproduce": self.reproduce,
-            "code": self.code,
-        }
+        values = {name: getattr(self, name) for name in _FIELDS}
         values.update(changes)
         return Finding(**values)
 

@@ -1,0 +1,84 @@
+"""Import diet: the start-up path of a command loads none of the slow standard modules.
+
+Every command is a fresh process run from git hooks, so what a module imports at load time is
+paid on every run. In a fresh interpreter this imports the mj_core modules the core owns, the
+dispatcher's modules and every dispatched command module (`bench` and `tour` excepted: they are
+not on a hook's path, though `majordomus --help`, also probed, imports them for their HELP),
+then builds and formats each command's parser (argparse's formatter would import shutil), and
+fails naming the module (or step) that first brought a banned one in.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from majordomus import commands
+
+BANNED = (
+    *("typing", "dataclasses", "shutil", "tempfile", "inspect", "subprocess", "platform"),
+    *("getpass", "uuid", "random", "yaml", "jsonschema", "orjson", "_strptime"),
+)
+CORE = (
+    *("allowgen", "atomic", "cli", "errors", "exitcodes", "findings", "ids", "keys", "paths"),
+    *("required", "schema", "share"),
+)
+DISPATCHER = ("cli", "compose", "render", "invocation", "events", "commands")
+OFF_THE_HOOK_PATH = ("bench", "tour")
+PROBE = """
+import importlib, json, sys
+banned, modules, commands = json.loads(sys.argv[1])
+added = {}
+
+def note(step):
+    for name in banned:
+        if name in sys.modules and name not in added:
+            added[name] = step
+
+note("(the interpreter)")
+for module in modules:
+    importlib.import_module(module)
+    note(module)
+from majordomus.cli import parser_for, usage
+usage()  # `majordomus --help` imports every public command module for its HELP
+note("majordomus --help")
+for name in commands:
+    parser_for(name, importlib.import_module("majordomus.commands." + name)).format_help()
+    note(f"parser of {name}")
+print(json.dumps(added))
+"""
+
+
+def command_names() -> list[str]:
+    return [name for name in commands.public() if name not in OFF_THE_HOOK_PATH]
+
+
+def modules() -> list[str]:
+    core = [f"mj_core.{name}" for name in CORE]
+    dispatcher = [f"majordomus.{name}" for name in DISPATCHER]
+    return core + dispatcher + [commands.module_name(name) for name in command_names()]
+
+
+def probe(banned: tuple[str, ...], names: list[str], parsers: list[str]) -> dict[str, str]:
+    argument = json.dumps([banned, names, parsers])
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, argument], capture_output=True, text=True, check=True
+    )
+    added: dict[str, str] = json.loads(done.stdout)
+    return added
+
+
+def test_the_probe_names_the_module_that_brought_a_banned_one() -> None:
+    assert probe(("tempfile",), ["json", "tempfile"], []) == {"tempfile": "tempfile"}
+
+
+def test_the_probe_covers_every_hook_path_command() -> None:
+    names = command_names()
+    assert {"check", "context", "doctor", "finish", "watch", "version", "start"} <= set(names)
+    assert "majordomus.commands.check" in modules() and "mj_core.findings" in modules()
+
+
+def test_no_start_up_module_imports_a_banned_module() -> None:
+    added = probe(BANNED, modules(), command_names())
+    assert added == {}, f"banned at import (module: first importer): {added}"
