@@ -1,0 +1,99 @@
+"""Implicit scalar types of YAML 1.1 and YAML 1.2 core, and whether the two agree on a scalar.
+
+YAML 1.1 types follow yaml.org/type/{bool,int,float,null,timestamp,merge,value}.html as PyYAML
+reads them (no `y`/`n` booleans; a float needs a `.` and a signed exponent; `.5` but not `-.5`),
+including that a pattern's `$` also matches before one final line break. Regular expressions are
+compiled on the first scalar that can need one: most keys and words are decided by their first
+character alone.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from re import Pattern
+    from typing import Any
+
+_BOOL11 = {
+    *("yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"),
+    *("true", "True", "TRUE", "false", "False", "FALSE"),
+}
+_NULL11 = {"~", "null", "Null", "NULL"}
+_WORD_FIRST = frozenset("yYnNtTfFoO~<=!&*")
+_NUMBER_FIRST = frozenset("-+0123456789.")
+_DIGITS = frozenset("0123456789")
+_SINGLE = {"<<": "merge", "=": "value", "!": "yaml", "&": "yaml", "*": "yaml"}
+
+_NULL12 = {"", "~", "null", "Null", "NULL"}
+_BOOL12 = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+
+_SEXAGESIMAL = r"(?::[0-5]?[0-9])+"
+_INT11 = (
+    r"[-+]?(?:0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*" + _SEXAGESIMAL + ")"
+)
+_FLOAT11 = (
+    r"[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?"
+    r"|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+    r"|[-+]?[0-9][0-9_]*" + _SEXAGESIMAL + r"\.[0-9_]*"
+    r"|[-+]?\.(?:inf|Inf|INF)"
+    r"|\.(?:nan|NaN|NAN)"
+)
+_TIMESTAMP11 = (
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
+    r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?"
+)
+_INT12 = r"[-+]?(?:0|[1-9][0-9]*)"
+_FLOAT12 = r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+_compiled: dict[str, Pattern[str]] = {}
+
+
+def _full(pattern: str, text: str) -> bool:
+    compiled = _compiled.get(pattern)
+    if compiled is None:
+        import re
+
+        compiled = _compiled[pattern] = re.compile(pattern)
+    return compiled.fullmatch(text) is not None
+
+
+def resolve11(value: str) -> str:
+    """The YAML 1.1 tag (`str`, `bool`, `int`, `float`, `null`, `timestamp`, ...) of a scalar."""
+    if value == "":
+        return "null"
+    first = value[0]
+    if first not in _WORD_FIRST and first not in _NUMBER_FIRST:
+        return "str"
+    core = value[:-1] if value.endswith("\n") else value  # `$` matches before a final line break
+    if core in _BOOL11:
+        return "bool"
+    if core in _NULL11:
+        return "null"
+    if core in _SINGLE:
+        return _SINGLE[core]
+    if first not in _NUMBER_FIRST:
+        return "str"
+    if _full(_FLOAT11, core):
+        return "float"
+    if first != "." and _full(_INT11, core):
+        return "int"
+    if first in _DIGITS and _full(_TIMESTAMP11, core):
+        return "timestamp"
+    return "str"
+
+
+def plain_value(value: str) -> tuple[bool, Any]:
+    """(agreed, value): a plain scalar under YAML 1.2 core, if YAML 1.1 reads the same type."""
+    tag11 = resolve11(value)
+    if tag11 == "timestamp":
+        return True, value  # both read a date; the tool keeps the text
+    if value in _NULL12:
+        return tag11 == "null", None
+    if value in _BOOL12:
+        return tag11 == "bool", _BOOL12[value]
+    if value[0] in _NUMBER_FIRST:
+        if _full(_INT12, value):
+            return tag11 == "int", int(value)
+        if _full(_FLOAT12, value) and any(c.isdigit() for c in value):
+            return tag11 == "float", float(value)
+    return tag11 == "str", value

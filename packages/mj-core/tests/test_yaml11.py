@@ -1,0 +1,64 @@
+"""YAML 1.1 implicit types without PyYAML, checked against PyYAML's resolver on generated text."""
+
+from __future__ import annotations
+
+import yaml
+from hypothesis import example
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+from mj_core.yaml11 import plain_value
+from mj_core.yaml11 import resolve11
+
+RESOLVER = yaml.resolver.Resolver()
+PIECES = [
+    *"0123456789+-._:eExobXOB \t\nTtZz~<=!&*",
+    *("yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "n"),
+    *("true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "nULL"),
+    *(".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN", "<<", "2026", "-01", "-1-1", ":59", ":60"),
+    *("0x", "0b", "0o", "1_000", "e+", "e-", "T10:00:00", " 10:00:00", ".5", "+01:00", "a", "é"),
+]
+scalar = st.one_of(
+    st.lists(st.sampled_from(PIECES), max_size=6).map("".join),
+    st.text(alphabet="0123456789+-._:eExob \nTZ", max_size=12),
+    st.text(max_size=6),
+)
+
+KNOWN = {
+    "yes": "bool", "Off": "bool", "y": "str", "~": "null", "": "null", "NULL": "null",
+    "012": "int", "0o12": "str", "0x1F": "int", "0b101": "int", "1_000": "int",
+    "190:20:30": "int", "1:20.5": "float", "1e3": "str", "1.0e+3": "float", "1.0e3": "str",
+    ".5": "float", "-.5": "str", "-.inf": "float", ".NaN": "float", "1.": "float",
+    "2026-01-01": "timestamp", "2026-1-1 1:00:00.5 +01": "timestamp", "<<": "merge",
+    "=": "value", "!": "yaml", "7\n": "int", "yes\n": "bool", "7\n\n": "str", "\n": "str",
+}  # fmt: skip
+
+
+def pyyaml_tag(value: str) -> str:
+    tag = RESOLVER.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    return str(tag).removeprefix("tag:yaml.org,2002:")
+
+
+def test_known_scalars() -> None:
+    for value, tag in KNOWN.items():
+        assert resolve11(value) == tag == pyyaml_tag(value), value
+
+
+@settings(max_examples=3000, deadline=None)
+@given(scalar)
+@example("2026-01-01T10:00:00Z")
+@example("2001-12-14t21:59:43.10-05:00")
+def test_resolution_equals_pyyaml_resolver(value: str) -> None:
+    assert resolve11(value) == pyyaml_tag(value)
+
+
+def test_plain_value_agreement() -> None:
+    assert plain_value("1") == (True, 1)
+    assert plain_value("-1.5") == (True, -1.5)
+    assert plain_value("1e3") == (False, 1000.0)  # YAML 1.1 reads text
+    assert plain_value("yes") == (False, "yes")
+    assert plain_value("012") == (False, 12)
+    assert plain_value("~") == (True, None)
+    assert plain_value("2026-01-01") == (True, "2026-01-01")
+    assert plain_value("<<") == (False, "<<")
+    assert plain_value("name") == (True, "name")
