@@ -9,38 +9,42 @@ types (`yes`, `on`, `012`, `1_000`, ...). Quoted scalars lose exactly their surr
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass
-from dataclasses import field
-from pathlib import Path
-from typing import Any
-
-import yaml
-
 from mj_core import timing
 from mj_core.errors import ContractUnmet
+from mj_core.yaml11 import plain_value
 
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_RESOLVER = yaml.resolver.Resolver()
-_TAG = "tag:yaml.org,2002:"
-_QUOTE_FIX = "quote the value"
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from re import Pattern
+    from typing import Any
+
 Path_ = tuple[str | int, ...]
 
-_FRAMING = (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)
-_NULL12 = {"", "~", "null", "Null", "NULL"}
-_BOOL12 = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT12 = re.compile(r"[-+]?(0|[1-9][0-9]*)")
-_FLOAT12 = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 
-
-@dataclass
 class Document:
     """Parsed data plus the position of every key and item, for error messages."""
 
-    name: str
-    data: Any
-    marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    __slots__ = ("data", "marks", "name")
+
+    def __init__(
+        self, name: str, data: Any, marks: dict[Path_, tuple[int, int]] | None = None
+    ) -> None:
+        self.name = name
+        self.data = data
+        self.marks: dict[Path_, tuple[int, int]] = {} if marks is None else marks
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine = (self.name, self.data, self.marks)
+        return mine == (other.name, other.data, other.marks)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __repr__(self) -> str:
+        return f"Document(name={self.name!r}, data={self.data!r}, marks={self.marks!r})"
 
     def where(self, path: Path_ = ()) -> str:
         """`file:line:col` of the closest marked ancestor of `path`."""
@@ -58,159 +62,27 @@ class Document:
         return 1
 
 
-def _refuse(name: str, mark: Any, what: str, fix: str, offset: int) -> ContractUnmet:
-    return ContractUnmet(f"{name}:{mark.line + 1 + offset}:{mark.column + 1}: {what} — {fix}")
-
-
-def _plain_value(value: str) -> tuple[bool, Any]:
-    """(agreed, value): a plain scalar under YAML 1.2 core, if YAML 1.1 reads the same type."""
-    tag11 = str(_RESOLVER.resolve(yaml.ScalarNode, value, (True, False)))[len(_TAG) :]  # type: ignore[no-untyped-call]
-    if tag11 == "timestamp":
-        return True, value  # both read a date; the tool keeps the text
-    if value in _NULL12:
-        return tag11 == "null", None
-    if value in _BOOL12:
-        return tag11 == "bool", _BOOL12[value]
-    if _INT12.fullmatch(value):
-        return tag11 == "int", int(value)
-    if _FLOAT12.fullmatch(value) and any(c.isdigit() for c in value):
-        return tag11 == "float", float(value)
-    return tag11 == "str", value
-
-
-class _Builder:
-    def __init__(self, name: str, offset: int) -> None:
-        self.name = name
-        self.offset = offset
-        self.marks: dict[Path_, tuple[int, int]] = {}
-
-    def refuse(self, event: Any, what: str, fix: str) -> ContractUnmet:
-        return _refuse(self.name, event.start_mark, what, fix, self.offset)
-
-    def mark(self, path: Path_, event: Any) -> None:
-        self.marks[path] = (event.start_mark.line + 1 + self.offset, event.start_mark.column + 1)
-
-    def node(self, event: Any, events: Iterator[Any], path: Path_, in_flow: bool) -> Any:
-        if isinstance(event, yaml.AliasEvent):
-            raise self.refuse(event, f"alias *{event.anchor}", "write the value out in full")
-        if getattr(event, "anchor", None):
-            raise self.refuse(event, f"anchor &{event.anchor}", "remove the anchor")
-        if getattr(event, "tag", None):
-            raise self.refuse(event, f"tag {event.tag}", "remove the tag")
-        if isinstance(event, yaml.ScalarEvent):
-            return self.scalar(event)
-        if isinstance(event, yaml.SequenceStartEvent):
-            if event.flow_style and in_flow:
-                raise self.refuse(
-                    event, "nested brackets inside a flow sequence", "write a block sequence"
-                )
-            return self.sequence(events, path, in_flow or bool(event.flow_style))
-        if isinstance(event, yaml.MappingStartEvent):
-            if event.flow_style:
-                raise self.refuse(event, "flow mapping", "write a block mapping, one key a line")
-            return self.mapping(events, path)
-        raise self.refuse(event, f"unexpected {type(event).__name__}", "fix the YAML structure")
-
-    def scalar(self, event: Any) -> Any:
-        if event.style in ("|", ">"):
-            raise self.refuse(
-                event, f"block scalar '{event.style}'", "write a single-line quoted string"
-            )
-        if event.style:  # quoted ('' is plain under the C parser, None under the Python one)
-            return event.value
-        if ": " in event.value:
-            raise self.refuse(event, "unquoted ': ' inside a plain scalar", _QUOTE_FIX)
-        agreed, value = _plain_value(event.value)
-        if not agreed:
-            raise self.refuse(
-                event,
-                f"plain scalar '{event.value}' is read differently by other YAML parsers",
-                _QUOTE_FIX,
-            )
-        return value
-
-    def sequence(self, events: Iterator[Any], path: Path_, in_flow: bool) -> list[Any]:
-        out: list[Any] = []
-        for event in events:
-            if isinstance(event, yaml.SequenceEndEvent):
-                return out
-            self.mark((*path, len(out)), event)
-            out.append(self.node(event, events, (*path, len(out)), in_flow))
-        raise ContractUnmet(f"{self.name}: unterminated sequence")
-
-    def mapping(self, events: Iterator[Any], path: Path_) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for event in events:
-            if isinstance(event, yaml.MappingEndEvent):
-                return out
-            key = self.key(event)
-            if key in out:
-                raise self.refuse(event, f"duplicate key '{key}'", "keep one of the two entries")
-            self.mark((*path, key), event)
-            out[key] = self.node(next(events), events, (*path, key), False)
-        raise ContractUnmet(f"{self.name}: unterminated mapping")
-
-    def key(self, event: Any) -> str:
-        if not isinstance(event, yaml.ScalarEvent):
-            raise self.refuse(event, "a key that is not a scalar", "use a plain string key")
-        if not event.style and event.value == "<<":
-            raise self.refuse(event, "merge key '<<'", "write the keys out in full")
-        value = self.scalar(event)
-        if not isinstance(value, str):
-            raise self.refuse(event, f"key '{event.value}' is not a string", _QUOTE_FIX)
-        return value
-
-
-def _syntax_fix(problem: str, char: str) -> str:
-    if char in "`%@":
-        return f"a plain scalar cannot start with '{char}'; {_QUOTE_FIX}"
-    if "mapping values are not allowed" in problem:
-        return f"an unquoted ': ' inside a plain scalar; {_QUOTE_FIX}"
-    if char == "\t" or "\\t" in problem:
-        return "indent with spaces, not tabs"
-    return "fix the YAML syntax (block mappings and sequences, plain or quoted scalars)"
-
-
 def parse(text: str, name: str, *, line_offset: int = 0) -> Document:
-    """Parse `text` under the subset; an empty text gives `data=None`."""
+    """Parse `text` under the subset; an empty text gives `data=None`.
+
+    The line reader (`yamlfast`) takes the common shape; anything else, and every refusal, goes
+    through PyYAML's events (`yamlevents`), imported only then.
+    """
     timing.count("yaml")
-    builder = _Builder(name, line_offset)
-    data: Any = None
-    documents = 0
-    try:
-        events = iter(yaml.parse(text, Loader=_Loader))
-        for event in events:
-            if isinstance(event, yaml.DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    raise builder.refuse(
-                        event, "more than one document", "keep one document per file"
-                    )
-            elif isinstance(event, _FRAMING):
-                continue
-            else:
-                data = builder.node(event, events, (), False)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "invalid YAML"
-        if mark is None:
-            raise ContractUnmet(f"{name}:1:1: {problem} — {_syntax_fix(problem, '')}") from None
-        lines = text.splitlines()
-        row = lines[mark.line] if mark.line < len(lines) else ""
-        char = row[mark.column] if mark.column < len(row) else ""
-        raise _refuse(name, mark, problem, _syntax_fix(problem, char), line_offset) from None
-    except yaml.reader.ReaderError as exc:
-        before = text[: exc.position]
-        line = before.count("\n") + 1 + line_offset
-        col = exc.position - (before.rfind("\n") + 1) + 1
-        raise ContractUnmet(
-            f"{name}:{line}:{col}: unacceptable character #x{exc.character:04x}"
-            " — remove the control character"
-        ) from None
-    except yaml.YAMLError as exc:
-        first = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
-        raise ContractUnmet(f"{name}:1:1: {first} — fix the YAML syntax") from None
-    return Document(name, data, builder.marks)
+    from mj_core import yamlfast
+
+    read = yamlfast.read(text, line_offset)
+    if read is None:
+        read = _parse_events(text, name, line_offset)
+    return Document(name, read[0], read[1])
+
+
+def _parse_events(
+    text: str, name: str, line_offset: int
+) -> tuple[Any, dict[Path_, tuple[int, int]]]:
+    from mj_core import yamlevents  # imports yaml
+
+    return yamlevents.parse(text, name, line_offset)
 
 
 def decode(raw: bytes, name: str) -> str:
@@ -260,7 +132,16 @@ def split_front_matter(text: str, name: str) -> tuple[Document, str, int]:
     raise ContractUnmet(f"{name}:1:1: front matter is not closed — add a closing '---' line")
 
 
-_SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./(~][A-Za-z0-9_./()~+=@ ,:<>*-]*")
+_SAFE_PLAIN = r"[A-Za-z0-9_./(~][A-Za-z0-9_./()~+=@ ,:<>*-]*"
+_safe_plain: list[Pattern[str]] = []
+
+
+def _safe_plain_match(text: str) -> bool:
+    if not _safe_plain:
+        import re
+
+        _safe_plain.append(re.compile(_SAFE_PLAIN))
+    return _safe_plain[0].fullmatch(text) is not None
 
 
 def _scalar(value: Any) -> str:
@@ -272,10 +153,10 @@ def _scalar(value: Any) -> str:
         return repr(value)
     text = str(value)
     plain_ok = (
-        _SAFE_PLAIN.fullmatch(text) is not None
+        _safe_plain_match(text)
         and ": " not in text
         and not text.endswith((" ", ":"))
-        and _plain_value(text) == (True, text)
+        and plain_value(text) == (True, text)
     )
     if plain_ok:
         return text

@@ -1,0 +1,161 @@
+"""The strict YAML subset read from PyYAML's events: every refusal and its message comes from here.
+
+Imported only when `yamlstrict.parse` meets a text outside the line reader's shape (or by tests
+that compare the two readers), so PyYAML is loaded only then.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from mj_core.errors import ContractUnmet
+from mj_core.yaml11 import plain_value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.yamlstrict import Path_
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_QUOTE_FIX = "quote the value"
+_FRAMING = (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)
+
+
+def _refuse(name: str, mark: Any, what: str, fix: str, offset: int) -> ContractUnmet:
+    return ContractUnmet(f"{name}:{mark.line + 1 + offset}:{mark.column + 1}: {what} — {fix}")
+
+
+class _Builder:
+    def __init__(self, name: str, offset: int) -> None:
+        self.name = name
+        self.offset = offset
+        self.marks: dict[Path_, tuple[int, int]] = {}
+
+    def refuse(self, event: Any, what: str, fix: str) -> ContractUnmet:
+        return _refuse(self.name, event.start_mark, what, fix, self.offset)
+
+    def mark(self, path: Path_, event: Any) -> None:
+        self.marks[path] = (event.start_mark.line + 1 + self.offset, event.start_mark.column + 1)
+
+    def node(self, event: Any, events: Iterator[Any], path: Path_, in_flow: bool) -> Any:
+        if isinstance(event, yaml.AliasEvent):
+            raise self.refuse(event, f"alias *{event.anchor}", "write the value out in full")
+        if getattr(event, "anchor", None):
+            raise self.refuse(event, f"anchor &{event.anchor}", "remove the anchor")
+        if getattr(event, "tag", None):
+            raise self.refuse(event, f"tag {event.tag}", "remove the tag")
+        if isinstance(event, yaml.ScalarEvent):
+            return self.scalar(event)
+        if isinstance(event, yaml.SequenceStartEvent):
+            if event.flow_style and in_flow:
+                raise self.refuse(
+                    event, "nested brackets inside a flow sequence", "write a block sequence"
+                )
+            return self.sequence(events, path, in_flow or bool(event.flow_style))
+        if isinstance(event, yaml.MappingStartEvent):
+            if event.flow_style:
+                raise self.refuse(event, "flow mapping", "write a block mapping, one key a line")
+            return self.mapping(events, path)
+        raise self.refuse(event, f"unexpected {type(event).__name__}", "fix the YAML structure")
+
+    def scalar(self, event: Any) -> Any:
+        if event.style in ("|", ">"):
+            raise self.refuse(
+                event, f"block scalar '{event.style}'", "write a single-line quoted string"
+            )
+        if event.style:  # quoted ('' is plain under the C parser, None under the Python one)
+            return event.value
+        if ": " in event.value:
+            raise self.refuse(event, "unquoted ': ' inside a plain scalar", _QUOTE_FIX)
+        agreed, value = plain_value(event.value)
+        if not agreed:
+            raise self.refuse(
+                event,
+                f"plain scalar '{event.value}' is read differently by other YAML parsers",
+                _QUOTE_FIX,
+            )
+        return value
+
+    def sequence(self, events: Iterator[Any], path: Path_, in_flow: bool) -> list[Any]:
+        out: list[Any] = []
+        for event in events:
+            if isinstance(event, yaml.SequenceEndEvent):
+                return out
+            self.mark((*path, len(out)), event)
+            out.append(self.node(event, events, (*path, len(out)), in_flow))
+        raise ContractUnmet(f"{self.name}: unterminated sequence")
+
+    def mapping(self, events: Iterator[Any], path: Path_) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for event in events:
+            if isinstance(event, yaml.MappingEndEvent):
+                return out
+            key = self.key(event)
+            if key in out:
+                raise self.refuse(event, f"duplicate key '{key}'", "keep one of the two entries")
+            self.mark((*path, key), event)
+            out[key] = self.node(next(events), events, (*path, key), False)
+        raise ContractUnmet(f"{self.name}: unterminated mapping")
+
+    def key(self, event: Any) -> str:
+        if not isinstance(event, yaml.ScalarEvent):
+            raise self.refuse(event, "a key that is not a scalar", "use a plain string key")
+        if not event.style and event.value == "<<":
+            raise self.refuse(event, "merge key '<<'", "write the keys out in full")
+        value = self.scalar(event)
+        if not isinstance(value, str):
+            raise self.refuse(event, f"key '{event.value}' is not a string", _QUOTE_FIX)
+        return value
+
+
+def _syntax_fix(problem: str, char: str) -> str:
+    if char in "`%@":
+        return f"a plain scalar cannot start with '{char}'; {_QUOTE_FIX}"
+    if "mapping values are not allowed" in problem:
+        return f"an unquoted ': ' inside a plain scalar; {_QUOTE_FIX}"
+    if char == "\t" or "\\t" in problem:
+        return "indent with spaces, not tabs"
+    return "fix the YAML syntax (block mappings and sequences, plain or quoted scalars)"
+
+
+def parse(text: str, name: str, line_offset: int = 0) -> tuple[Any, dict[Path_, tuple[int, int]]]:
+    """(data, marks) of `text` under the subset, or the one-line refusal as ContractUnmet."""
+    builder = _Builder(name, line_offset)
+    data: Any = None
+    documents = 0
+    try:
+        events = iter(yaml.parse(text, Loader=_Loader))
+        for event in events:
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise builder.refuse(
+                        event, "more than one document", "keep one document per file"
+                    )
+            elif isinstance(event, _FRAMING):
+                continue
+            else:
+                data = builder.node(event, events, (), False)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        if mark is None:
+            raise ContractUnmet(f"{name}:1:1: {problem} — {_syntax_fix(problem, '')}") from None
+        lines = text.splitlines()
+        row = lines[mark.line] if mark.line < len(lines) else ""
+        char = row[mark.column] if mark.column < len(row) else ""
+        raise _refuse(name, mark, problem, _syntax_fix(problem, char), line_offset) from None
+    except yaml.reader.ReaderError as exc:
+        before = text[: exc.position]
+        line = before.count("\n") + 1 + line_offset
+        col = exc.position - (before.rfind("\n") + 1) + 1
+        raise ContractUnmet(
+            f"{name}:{line}:{col}: unacceptable character #x{exc.character:04x}"
+            " — remove the control character"
+        ) from None
+    except yaml.YAMLError as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
+        raise ContractUnmet(f"{name}:1:1: {first} — fix the YAML syntax") from None
+    return data, builder.marks
