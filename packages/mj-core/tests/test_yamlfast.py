@@ -215,6 +215,9 @@ def test_raw_text_near_the_subset_reads_the_same(text: str) -> None:
         "-\n  a: 1\n",  # an item on the next line
         "plain\n",  # a scalar document
         'a: "\\N"\n',  # an escape the reader does not take
+        'a: "\\ud800"\n',  # a lone surrogate
+        "k" * 1100 + ": 1\n",  # an implicit key over 1024 characters
+        '"' + "k" * 1100 + '": 1\n',
     ],
 )
 def test_line_reader_declines_what_it_is_not_sure_about(text: str) -> None:
@@ -227,6 +230,7 @@ def test_line_reader_takes_the_common_shape_with_marks() -> None:
         "---\n# policy\nversion: 1  # schema\n\nlist:\n- a\n- 'b''c'\nitems:\n"
         '  - name: x\n    args: [doctor, "--json"]\n  -   k: ""\nempty:\nflow: [ ]\n'
         'esc: "tab\\there \\u00e9"\n'
+        'more: "\\x41\\U0001F600\\r\\0\\\\\\"\\n"\n'
     )
     read = yamlfast.read(text, 2)
     assert read is not None
@@ -238,6 +242,7 @@ def test_line_reader_takes_the_common_shape_with_marks() -> None:
         "empty": None,
         "flow": [],
         "esc": "tab\there \u00e9",
+        "more": 'A\U0001f600\r\0\\"\n',
     }
     assert marks[("version",)] == (5, 1)
     assert marks[("list", 1)] == (9, 3)

@@ -1,11 +1,12 @@
-"""A line reader for the common shape of the strict YAML subset, without PyYAML.
+r"""A line reader for the common shape of the strict YAML subset, without PyYAML.
 
 It reads block mappings and sequences (compact `- key: value` items, indentless sequences under
 a key), one-line plain, single- and double-quoted scalars, one-line flow sequences of scalars,
-comments, blank lines and one leading `---`. It gives the data and marks the event reader gives,
-or None for anything else — tabs, control characters, escapes, multi-line scalars, anchors, tags,
-flow mappings, a second document, any construct that reader would refuse — so the event reader
-stays the one place that explains a refusal.
+comments, blank lines and one leading `---`; double quotes may hold the escapes `\\ \" \n \t \r
+\0 \xXX \uXXXX \UXXXXXXXX`. It gives the data and marks the event reader gives, or None for
+anything else — tabs, control characters, other escapes, multi-line scalars, anchors, tags, flow
+mappings, a second document, any construct that reader would refuse — so the event reader stays
+the one place that explains a refusal.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ if TYPE_CHECKING:
     Line = tuple[int, int, str]  # (row from 0, column from 0, text from the column on)
 
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
-_NOTHING: frozenset[str] = frozenset()
 _NOT_IN_FLOW = frozenset("[]{}#,:?'\"")
 _SIMPLE_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "0": "\0"}
 _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 _HEX = frozenset("0123456789abcdefABCDEF")
+_AGREED: dict[str, tuple[bool, Any]] = {}  # plain_value of the plain scalars already seen
+_KEY_MAX = 1000  # YAML parsers refuse an implicit key over 1024 characters
 
 
 class _Decline(Exception):
@@ -115,33 +117,38 @@ def _escape(text: str, at: int) -> tuple[str, int]:
     return chr(value), at + 1 + size
 
 
-def _plain(text: str, banned: frozenset[str]) -> Any:
-    dash = text[:1] == "-" and text[1:2] not in ("", " ")  # `-1`, `-x`: not a sequence entry
-    if not text or (text[0] in _INDICATORS and not dash):
+def _plain(text: str, banned: frozenset[str] | None = None) -> Any:
+    if not text:
         raise _Decline
-    if ": " in text or " #" in text or text.endswith(":") or not banned.isdisjoint(text):
+    if text[0] in _INDICATORS and (text[0] != "-" or text[1:2] in ("", " ")):
+        raise _Decline  # `-1` and `-x` are plain, `- x` is a sequence entry
+    if ": " in text or " #" in text or text[-1] == ":":
         raise _Decline
-    agreed, value = plain_value(text)
-    if not agreed:
+    if banned is not None and not banned.isdisjoint(text):
         raise _Decline
-    return value
+    known = _AGREED.get(text)
+    if known is None:
+        known = plain_value(text)
+        if len(_AGREED) < 4096:
+            _AGREED[text] = known
+    if not known[0]:
+        raise _Decline
+    return known[1]
 
 
 def _split_key(body: str) -> tuple[str, int] | None:
     """(key, index after its ':') when `body` opens with `key:` and a space or the line end."""
     if body[0] in "\"'":
         key, end = _quoted(body, 0)
-        return (
-            (key, end + 1)
-            if body[end : end + 1] == ":" and body[end + 1 : end + 2] in ("", " ")
-            else None
-        )
+        if end > _KEY_MAX or body[end : end + 1] != ":" or body[end + 1 : end + 2] not in ("", " "):
+            return None
+        return key, end + 1
     colon = body.find(": ")
     if colon < 0:
         colon = len(body) - 1 if body.endswith(":") else -1
-    if colon < 0 or colon > 1000:
+    if colon < 0 or colon > _KEY_MAX:
         return None
-    key = _plain(body[:colon].rstrip(" "), _NOTHING)
+    key = _plain(body[:colon].rstrip(" "))
     if not isinstance(key, str):
         raise _Decline
     return key, colon + 1
@@ -225,7 +232,7 @@ class _Reader:
         if text[0] == "[":
             return self.flow(text, row, col, path)
         cut = text.find(" #")
-        return _plain(text if cut < 0 else text[:cut].rstrip(" "), _NOTHING)
+        return _plain(text if cut < 0 else text[:cut].rstrip(" "))
 
     def flow(self, text: str, row: int, col: int, path: tuple[str | int, ...]) -> list[Any]:
         out: list[Any] = []
