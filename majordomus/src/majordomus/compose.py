@@ -8,7 +8,6 @@ except at the byte boundary — which `tests/test_pipeline_equivalence.py` check
 from __future__ import annotations
 
 import importlib
-import shlex
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -51,4 +50,6 @@ def run(stages: list[list[str]], inv: Invocation) -> Iterator[Record]:
 
 
 def pipeline_text(stages: list[list[str]]) -> str:
+    import shlex  # only `--pipeline` prints argv
+
     return "set -o pipefail; " + " | ".join(shlex.join(argv) for argv in stages)

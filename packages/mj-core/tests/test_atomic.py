@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import fcntl
 import json
 import multiprocessing
 import os
@@ -71,6 +72,26 @@ def test_a_failed_write_removes_its_temporary(
     with pytest.raises(OSError, match="No space"):
         atomic.create(tmp_path / "r.md", b"body")
     assert list(tmp_path.iterdir()) == []
+
+
+def _try_lock(path: Path) -> None:
+    other = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(other)
+
+
+def test_locked_holds_the_lock_for_the_block_and_releases_it_on_error(tmp_path: Path) -> None:
+    target = tmp_path / "state" / "ledger.jsonl"
+    with pytest.raises(RuntimeError, match="inside"), atomic.locked(target) as fd:
+        assert os.fstat(fd).st_ino == target.stat().st_ino
+        with pytest.raises(BlockingIOError):
+            _try_lock(target)
+        raise RuntimeError("inside")
+    with pytest.raises(OSError):
+        os.fstat(fd)  # the descriptor is closed
+    _try_lock(target)  # and the lock free again
 
 
 def _append_many(path: str, worker: int) -> None:

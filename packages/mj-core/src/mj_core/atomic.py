@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-from contextlib import contextmanager
 from pathlib import Path
 
 from mj_core.errors import Refused
@@ -16,7 +15,6 @@ from mj_core.errors import Refused
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from collections.abc import Iterator
 
 # Test-only fault injection point: called between the temporary file and the publish.
 # Production code never sets it; it cannot weaken a rule, only simulate a crash.
@@ -104,13 +102,35 @@ def append_line(path: Path, line: bytes) -> None:
             raise OSError(f"{path}: short append ({written} of {len(line)} bytes)")
 
 
-@contextmanager
-def locked(path: Path, mode: int = 0o600) -> Iterator[int]:
-    """A descriptor (O_APPEND) on the file now at `path`, held under an exclusive lock.
+def locked(path: Path, mode: int = 0o600) -> _Locked:
+    """`with locked(path) as fd:` a descriptor (O_APPEND) on the file now at `path`, held
+    under an exclusive lock from entering the block to leaving it.
 
     A writer that waited for the lock while the file was replaced (ledger rotation) finds the
     inode changed and reopens, so no line lands in a file that is no longer the ledger.
     """
+    return _Locked(path, mode)
+
+
+class _Locked:
+    """The context manager `locked` returns (a class: `contextlib` is not imported for it)."""
+
+    __slots__ = ("_fd", "_mode", "_path")
+
+    def __init__(self, path: Path, mode: int) -> None:
+        self._path = path
+        self._mode = mode
+        self._fd = -1
+
+    def __enter__(self) -> int:
+        self._fd = _lock(self._path, self._mode)
+        return self._fd
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self._fd)  # closing releases the lock
+
+
+def _lock(path: Path, mode: int) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     for _ in range(1000):
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, mode)
@@ -120,14 +140,9 @@ def locked(path: Path, mode: int = 0o600) -> Iterator[int]:
         except FileNotFoundError:
             current = -1
         if current == os.fstat(fd).st_ino:
-            break
+            return fd
         os.close(fd)
-    else:
-        raise OSError(f"{path}: replaced under every attempt to lock it")
-    try:
-        yield fd
-    finally:
-        os.close(fd)  # closing releases the lock
+    raise OSError(f"{path}: replaced under every attempt to lock it")
 
 
 def append_block(path: Path, block: bytes, *, mode: int = 0o600) -> None:
