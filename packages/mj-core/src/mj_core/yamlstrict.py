@@ -10,6 +10,7 @@ types (`yes`, `on`, `012`, `1_000`, ...). Quoted scalars lose exactly their surr
 from __future__ import annotations
 
 from mj_core import timing
+from mj_core import yamlfast
 from mj_core.errors import ContractUnmet
 from mj_core.yaml11 import plain_value
 
@@ -69,8 +70,6 @@ def parse(text: str, name: str, *, line_offset: int = 0) -> Document:
     through PyYAML's events (`yamlevents`), imported only then.
     """
     timing.count("yaml")
-    from mj_core import yamlfast
-
     read = yamlfast.read(text, line_offset)
     if read is None:
         read = _parse_events(text, name, line_offset)
