@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import re
+
 import yaml
 from hypothesis import example
 from hypothesis import given
@@ -62,3 +65,39 @@ def test_plain_value_agreement() -> None:
     assert plain_value("2026-01-01") == (True, "2026-01-01")
     assert plain_value("<<") == (False, "<<")
     assert plain_value("name") == (True, "name")
+
+
+INT12 = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+FLOAT12 = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+BOOL12 = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+
+
+def reference_plain_value(value: str) -> tuple[bool, object]:
+    """The agreement check as it was written over PyYAML's resolver."""
+    tag11 = pyyaml_tag(value)
+    if tag11 == "timestamp":
+        return True, value
+    if value in {"", "~", "null", "Null", "NULL"}:
+        return tag11 == "null", None
+    if value in BOOL12:
+        return tag11 == "bool", BOOL12[value]
+    if INT12.fullmatch(value):
+        return tag11 == "int", int(value)
+    if FLOAT12.fullmatch(value) and any(c.isdigit() for c in value):
+        return tag11 == "float", float(value)
+    return tag11 == "str", value
+
+
+@settings(max_examples=3000, deadline=None)
+@given(scalar)
+@example("012")
+@example("0")
+@example("1e3")
+def test_plain_value_equals_the_check_over_pyyaml(value: str) -> None:
+    mine, reference = plain_value(value), reference_plain_value(value)
+    assert mine[0] == reference[0]
+    assert type(mine[1]) is type(reference[1])
+    if isinstance(mine[1], float) and math.isnan(mine[1]):
+        assert isinstance(reference[1], float) and math.isnan(reference[1])
+    else:
+        assert mine[1] == reference[1]

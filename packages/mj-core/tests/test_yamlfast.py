@@ -291,6 +291,8 @@ def test_reading_and_dumping_do_not_import_pyyaml_typing_or_dataclasses() -> Non
         "from mj_core import share, yamlstrict\n"
         "doc = yamlstrict.load_file(share.path('skeleton', 'ai', 'repo', 'policy.yaml'))\n"
         "assert doc.data['version'] == 1\n"
+        "from mj_core import yaml11\n"
+        "assert not yaml11._compiled, list(yaml11._compiled)\n"  # words and decimals: no pattern
         "yamlstrict.split_front_matter(share.read_text('skeleton', 'ai', 'README.md'), 'r.md')\n"
         "text = yamlstrict.dump({'a': [1, 'yes', {'b': None}], 'c': '2026-01-01'})\n"
         "assert yamlstrict.parse(text, 'd.yaml').data['a'][1] == 'yes'\n"

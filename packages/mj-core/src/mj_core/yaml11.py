@@ -22,6 +22,9 @@ _NULL11 = {"~", "null", "Null", "NULL"}
 _WORD_FIRST = frozenset("yYnNtTfFoO~<=!&*")
 _NUMBER_FIRST = frozenset("-+0123456789.")
 _DIGITS = frozenset("0123456789")
+_OCTAL = frozenset("01234567")
+_NUMBER11_CHARS = frozenset("0123456789+-._:xbeEabcdefABCDEFinfINFnaNAtTZ \t")
+_NUMBER12_CHARS = frozenset("0123456789+-.eE")
 _SINGLE = {"<<": "merge", "=": "value", "!": "yaml", "&": "yaml", "*": "yaml"}
 
 _NULL12 = {"", "~", "null", "Null", "NULL"}
@@ -57,6 +60,12 @@ def _full(pattern: str, text: str) -> bool:
     return compiled.fullmatch(text) is not None
 
 
+def _decimal(text: str) -> bool:
+    """`[0-9]+\\.[0-9]*`: a float in YAML 1.1 and 1.2 alike."""
+    whole, dot, part = text.partition(".")
+    return bool(dot) and text.isascii() and whole.isdigit() and (part.isdigit() or not part)
+
+
 def resolve11(value: str) -> str:
     """The YAML 1.1 tag (`str`, `bool`, `int`, `float`, `null`, `timestamp`, ...) of a scalar."""
     if value == "":
@@ -73,6 +82,12 @@ def resolve11(value: str) -> str:
         return _SINGLE[core]
     if first not in _NUMBER_FIRST:
         return "str"
+    if core.isascii() and core.isdigit():  # the common number, decided without a pattern
+        return "int" if first != "0" or len(core) == 1 or _OCTAL.issuperset(core) else "str"
+    if _decimal(core):
+        return "float"
+    if not _NUMBER11_CHARS.issuperset(core):
+        return "str"  # a character no number or date pattern holds
     if _full(_FLOAT11, core):
         return "float"
     if first != "." and _full(_INT11, core):
@@ -91,7 +106,13 @@ def plain_value(value: str) -> tuple[bool, Any]:
         return tag11 == "null", None
     if value in _BOOL12:
         return tag11 == "bool", _BOOL12[value]
-    if value[0] in _NUMBER_FIRST:
+    if value.isascii() and value.isdigit():  # 1.2 reads `012` as the float 12.0
+        if value[0] != "0" or len(value) == 1:
+            return tag11 == "int", int(value)
+        return tag11 == "float", float(value)
+    if _decimal(value):
+        return tag11 == "float", float(value)
+    if value[0] in _NUMBER_FIRST and _NUMBER12_CHARS.issuperset(value):
         if _full(_INT12, value):
             return tag11 == "int", int(value)
         if _full(_FLOAT12, value) and any(c.isdigit() for c in value):
