@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import copy
 import io
 import json
+import pickle
 
 import pytest
 from mj_core import jsonl
@@ -76,6 +78,8 @@ def test_findings_are_immutable_values() -> None:
     assert one != one.replace(message="d") and one != one.record()
     with pytest.raises(AttributeError):
         one.level = "OK"  # type: ignore[misc]
+    assert copy.copy(one) == one and copy.deepcopy(one) == one
+    assert pickle.loads(pickle.dumps(one)) == one
     assert repr(one) == (
         "Finding(level='WARN', category='a', subject='b', message='c', reproduce=None, code=None)"
     )

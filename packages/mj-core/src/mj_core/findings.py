@@ -67,6 +67,9 @@ class Finding:
     def __hash__(self) -> int:
         return hash(self._fields())
 
+    def __reduce__(self) -> tuple[type[Finding], tuple[object, ...]]:
+        return (Finding, self._fields())  # copy and pickle rebuild through the constructor
+
     def __repr__(self) -> str:
         inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELDS)
         return f"Finding({inner})"
