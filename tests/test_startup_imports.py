@@ -1,0 +1,72 @@
+"""Start-up diet: what a command's process imports is part of its speed contract.
+
+Each command below runs with `PYTHONPROFILEIMPORTTIME=1` (the environment form of
+`python -X importtime`) in a scratch repository with an active task; the modules it imported
+are read back from stderr. None of the heavy modules may appear: the tool runs from git hooks,
+and each of these costs milliseconds on every run (see docs/PERFORMANCE.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import Repo
+
+HEAVY = {
+    "typing",
+    "dataclasses",
+    "inspect",
+    "yaml",
+    "jsonschema",
+    "orjson",
+    "git",  # GitPython
+    "subprocess",
+    "shutil",
+    "tempfile",
+    "random",
+    "uuid",
+    "platform",
+    "_strptime",
+}
+STAMPS = {"hashlib"}  # projection stamps are SHA-256: only the commands that check them pay
+IMPORTED = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", re.M)
+COMMANDS = (
+    ("version",),
+    ("check",),
+    ("history",),
+    ("context",),
+    ("finish", "--check"),
+    ("doctor",),
+    ("watch",),
+)
+
+
+@pytest.fixture
+def busy(layer_repo: Repo) -> Repo:
+    started = layer_repo.mj("start", "narrow the parser", "--scope", "lib", "--owner", "o")
+    assert started.code == 0, started
+    layer_repo.write("lib/a.py", "a = 1\n")
+    checkpoint = layer_repo.mj("checkpoint", stdin="parser narrowed\n")
+    assert checkpoint.code == 0, checkpoint
+    return layer_repo
+
+
+def imported(repo: Repo, *argv: str) -> tuple[int, set[str]]:
+    env = {**repo.env, "PYTHONPROFILEIMPORTTIME": "1"}
+    saved, repo.env = repo.env, env
+    try:
+        result = repo.mj(*argv)
+    finally:
+        repo.env = saved
+    names = set(IMPORTED.findall(result.err))
+    assert "mj_core" in names or argv == ("version",), result.err[-2000:]
+    return result.code, names
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
+def test_a_command_imports_nothing_heavy(busy: Repo, argv: tuple[str, ...]) -> None:
+    code, names = imported(busy, *argv)
+    assert code in (0, 10, 11), (argv, code)
+    heavy = HEAVY if argv[0] in ("doctor", "watch") else HEAVY | STAMPS
+    assert not names & heavy, sorted(names & heavy)
