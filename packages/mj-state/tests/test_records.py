@@ -149,3 +149,29 @@ def test_advanced_label_after_a_commit(repo: Path) -> None:
     git(repo, "commit", "-q", "--no-gpg-sign", "-m", "two")
     rec = resolve.resolve(repo, repo / "state", "checkpoint")
     assert rec is not None and rec.label == "advanced"
+
+
+def test_records_of_other_worktrees_are_skipped_unparsed_and_any_spelling_is_found(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = repo / "state"
+    mine = write(repo, "handover", "mine\n", stamp="2026-09-03T09:00:00Z")
+    for minute in range(10, 40):
+        other = write(repo, "handover", "other\n", stamp=f"2026-09-03T10:{minute}:00Z")
+        other.write_text(other.read_text().replace(f"worktree: {repo}", "worktree: /elsewhere"))
+    parsed: list[Path] = []
+    load = records.load
+
+    def counting(path: Path) -> tuple[dict, str]:
+        parsed.append(path)
+        return load(path)
+
+    monkeypatch.setattr(records, "load", counting)
+    assert resolve.resolve(repo, state, "handover").path == mine  # type: ignore[union-attr]
+    assert len(parsed) == 2  # the newest (the fallback) and mine; 29 others only byte-read
+    escaped = "".join(f"\\x{ord(c):02x}" if c == "/" else c for c in str(repo))
+    for spelling in (f"'{repo}'", f'"{repo}"', f'"{escaped}"'):
+        mine.write_text(mine.read_text().replace(f"worktree: {repo}\n", f"worktree: {spelling}\n"))
+        found = resolve.resolve(repo, state, "handover")
+        assert found is not None and found.path == mine, spelling
+        mine.write_text(mine.read_text().replace(f"worktree: {spelling}\n", f"worktree: {repo}\n"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mj_core import ids
+from mj_core import timing
 from mj_core.errors import MjError
 
 from mj_state import identity
@@ -68,11 +69,27 @@ def here(root: Path) -> dict[str, Any]:
 
 
 def resolve(root: Path, state: Path, kind: str, now: dict[str, Any] | None = None) -> Record | None:
-    """The best prior record of `kind` for this checkout, labelled; None when nothing applies."""
+    """The best prior record of `kind` for this checkout, labelled; None when nothing applies.
+
+    Once the same-branch fallback is known, an older file is parsed only if it can name this
+    worktree (`_may_name`): with many records from other worktrees on the branch (a new clone,
+    a second worktree), the search reads bytes instead of parsing every front matter.
+    """
     here_now = now if now is not None else here(root)
+    worktree, branch = str(here_now["worktree"]), str(here_now["branch"])
+    base = records.directory(state, kind)
     fallback: tuple[Path, dict[str, Any], str] | None = None
-    for path, front, body in scan(root, state, kind, here_now):
-        if str(front.get("worktree")) == str(here_now["worktree"]):
+    for name in ordered(state, kind, branch):
+        path = base / name
+        if fallback is not None and not _may_name(path, worktree):
+            continue
+        try:
+            front, body = records.load(path)
+        except MjError:
+            continue
+        if str(front.get("branch")) != branch:
+            continue
+        if str(front.get("worktree")) == worktree:
             return Record(path, front, body, identity.label(root, front, here_now))
         if fallback is None:
             fallback = (path, front, body)
@@ -80,6 +97,38 @@ def resolve(root: Path, state: Path, kind: str, now: dict[str, Any] | None = Non
         return None
     path, front, body = fallback
     return Record(path, front, body, identity.label(root, front, here_now))
+
+
+def _may_name(path: Path, worktree: str) -> bool:
+    """False only when the file cannot hold `worktree: <worktree>` in any YAML spelling.
+
+    A path of letters, digits and `_./-` is written verbatim by every YAML scalar style that
+    has no backslash escape (plain, single- or double-quoted; folding would add a space) and is
+    followed by a character outside that set (a quote, a space, a line break) or the end. So a
+    file with no such occurrence and no backslash cannot name it (`repository_id`, the common
+    git directory `<main worktree>/.git`, is an occurrence followed by `/`). Else: parse it.
+    """
+    if not worktree or worktree.strip(_VERBATIM):
+        return True
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return True  # let the parser report it
+    timing.count("files read")
+    if b"\\" in raw:
+        return True
+    needle = worktree.encode()
+    start = raw.find(needle)
+    while start != -1:
+        end = start + len(needle)
+        if end == len(raw) or raw[end] not in _VERBATIM_BYTES:
+            return True
+        start = raw.find(needle, start + 1)
+    return False
+
+
+_VERBATIM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-"
+_VERBATIM_BYTES = _VERBATIM.encode()
 
 
 def this_worktree(root: Path, state: Path, kind: str) -> list[Record]:
