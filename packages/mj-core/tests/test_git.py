@@ -70,3 +70,19 @@ def test_worktrees_and_ancestry(repo: Path, tmp_path: Path) -> None:
     assert git.is_ancestor(repo, first, second)
     assert not git.is_ancestor(repo, second, first)
     assert git.changed_since(repo, first) == ["a.txt"]
+
+
+def test_snapshot_answers_where_status_and_changed_at_once(repo: Path) -> None:
+    base = git.head(repo)
+    assert base is not None
+    (repo / "b.txt").write_text("b\n")
+    _git(repo, "add", "b.txt")
+    _git(repo, "commit", "-q", "--no-verify", "-m", "two")
+    (repo / "c.txt").write_text("c\n")
+    here, status, changed = git.snapshot(repo, base)
+    assert here == git.where(repo)
+    assert status == git.status_paths(repo) == ["c.txt"]
+    assert changed == git.changed_since(repo, base) == ["b.txt"]
+    assert git.snapshot(repo, None)[2] == []
+    (repo / "c.txt").unlink()
+    assert git.snapshot(repo, "")[1:] == ([], []) and not git.is_dirty(repo)

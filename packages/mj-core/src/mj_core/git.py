@@ -190,6 +190,23 @@ def where(root: Path) -> tuple[Path, str | None, str | None]:
     return parse_where(root, code, stdout)
 
 
+def snapshot(
+    root: Path, base: str | None
+) -> tuple[tuple[Path, str | None, str | None], list[str], list[str]]:
+    """(`where`, `status_paths`, `changed_since(base)`) from git processes run at once.
+
+    With no `base` the third is empty and not asked. A dirty working tree is a non-empty second.
+    """
+    calls: list[tuple[tuple[str, ...], Path | str]] = [(WHERE_ARGS, root), (STATUS_ARGS, root)]
+    if base:
+        calls.append((("diff", "--name-only", "-z", f"{base}..HEAD"), root))
+    results = run_many(calls)
+    here = parse_where(root, results[0][0], results[0][1])
+    status = parse_status(results[1][1]) if results[1][0] == 0 else []
+    changed = zsplit(results[2][1]) if base and results[2][0] == 0 else []
+    return here, status, changed
+
+
 def parse_where(root: Path, code: int, stdout: str) -> tuple[Path, str | None, str | None]:
     """`where` from the result of `git <WHERE_ARGS>` (asked alone or among `run_many`)."""
     lines = stdout.split("\n")

@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from mj_core import clock
+from mj_core import git
 from mj_core import timing
 from mj_core.cli import Context
 from mj_core.cli import Stage
@@ -25,7 +26,6 @@ from mj_state import decisions
 from mj_state import identity
 from mj_state import questions
 from mj_state import resolve as resolver
-from mj_state import scope
 from mj_state import tasks
 from mj_state.factsmore import documents
 from mj_state.factsmore import history
@@ -46,13 +46,15 @@ def fact(which: str, /, **fields: Any) -> Record:
 def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
     """Every fact for the checkout at `root`, in authority order."""
     lay = layer_mod.load(root)
-    here = identity.identity(root)
+    task = tasks.read_current(lay)
+    active = task is not None and task.get("outcome") == "active"
+    base = str(task.get("head") or "") if active and task is not None else None
+    where, status, changed = git.snapshot(root, base)  # one round of git processes, at once
+    here = {**identity.from_where(root, *where), "working_tree": "dirty" if status else "clean"}
     yield fact("git", generated_at=clock.iso(clock.now()), repository=str(root), **here)
     yield fact("policy", **_policy(lay))
-    task = tasks.read_current(lay)
     yield _task(root, task, here)
     yield _profile(lay, task)
-    active = task is not None and task.get("outcome") == "active"
     if active and task is not None:
         yield fact("documents", chain=documents(lay, [str(s) for s in task.get("scope") or []]))
     yield _questions(lay, task)
@@ -61,7 +63,7 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
         with timing.phase(f"facts: {kind}"):
             yield _record(lay, kind, here)
     if active and task is not None:
-        yield fact("touched", files=scope.touched(root, str(task.get("head") or "")))
+        yield fact("touched", files=list(dict.fromkeys([*status, *changed])))
     limit = int(lay.policy.data["context"]["max_list_items"])
     yield fact("history", **history(lay.state / "ledger.jsonl", limit))
     if prompt_name:

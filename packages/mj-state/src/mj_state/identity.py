@@ -26,7 +26,11 @@ def identity(root: Path) -> dict[str, Any]:
 
 def position(root: Path) -> dict[str, Any]:
     """repository_id, worktree, branch, head: what the divergence label compares (one git call)."""
-    common, head, branch = git.where(root)
+    return from_where(root, *git.where(root))
+
+
+def from_where(root: Path, common: Path, head: str | None, branch: str | None) -> dict[str, Any]:
+    """`position` from the answer of `git.where` (or of `git.snapshot`)."""
     return {
         "repository_id": str(common),
         "worktree": str(root),

@@ -72,16 +72,8 @@ def state(layer: Layer, record: Record, now: Record) -> Finding:
 def _git_now(layer: Layer, record: Record) -> tuple[Record, list[str]]:
     """Where HEAD is now and what was touched since the task's head: three git calls at once."""
     root = layer.root
-    diff = ("diff", "--name-only", "-z", f"{record['head']}..HEAD")
-    here, status, changed = git.run_many(
-        [(git.WHERE_ARGS, root), (git.STATUS_ARGS, root), (diff, root)]
-    )
-    common, head, branch = git.parse_where(root, here[0], here[1])
-    now = {"repository_id": str(common), "worktree": str(root), "branch": branch or "DETACHED"}
-    now["head"] = head or ""
-    touched = dict.fromkeys(git.parse_status(status[1]) if status[0] == 0 else [])
-    touched.update(dict.fromkeys(git.zsplit(changed[1]) if changed[0] == 0 else []))
-    return now, list(touched)
+    here, status, changed = git.snapshot(root, str(record["head"]))
+    return identity.from_where(root, *here), list(dict.fromkeys([*status, *changed]))
 
 
 def scope_findings(
