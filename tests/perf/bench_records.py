@@ -8,6 +8,11 @@ decisions) plus 50 questions in `open-questions.md`, half of them resolved. It p
 wall time of `--runs` runs of `majordomus finish --check`, `majordomus checkpoint` (a one-line
 body on stdin; each run writes a record) and `majordomus handover --resolve`, against the
 150 ms budget, with the MJ_TIMING counters of one run of each.
+
+`--fixture large` measures on the benchmark's `large` fixture instead
+(`majordomus.benchmark.fixture`: 2,000 tracked files, 5,000 ledger lines, 200 handovers, 500
+checkpoints, 100 decisions, 50 questions, 3 linked worktrees with active tasks), with a task
+started on `src` in the main worktree.
 """
 
 from __future__ import annotations
@@ -82,16 +87,33 @@ def counters(root: Path, argv: tuple[str, ...]) -> dict[str, int]:
     return found
 
 
+def large_fixture() -> tuple[Path, object]:
+    """The benchmark's generated `large` repository, with an active task on `src`."""
+    from majordomus.benchmark import fixture
+
+    scenario = fixture.scenario("large", 1)
+    started = subprocess.run(
+        (str(bench_context.BIN / "mj-state"), "start", "bench task", "--scope", "src"),
+        cwd=scenario.root, env=bench_context.ENV, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    return scenario.root, scenario
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--out")
+    parser.add_argument("--fixture", choices=("records", "large"), default="records")
     options = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(prefix="mj-bench-records-") as scratch:
-        busy = Path(scratch) / "busy"
-        bench_context.fixture(busy, 500, 200, 5000, 100)
-        add_questions(busy, 50)
+        if options.fixture == "large":
+            busy, closing = large_fixture()
+        else:
+            busy, closing = Path(scratch) / "busy", None
+            bench_context.fixture(busy, 500, 200, 5000, 100)
+            add_questions(busy, 50)
         for argv in COMMANDS:
             walls, cpus = measure(busy, argv, options.runs)
             rows.append({
@@ -103,9 +125,12 @@ def main() -> int:
                 "median_cpu_ms": round(statistics.median(cpus), 1),
                 "counters": counters(busy, argv),
             })  # fmt: skip
+        if closing is not None:
+            closing.close()
     result = {
         "fixture": {"checkpoints": 500, "handovers": 200, "ledger_lines": 5000,
                     "decisions": 100, "questions": 50},
+        "fixture_name": options.fixture,
         "budget_ms": BUDGET_MS,
         "load_average": os.getloadavg()[0],
         "reference_loop_cpu_ms": bench_context.reference_cpu_ms(),
