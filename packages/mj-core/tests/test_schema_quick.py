@@ -50,3 +50,38 @@ def test_quick_agrees_with_jsonschema_on_validity(changes: dict, drop: set) -> N
     quick = schema.quick_violations(_doc(data), "current")
     full = schema.violations(_doc(data), "current")
     assert bool(quick) == bool(full), (quick, full)
+
+
+RULE = {
+    "id": "majordomus.scope-claims",
+    "version": 1,
+    "kind": "rule",
+    "title": "Claims bound the work",
+    "description": "A task touches only what it claimed.",
+    "statement": "Touch only the claimed paths.",
+    "status": "active",
+    "class": "blocking",
+    "depends_on": ["majordomus.layer@1"],
+    "tags": ["scope"],
+}
+_RULE_VALUES = st.one_of(
+    _VALUES,
+    st.sampled_from(["rule", "advisory", "deprecated", "a.b@0", "a.b@2", "Bad", "x\ny", 0, 1]),
+    st.lists(st.sampled_from(["a.b@1", "a.b@1", "tag", "Tag", "a.b"]), max_size=3),
+)
+
+
+def test_a_valid_rule_has_no_violations() -> None:
+    assert schema.quick_violations(_doc(dict(RULE)), "rule") == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    changes=st.dictionaries(st.sampled_from([*RULE, "extra"]), _RULE_VALUES, max_size=4),
+    drop=st.sets(st.sampled_from(list(RULE)), max_size=2),
+)
+def test_quick_agrees_with_jsonschema_on_rule_front_matter(changes: dict, drop: set) -> None:
+    data = {k: v for k, v in {**RULE, **changes}.items() if k not in drop}
+    quick = schema.quick_violations(_doc(data), "rule")
+    full = schema.violations(_doc(data), "rule")
+    assert bool(quick) == bool(full), (quick, full)

@@ -50,12 +50,14 @@ class Rule:
 
 
 def _read(root: Path, path: Path, provenance: str) -> Rule:
-    from mj_core import schema  # jsonschema: only when rules are read
+    from mj_core import schema
 
     shown = path.relative_to(root).as_posix()
     doc = layer_mod.close(rulepkg.front_matter(path, shown), "rule")
-    for where, message in schema.violations(doc, "rule"):
-        raise ContractUnmet(f"{where}: {message} — fix the rule's front matter")
+    problems = schema.quick_violations(doc, "rule")
+    if problems:  # worded by jsonschema, imported only for a rule that is wrong
+        for where, message in [*schema.violations(doc, "rule"), *problems][:1]:
+            raise ContractUnmet(f"{where}: {message} — fix the rule's front matter")
     return Rule(str(doc.data["id"]), int(doc.data["version"]), shown, provenance, doc.data)
 
 
