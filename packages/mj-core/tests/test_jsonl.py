@@ -29,3 +29,13 @@ def test_bad_bytes_name_the_line_and_the_cause() -> None:
 def test_pretty_is_indented_and_ends_in_a_newline() -> None:
     assert jsonl.pretty({"a": [1]}) == b'{\n  "a": [\n    1\n  ]\n}\n'
     assert jsonl.loads_line(jsonl.encode({"a": "\u2028"})) == {"a": "\u2028"}
+
+
+def test_each_line_gives_a_value_only_for_a_line_that_is_exactly_one_value() -> None:
+    data = b'{"a":1}\n\n {"b":2}\n{"c":\n3}\n{"d":NaN}\n[1]\n"\xc3\xa9"\n{"e":1}\r\n{"f":1} x'
+    got = jsonl.each_line(data)
+    assert got[0] == {"a": 1} and got[6] == [1] and got[7] == "é"
+    for index in (1, 2, 3, 4, 5, 8, 9):
+        assert got[index] is jsonl.NOT_EXACT, index
+    assert len(got) == data.count(b"\n") + 1
+    assert jsonl.each_line(b'{"a":1}\n\xff') == [jsonl.NOT_EXACT, jsonl.NOT_EXACT]
