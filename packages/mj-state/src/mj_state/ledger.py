@@ -157,8 +157,10 @@ def open_session(root: Path, state_dir: Path) -> str | None:
 
 def read(ledger: Path) -> Iterator[Line]:
     """Every line of `ledger` in order; a missing file is an empty ledger."""
-    for number, text, complete in raw_lines(ledger):
-        yield parse(number, text, complete=complete)
+    rows = raw_lines(ledger)
+    exact = jsonl.each_line(b"\n".join(text for _, text, _ in rows)) if rows else []
+    for (number, text, complete), value in zip(rows, exact, strict=True):
+        yield parse(number, text, complete=complete, decoded=value)
 
 
 def raw_lines(ledger: Path) -> list[tuple[int, bytes, bool]]:
@@ -180,10 +182,13 @@ def parse_line(number: int, raw: bytes) -> Line:
     return parse(number, raw.rstrip(b"\r\n"), complete=raw.endswith(b"\n"))
 
 
-def parse(number: int, text: bytes, *, complete: bool) -> Line:
-    """`text` is the line without its newline; `raw` keeps exactly that."""
+def parse(number: int, text: bytes, *, complete: bool, decoded: Any = jsonl.NOT_EXACT) -> Line:
+    """`text` is the line without its newline; `raw` keeps exactly that.
+
+    `decoded` is the line's value when the caller already has it (`jsonl.each_line`).
+    """
     try:
-        value = jsonl.loads_line(text)
+        value = jsonl.loads_line(text) if decoded is jsonl.NOT_EXACT else decoded
     except jsonl.DecodeError as exc:
         if not complete:
             return Line(number, None, "truncated line (no newline, not a JSON object)", text)
