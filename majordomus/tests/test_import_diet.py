@@ -1,29 +1,37 @@
-"""Import diet: the start-up path of a command loads none of the slow standard modules.
+"""Import diet: loading any module of the tools loads none of the slow standard modules.
 
 Every command is a fresh process run from git hooks, so what a module imports at load time is
-paid on every run. In a fresh interpreter this imports the mj_core modules the core owns, the
+paid on every run. In a fresh interpreter this imports every module of mj_core, mj_policy,
+mj_state, mj_context and mj_watch (but `mj_core.yamlevents`, PyYAML's fallback reader, imported
+only for a text the line reader declines, and each `__main__`, which runs its tool), the
 dispatcher's modules and every dispatched command module (`bench` and `tour` excepted: they are
 not on a hook's path, though `majordomus --help`, also probed, imports them for their HELP),
 then builds and formats each command's parser (argparse's formatter would import shutil), and
-fails naming the module (or step) that first brought a banned one in.
+fails naming the module (or step) that first brought a banned one in. A module that hashes
+imports `hashlib` in the function that hashes, so `hashlib` is banned at load time too.
 """
 
 from __future__ import annotations
 
 import json
+import pkgutil
 import subprocess
 import sys
+
+import mj_context
+import mj_core
+import mj_policy
+import mj_state
+import mj_watch
 
 from majordomus import commands
 
 BANNED = (
     *("typing", "dataclasses", "shutil", "tempfile", "inspect", "subprocess", "platform"),
-    *("getpass", "uuid", "random", "yaml", "jsonschema", "orjson", "_strptime"),
+    *("getpass", "uuid", "random", "yaml", "jsonschema", "orjson", "_strptime", "hashlib"),
 )
-CORE = (
-    *("allowgen", "atomic", "cli", "errors", "exitcodes", "findings", "ids", "keys", "paths"),
-    *("required", "schema", "share"),
-)
+PACKAGES = (mj_core, mj_policy, mj_state, mj_context, mj_watch)
+NOT_LOADED_AT_START = ("mj_core.yamlevents",)
 DISPATCHER = ("cli", "compose", "render", "invocation", "events", "commands")
 OFF_THE_HOOK_PATH = ("bench", "tour")
 PROBE = """
@@ -54,10 +62,18 @@ def command_names() -> list[str]:
     return [name for name in commands.public() if name not in OFF_THE_HOOK_PATH]
 
 
+def package_modules() -> list[str]:
+    found = []
+    for package in PACKAGES:
+        for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            if not module.name.endswith(".__main__") and module.name not in NOT_LOADED_AT_START:
+                found.append(module.name)
+    return found
+
+
 def modules() -> list[str]:
-    core = [f"mj_core.{name}" for name in CORE]
     dispatcher = [f"majordomus.{name}" for name in DISPATCHER]
-    return core + dispatcher + [commands.module_name(name) for name in command_names()]
+    return package_modules() + dispatcher + [commands.module_name(n) for n in command_names()]
 
 
 def probe(banned: tuple[str, ...], names: list[str], parsers: list[str]) -> dict[str, str]:
@@ -77,6 +93,9 @@ def test_the_probe_covers_every_hook_path_command() -> None:
     names = command_names()
     assert {"check", "context", "doctor", "finish", "watch", "version", "start"} <= set(names)
     assert "majordomus.commands.check" in modules() and "mj_core.findings" in modules()
+    assert {"mj_policy.layer", "mj_state.ledger", "mj_context.build", "mj_watch.doctor"} <= set(
+        modules()
+    )
 
 
 def test_no_start_up_module_imports_a_banned_module() -> None:
