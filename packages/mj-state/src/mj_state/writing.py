@@ -56,33 +56,30 @@ def owner() -> str:
     return getpass.getuser()
 
 
-def changed_files(root: Path, task: Record | None, status: list[str] | None = None) -> list[str]:
+def changed_files(root: Path, task: Record | None) -> list[str]:
     """Touched since the task's head (status ∪ diff), or what status shows without a task."""
     if task is None:
-        return git.status_paths(root) if status is None else status
-    if status is None:
-        return scope.touched(root, str(task.get("head") or ""))
-    base = str(task.get("head") or "")
-    return list(dict.fromkeys([*status, *(git.changed_since(root, base) if base else [])]))
+        return git.status_paths(root)
+    return scope.touched(root, str(task.get("head") or ""))
 
 
-def where(root: Path) -> tuple[Record, list[str]]:
-    """The identity fields and the status paths, asking git for the status once."""
-    from mj_state import resolve
-
-    status = git.status_paths(root)
-    return {**resolve.here(root), "working_tree": "dirty" if status else "clean"}, status
+def where(root: Path, task: Record | None) -> tuple[Record, list[str]]:
+    """The identity fields and `changed_files`, from one round of git processes (`git.snapshot`)."""
+    base = str(task.get("head") or "") if task is not None else None
+    here, status, changed = git.snapshot(root, base)
+    found = {**identity.from_where(root, *here), "working_tree": "dirty" if status else "clean"}
+    return found, list(dict.fromkeys([*status, *changed]))
 
 
 def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Path, Record]:
     """Compute the front matter and publish a new record; (its path, the identity used)."""
-    identity_now, status = where(layer.root)
+    identity_now, changed = where(layer.root, task)
     front = records.front_matter(
         layer.root,
         task,
         profile=str(layer.policy.data["profiles"]["default"]),
         owner=owner(),
-        changed_files=changed_files(layer.root, task, status),
+        changed_files=changed,
         moment=clock.now(),
         where=identity_now,
     )
