@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from majordomus.cli import main
+from majordomus.cli import script
 
-raise SystemExit(main())
+script()

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     import argparse
     from types import ModuleType
     from typing import IO
+    from typing import NoReturn
 
 LEGEND = (
     "exit codes: 0 ok, 2 usage, 10 contract unmet, 11 drift found, 12 missing artifact, "
@@ -157,3 +158,10 @@ def main(argv: list[str] | None = None) -> int:
                 timing.emit(sys.stderr, as_json="--json" in args)
 
     return guard("majordomus", body)
+
+
+def script() -> NoReturn:
+    """The installed executable: `main` on the process's own arguments, then `exit_now`."""
+    from mj_core.exitcodes import exit_now
+
+    exit_now(main())

@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from mj_context.cli import main
+from mj_context.cli import script
 
-raise SystemExit(main())
+script()

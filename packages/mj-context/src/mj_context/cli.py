@@ -20,3 +20,4 @@ TOOL = Tool("mj-context", DESCRIPTION, TABLE)
 PROG = TOOL.prog
 parse = TOOL.parse
 main = TOOL.main
+script = TOOL.script

@@ -18,6 +18,7 @@ from mj_core import timing
 from mj_core.errors import MjError
 from mj_core.errors import UsageError
 from mj_core.exitcodes import ExitCode
+from mj_core.exitcodes import exit_now
 from mj_core.findings import verdict
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -261,6 +262,10 @@ class Tool:
         return tool_main(
             self.prog, self.description, self.table, argv, stdin=stdin, stdout=stdout, stderr=stderr
         )
+
+    def script(self) -> NoReturn:
+        """The installed executable: `main` on the process's own arguments, then `exit_now`."""
+        exit_now(self.main())
 
 
 def tool_main(

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from enum import IntEnum
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 class ExitCode(IntEnum):
@@ -13,3 +19,18 @@ class ExitCode(IntEnum):
     MISSING_ARTIFACT = 12
     INTERNAL_ERROR = 13
     REFUSED = 15
+
+
+def exit_now(code: int) -> NoReturn:
+    """End the process with `code`: flush the standard streams, then skip interpreter teardown.
+
+    Teardown frees every object and module one by one, 10-20 ms for a run that read a large
+    ledger, and a finished run needs none of it: every file it wrote is closed and every child
+    waited for before `main` returns. Installed commands end here; `main` itself returns.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:  # noqa: SIM105 - `contextlib` is not imported on the start-up path
+            stream.flush()
+        except (OSError, ValueError):  # the reader went away, or the stream is closed
+            pass
+    os._exit(code)

@@ -18,3 +18,4 @@ TOOL = Tool("mj-knowledge", DESCRIPTION, TABLE)
 PROG = TOOL.prog
 parse = TOOL.parse
 main = TOOL.main
+script = TOOL.script

@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from mj_policy.cli import main
+from mj_policy.cli import script
 
-raise SystemExit(main())
+script()

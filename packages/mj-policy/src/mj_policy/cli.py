@@ -35,3 +35,4 @@ TOOL = Tool("mj-policy", DESCRIPTION, TABLE)
 PROG = TOOL.prog
 parse = TOOL.parse
 main = TOOL.main
+script = TOOL.script

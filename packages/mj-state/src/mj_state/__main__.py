@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from mj_state.cli import main
+from mj_state.cli import script
 
-raise SystemExit(main())
+script()

@@ -34,3 +34,4 @@ TOOL = Tool("mj-state", DESCRIPTION, TABLE)
 PROG = TOOL.prog
 parse = TOOL.parse
 main = TOOL.main
+script = TOOL.script
