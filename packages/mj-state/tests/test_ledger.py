@@ -135,27 +135,47 @@ def test_reader_never_raises(tmp_path_factory: pytest.TempPathFactory, chunks: l
         )
 
 
-@settings(deadline=None, max_examples=200)
+VALID = b'{"ts":"a","event":"task.checkpoint","head":"h"}'
+TRICKY = [
+    VALID,
+    b'{"ts":"a","event":"task.checkpoint","event":"nope"}',
+    b'{"ts" :"a","event":"task.checkpoint","ts":1}',
+    b'{"ts":1,"\\u0074s":"a","event":"task.checkpoint"}',  # an escaped duplicate key
+    b'{"ts":"a","event":"no.such"}',
+    b'{"note":"\\"ts\\"","ts":"a","event":"task.checkpoint"}',
+    b'{"ts":"a","event":"task.checkpoint","payload":{"ts":2}}',
+    VALID + b"," + VALID,  # two values on one line
+    VALID + b"\r",
+    b"  " + VALID,
+    b"",
+    b"[]",
+    b"1",
+]
+
+
+@settings(deadline=None, max_examples=300)
 @given(
-    st.lists(
-        st.binary(max_size=40)
-        | st.sampled_from(
-            [
-                b'{"ts":"a","event":"task.checkpoint"}',
-                b'{"ts":"a","event":"task.checkpoint","event":"nope"}',
-                b'{"ts" :"a","event":"task.checkpoint","ts":1}',
-                b'{"ts":"a","event":"no.such"}',
-                b'{"note":"\\"ts\\"","ts":"a","event":"task.checkpoint"}',
-            ]
-        )
-    )
+    st.lists(st.binary(max_size=40) | st.sampled_from(TRICKY) | st.just(VALID)),
+    st.booleans(),
 )
 def test_fast_validation_agrees_with_the_reader(
-    tmp_path_factory: pytest.TempPathFactory, chunks: list[bytes]
+    tmp_path_factory: pytest.TempPathFactory, chunks: list[bytes], final_newline: bool
 ) -> None:
     target = tmp_path_factory.mktemp("v") / "ledger.jsonl"
-    target.write_bytes(b"\n".join(chunks))
+    target.write_bytes(b"\n".join(chunks) + (b"\n" if final_newline and chunks else b""))
     count, bad = ledger.problems(target)
     expected = [(line.lineno, ledger.problem(line)) for line in ledger.read(target)]
     assert bad == [(n, reason) for n, reason in expected if reason]
     assert count == len(expected)
+
+
+def test_a_valid_ledger_is_judged_whole(tmp_path: Path) -> None:
+    """The one-parse path decides a clean ledger; one bad line sends it line by line."""
+    declared = ledger.vocabulary()
+    clean = VALID + b"\n" + VALID + b"\n"
+    assert ledger._all_valid(clean, declared) == 2
+    for fine in (TRICKY[5], VALID + b"\r", b"  " + VALID):
+        assert ledger._all_valid(clean + fine + b"\n", declared) == 3, fine
+    for bad in (*TRICKY[1:5], *TRICKY[6:8], *TRICKY[10:]):
+        assert ledger._all_valid(clean + bad + b"\n", declared) is None, bad
+    assert ledger._all_valid(clean[:-1], declared) is None  # a torn last line

@@ -169,6 +169,10 @@ def raw_lines(ledger: Path) -> list[tuple[int, bytes, bool]]:
         data = ledger.read_bytes()
     except FileNotFoundError:
         return []
+    return _rows(data)
+
+
+def _rows(data: bytes) -> list[tuple[int, bytes, bool]]:
     lines = data.split(b"\n")
     last = lines.pop()  # b"" when the file ends with a newline, else a torn line
     out = [(number, text, True) for number, text in enumerate(lines, start=1)]
@@ -265,13 +269,20 @@ def problems(ledger: Path) -> tuple[int, list[tuple[int, str]]]:
     so a line naming each of them once needs no duplicate-key analysis of the other keys.
     """
     declared = vocabulary()
+    try:
+        data = ledger.read_bytes()
+    except FileNotFoundError:
+        return 0, []
+    whole = _all_valid(data, declared)
+    if whole is not None:
+        return whole, []
     count = 0
     found: list[tuple[int, str]] = []
-    rows = raw_lines(ledger)
+    rows = _rows(data)
     exact = jsonl.each_line(b"\n".join(text for _, text, _ in rows)) if rows else []
     for (number, text, complete), value in zip(rows, exact, strict=True):
         count = number
-        single = text.count(b'"ts"') == 1 and text.count(b'"event"') == 1
+        single = text.count(b'"ts"') == 1 and text.count(b'"event"') == 1 and b"\\u" not in text
         if type(value) is dict and single and complete:
             ts, event = value.get("ts"), value.get("event")
             if type(ts) is str and type(event) is str and event in declared:
@@ -280,3 +291,33 @@ def problems(ledger: Path) -> tuple[int, list[tuple[int, str]]]:
         if reason:
             found.append((number, reason))
     return count, found
+
+
+def _all_valid(data: bytes, declared: dict[str, Event]) -> int | None:
+    """The number of lines when every line of `data` passes `problem`, else None.
+
+    The common case, decided by one JSON parse of the whole ledger as an array instead of one
+    per line. Every line ends with a newline; no `\\u` escape can spell a key, so a line whose
+    object holds `ts` and `event` writes each at least once, and as many `"ts"` and `"event"`
+    in the text as lines means each line writes each exactly once: no duplicate can hide
+    behind JSON's last-wins. Anything else (an empty line, two values on one line, ...) fails
+    the parse or the count and goes to the line-by-line verdict.
+    """
+    lines = data.count(b"\n")
+    if not data.endswith(b"\n") or b"\\u" in data:
+        return None
+    if data.count(b'"ts"') != lines or data.count(b'"event"') != lines:
+        return None
+    try:
+        values = jsonl.loads_line(b"[" + data[:-1].replace(b"\n", b",") + b"]")
+    except ValueError:
+        return None
+    if len(values) != lines:
+        return None
+    for value in values:
+        if type(value) is not dict:
+            return None
+        ts, event = value.get("ts"), value.get("event")
+        if type(ts) is not str or type(event) is not str or event not in declared:
+            return None
+    return lines
