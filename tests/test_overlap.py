@@ -87,3 +87,16 @@ def test_corrupt_record_in_another_worktree_is_reported_not_fatal(layer_repo: Re
     lines = overlap_lines(out)
     assert len(lines) == 1 and "task record unreadable" in lines[0]
     assert "other/.ai/local/state/current.yaml:" in lines[0]
+
+
+def test_touched_files_are_matched_on_path_boundaries(layer_repo: Repo) -> None:
+    """Git is asked only inside the scope, literally: `lib` is not `library`, `*` is no glob."""
+    start(layer_repo, layer_repo.root, "docs")  # HEAD stays at the task's head: status only
+    layer_repo.write("library/near.py", "n\n")
+    layer_repo.write("lib/inner.py", "i\n")
+    layer_repo.write("lib*/star.py", "s\n")
+    other = worktree(layer_repo, "other")
+    lines = overlap_lines(start(layer_repo, other, "lib"))
+    assert len(lines) == 1, lines
+    assert "has touched lib/inner.py inside your scope" in lines[0]
+    assert "library" not in lines[0] and "star" not in lines[0]

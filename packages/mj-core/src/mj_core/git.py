@@ -126,8 +126,11 @@ def parse_status(stdout: str) -> list[str]:
     return paths
 
 
+DIRTY_ARGS = ("status", "--porcelain=v1", "-z", "--untracked-files=normal")
+
+
 def is_dirty(root: Path) -> bool:
-    code, stdout, _ = run("status", "--porcelain=v1", "-z", "--untracked-files=normal", cwd=root)
+    code, stdout, _ = run(*DIRTY_ARGS, cwd=root)
     return code == 0 and bool(stdout)
 
 
@@ -188,6 +191,14 @@ def where(root: Path) -> tuple[Path, str | None, str | None]:
     """(common dir, HEAD's SHA, branch) in one git call; None for an unborn HEAD or no branch."""
     code, stdout, _ = run(*WHERE_ARGS, cwd=root)
     return parse_where(root, code, stdout)
+
+
+def where_dirty(root: Path) -> tuple[tuple[Path, str | None, str | None], bool]:
+    """(`where`, `is_dirty`) from two git processes run at once."""
+    (code, stdout, _), (dirty_code, dirty_out, _) = run_many(
+        [(WHERE_ARGS, root), (DIRTY_ARGS, root)]
+    )
+    return parse_where(root, code, stdout), dirty_code == 0 and bool(dirty_out)
 
 
 def snapshot(

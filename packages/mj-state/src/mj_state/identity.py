@@ -20,8 +20,9 @@ LABELS = ("exact", "advanced", "diverged", "different_context")
 
 
 def identity(root: Path) -> dict[str, Any]:
-    """The five git-computed fields, in record order."""
-    return {**position(root), "working_tree": "dirty" if git.is_dirty(root) else "clean"}
+    """The five git-computed fields, in record order (two git processes, run at once)."""
+    here, dirty = git.where_dirty(root)
+    return {**from_where(root, *here), "working_tree": "dirty" if dirty else "clean"}
 
 
 def position(root: Path) -> dict[str, Any]:

@@ -29,7 +29,8 @@ RECORD = Path(".ai/local/state/current.yaml")
 REPRODUCE = "majordomus check --overlap"
 
 
-def other_worktrees(root: Path) -> list[Path]:
+def other_worktrees(root: Path) -> list[tuple[Path, str]]:
+    """(path, HEAD's SHA) of every other worktree `git worktree list` names that exists."""
     here = os.path.realpath(root)
     found = []
     for item in git.worktrees(root):
@@ -37,39 +38,47 @@ def other_worktrees(root: Path) -> list[Path]:
         if not where or "bare" in item or os.path.realpath(where) == here:
             continue
         if Path(where).is_dir():
-            found.append(Path(where))
+            found.append((Path(where), item.get("HEAD", "")))
     return found
 
 
 def report(root: Path, scope: list[str]) -> Iterator[Finding]:
     """INFO findings for each other worktree whose claim or touched files meet `scope`."""
     others = []
-    for other in other_worktrees(root):
+    for other, head in other_worktrees(root):
         shown = _shown(root, other)
         record, problem = _record(other, shown)
         if problem:
             yield Finding("INFO", "overlap", shown, f"task record unreadable: {problem}", REPRODUCE)
         if record is not None:
             yield from _claims(shown, record, scope)
-        others.append((other, shown, str(record["head"]) if record else ""))
-    touched = _touched_everywhere(others)
-    for (_, shown, base), files in zip(others, touched, strict=True):
+        base = str(record["head"]) if record else ""
+        others.append((other, shown, base, base != head))
+    touched = _touched_everywhere(others, scope)
+    for (_, shown, base, _), files in zip(others, touched, strict=True):
         yield from _inside(shown, base, files, scope)
 
 
-def _touched_everywhere(others: list[tuple[Path, str, str]]) -> list[list[str]]:
-    """Each worktree's status paths ∪ `git log <base>..HEAD --name-only`, asked all at once."""
+def _touched_everywhere(
+    others: list[tuple[Path, str, str, bool]], scope: list[str]
+) -> list[list[str]]:
+    """Each worktree's status paths ∪ `git log <base>..HEAD --name-only`, asked all at once.
+
+    Only paths inside `scope` are asked for; the log only where HEAD has moved from `base`.
+    """
+    within = ("--", *(f":(literal){mine}" for mine in scope))
     calls: list[tuple[tuple[str, ...], Path | str]] = []
-    for other, _, base in others:
-        calls.append((git.STATUS_ARGS, other))
-        if base:
-            calls.append((("log", "--name-only", "-z", "--format=", f"{base}..HEAD"), other))
+    for other, _, base, moved in others:
+        calls.append(((*git.STATUS_ARGS, *within), other))
+        if base and moved:
+            log = ("log", "--name-only", "-z", "--format=", f"{base}..HEAD", *within)
+            calls.append((log, other))
     results = iter(git.run_many(calls))
     touched = []
-    for _, _, base in others:
+    for _, _, base, moved in others:
         code, out, _ = next(results)
         files = dict.fromkeys(git.parse_status(out) if code == 0 else [])
-        if base:
+        if base and moved:
             code, out, _ = next(results)
             if code == 0:
                 files.update(dict.fromkeys(git.zsplit(out.replace("\n", "\0"))))
