@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from mj_core import git
@@ -69,3 +70,24 @@ def test_git_path_does_not_import_subprocess() -> None:
     )
     done = subprocess.run([PY, "-c", script], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_started_children_run_while_the_caller_works() -> None:
+    began = time.perf_counter()
+    running = spawn.start_all([(PY, "-c", "import time; time.sleep(0.5); print('late')")], ENV)
+    time.sleep(0.5)  # the caller's own work, meanwhile
+    [(code, out, _)] = running.wait()
+    assert (code, out) == (0, b"late\n")
+    assert time.perf_counter() - began < 0.95  # overlapped: not 0.5 + 0.5 one after the other
+    assert running.wait() == [(0, b"late\n", b"")]  # asked again: the same answer
+
+
+def test_leaving_the_block_reaps_children_nobody_asked_about() -> None:
+    with spawn.start_all([(PY, "-c", "print('unread')")], ENV) as running:
+        pid = running._children[0][0]
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass  # already reaped by the block's exit: no zombie left behind
+    else:
+        raise AssertionError(f"child {pid} was not reaped")

@@ -34,6 +34,7 @@ def scenario(name: str, scale: int) -> Scenario:
         small(root, env)
         if name == "large":
             large(root, env, scale)
+        _scenario.settle(root)
     except BaseException:
         Scenario("", root, scratch, env).close()
         raise

@@ -11,6 +11,7 @@ import os
 import shlex
 import shutil
 import tempfile
+import time
 from collections.abc import Callable
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
@@ -60,9 +61,7 @@ class Scenario:
         self._copies += 1
         target = self.scratch / f"copy-{self._copies}" / self.root.name
         shutil.copytree(self.root, target, symlinks=True, copy_function=self._copier(target))
-        code, _, err = git.run("update-index", "-q", "--refresh", cwd=target)
-        if code not in (0, 1):  # 1: something is modified, which a copy may well be
-            raise InternalError(f"bench: git update-index --refresh in a copy: {err.strip()}")
+        refresh(target)
         return target
 
     def _copier(self, target: Path) -> Callable[[str, str], object]:
@@ -125,6 +124,31 @@ def blank(root: Path) -> None:
     commit(root, "initial")
 
 
+def refresh(root: Path) -> None:
+    """`git update-index --refresh` in `root`: what any plain `git status` there would do.
+
+    Commands run with optional locks off and never write the index; an index whose entries
+    are stale (new inodes in a copy, files written in the second the index was) makes every
+    status re-read those files.
+    """
+    code, _, err = git.run("update-index", "-q", "--refresh", cwd=root)
+    if code not in (0, 1):  # 1: something is modified, which a copy may well be
+        raise InternalError(f"bench: git update-index --refresh in {root}: {err.strip()}")
+
+
+def settle(root: Path) -> None:
+    """Refresh the index of `root` and of every linked worktree, a second after the last write.
+
+    Git trusts an entry's stat data only when the file is older than the index by whole
+    seconds; files written in the second the index was are re-read by every status until the
+    index is written again. A user's repository is past that window; a generated one is not.
+    """
+    time.sleep(1.1)
+    for item in git.worktrees(root):
+        if "bare" not in item and "worktree" in item:
+            refresh(Path(item["worktree"]))
+
+
 def commit(root: Path, message: str) -> None:
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "--no-gpg-sign", "--no-verify", "-m", message)
@@ -145,11 +169,13 @@ def repository(root: Path) -> Scenario:
     """The repository `bench` was started in, measured as it is."""
     scratch = Path(tempfile.mkdtemp(prefix="mj-bench-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("MJ_")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return Scenario("repository", root, scratch, env)
 
 
 def environment() -> dict[str, str]:
     """The environment fixture runs use: git isolated from the machine's configuration."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MJ_"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # warm runs use compiled modules, as installs do
     env.update(GIT_ENV)
     return env

@@ -51,10 +51,18 @@ def run_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> list[tuple[int,
     For independent questions to several worktrees: the processes overlap instead of queueing.
     A missing `cwd` is a git failure (128), like any other.
     """
+    return decoded(start_many(calls).wait())
+
+
+def start_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> spawn.Running:
+    """`run_many` without the wait: the caller works while git answers, then `decoded(.wait())`."""
     for _ in calls:
         timing.count("git")
-    env = clean_env()
-    done = spawn.run_all([("git", "-C", str(cwd), *args) for args, cwd in calls], env)
+    return spawn.start_all([("git", "-C", str(cwd), *args) for args, cwd in calls], clean_env())
+
+
+def decoded(done: list[spawn.Result]) -> list[tuple[int, str, str]]:
+    """(exit code, stdout, stderr) as text, undecodable bytes kept as surrogates."""
     return [
         (code, stdout.decode("utf-8", "surrogateescape"), stderr.decode("utf-8", "surrogateescape"))
         for code, stdout, stderr in done

@@ -22,8 +22,48 @@ _CHUNK = 65536
 
 def run_all(commands: Sequence[Sequence[str]], env: Mapping[str, str]) -> list[Result]:
     """Start every command, read all their output as it comes, wait for each; results in order."""
+    return start_all(commands, env).wait()
+
+
+class Running:
+    """Children started by `start_all` and not yet waited for: the caller works meanwhile.
+
+    `wait` reads every child's output to the end and reaps it; a child whose output fills its
+    pipe simply pauses until then. Use it as a context manager where the caller may fail
+    before asking: leaving the block reaps whatever is still running, results unread.
+    """
+
+    __slots__ = ("_children", "_results")
+
+    def __init__(self, children: list[tuple[int, int, int]]) -> None:
+        self._children = children
+        self._results: list[Result] | None = None
+
+    def wait(self) -> list[Result]:
+        if self._results is None:
+            children, self._children = self._children, []
+            fds = [fd for _, out_fd, err_fd in children for fd in (out_fd, err_fd)]
+            buffers = _drain(fds)
+            results = []
+            for pid, out_fd, err_fd in children:
+                _, status = os.waitpid(pid, 0)
+                results.append(
+                    (os.waitstatus_to_exitcode(status), buffers[out_fd], buffers[err_fd])
+                )
+            self._results = results
+        return self._results
+
+    def __enter__(self) -> Running:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wait()
+
+
+def start_all(commands: Sequence[Sequence[str]], env: Mapping[str, str]) -> Running:
+    """Start every command now; `Running.wait` collects them (results in command order)."""
     if not hasattr(os, "posix_spawnp"):  # pragma: no cover - every supported POSIX has it
-        return _run_with_subprocess(commands, env)
+        return _Finished(_run_with_subprocess(commands, env))
     children: list[tuple[int, int, int]] = []
     try:
         for argv in commands:
@@ -32,12 +72,7 @@ def run_all(commands: Sequence[Sequence[str]], env: Mapping[str, str]) -> list[R
         for pid, out_fd, err_fd in children:
             _abandon(pid, out_fd, err_fd)
         raise
-    buffers = _drain([fd for _, out_fd, err_fd in children for fd in (out_fd, err_fd)])
-    results = []
-    for pid, out_fd, err_fd in children:
-        _, status = os.waitpid(pid, 0)
-        results.append((os.waitstatus_to_exitcode(status), buffers[out_fd], buffers[err_fd]))
-    return results
+    return Running(children)
 
 
 def _start(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, int, int]:
@@ -84,6 +119,16 @@ def _abandon(pid: int, out_fd: int, err_fd: int) -> None:
     os.close(out_fd)
     os.close(err_fd)
     os.waitpid(pid, 0)
+
+
+class _Finished(Running):  # pragma: no cover - the fallback for a platform without posix_spawnp
+    """Results already collected (the `subprocess` fallback runs each command to its end)."""
+
+    __slots__ = ()
+
+    def __init__(self, results: list[Result]) -> None:
+        super().__init__([])
+        self._results = results
 
 
 def _run_with_subprocess(

@@ -44,28 +44,54 @@ def other_worktrees(root: Path) -> list[tuple[Path, str]]:
 
 def report(root: Path, scope: list[str]) -> Iterator[Finding]:
     """INFO findings for each other worktree whose claim or touched files meet `scope`."""
-    others = []
-    for other, head in other_worktrees(root):
-        shown = _shown(root, other)
-        record, problem = _record(other, shown)
-        if problem:
-            yield Finding("INFO", "overlap", shown, f"task record unreadable: {problem}", REPRODUCE)
-        if record is not None:
-            yield from _claims(shown, record, scope)
-        base = str(record["head"]) if record else ""
-        others.append((other, shown, base, base != head))
-    touched = _touched_everywhere(others, scope)
-    for (_, shown, base, _), files in zip(others, touched, strict=True):
-        yield from _inside(shown, base, files, scope)
+    with Survey(root, scope) as survey:
+        yield from survey.findings()
 
 
-def _touched_everywhere(
-    others: list[tuple[Path, str, str, bool]], scope: list[str]
-) -> list[list[str]]:
-    """Each worktree's status paths ∪ `git log <base>..HEAD --name-only`, asked all at once.
+class Survey:
+    """The overlap report, begun early: git reads the other worktrees while the caller works.
 
-    Only paths inside `scope` are asked for; the log only where HEAD has moved from `base`.
+    Made at once: the worktree list, each other worktree's task record and the findings its
+    claim gives. Started, not awaited: each one's status and log inside `scope`. `findings`
+    waits for git; leaving the `with` block reaps git even when `findings` was never asked.
     """
+
+    __slots__ = ("_early", "_others", "_running", "_scope")
+
+    def __init__(self, root: Path, scope: list[str]) -> None:
+        self._scope = scope
+        self._early: list[Finding] = []
+        self._others: list[tuple[Path, str, str, bool]] = []
+        for other, head in other_worktrees(root):
+            shown = _shown(root, other)
+            record, problem = _record(other, shown)
+            if problem:
+                message = f"task record unreadable: {problem}"
+                self._early.append(Finding("INFO", "overlap", shown, message, REPRODUCE))
+            if record is not None:
+                self._early.extend(_claims(shown, record, scope))
+            base = str(record["head"]) if record else ""
+            self._others.append((other, shown, base, base != head))
+        self._running = git.start_many(_touched_calls(self._others, scope))
+
+    def findings(self) -> Iterator[Finding]:
+        yield from self._early
+        touched = _touched(self._others, git.decoded(self._running.wait()))
+        for (_, shown, base, _), files in zip(self._others, touched, strict=True):
+            yield from _inside(shown, base, files, self._scope)
+
+    def __enter__(self) -> Survey:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._running.wait()
+
+
+def _touched_calls(
+    others: list[tuple[Path, str, str, bool]], scope: list[str]
+) -> list[tuple[tuple[str, ...], Path | str]]:
+    """Each worktree's status and, where HEAD has moved from `base`, `git log <base>..HEAD`;
+    only inside `scope` (literal pathspecs: no glob in a claim)."""
     within = ("--", *(f":(literal){mine}" for mine in scope))
     calls: list[tuple[tuple[str, ...], Path | str]] = []
     for other, _, base, moved in others:
@@ -73,7 +99,14 @@ def _touched_everywhere(
         if base and moved:
             log = ("log", "--name-only", "-z", "--format=", f"{base}..HEAD", *within)
             calls.append((log, other))
-    results = iter(git.run_many(calls))
+    return calls
+
+
+def _touched(
+    others: list[tuple[Path, str, str, bool]], answers: list[tuple[int, str, str]]
+) -> list[list[str]]:
+    """Each worktree's status paths ∪ its log's names, from the answers to `_touched_calls`."""
+    results = iter(answers)
     touched = []
     for _, _, base, moved in others:
         code, out, _ = next(results)

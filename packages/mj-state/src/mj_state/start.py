@@ -41,28 +41,35 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
-    record, archived = begin(layer, options.task, options.scope, options.profile, options.owner)
-    yield {
-        "kind": "record",
-        "action": "started",
-        "path": layer.relative(tasks.current_path(layer)),
-        "archived": archived,
-        "task": record,
-        "checkpoint_interval": interval(layer, record["profile"]),
-        "instructions": instructions(layer.policy.data),
-    }
-    for finding in overlap.report(layer.root, record["scope"]):
-        yield finding.record()
+    text = task_line(options.task)
+    claims = scope.normalise(layer.root, options.scope)
+    with overlap.Survey(layer.root, claims) as survey:  # git reads the others meanwhile
+        record, archived = begin(layer, text, claims, options.profile, options.owner)
+        yield {
+            "kind": "record",
+            "action": "started",
+            "path": layer.relative(tasks.current_path(layer)),
+            "archived": archived,
+            "task": record,
+            "checkpoint_interval": interval(layer, record["profile"]),
+            "instructions": instructions(layer.policy.data),
+        }
+        for finding in survey.findings():
+            yield finding.record()
 
 
-def begin(
-    layer: Layer, task: str, scope_arg: str, profile: str | None, owner: str | None
-) -> tuple[Record, str | None]:
-    """Validate, archive a terminal predecessor, write the record and its ledger line."""
+def task_line(task: str) -> str:
+    """The task as one non-empty line; anything else → 2."""
     text = task.strip()
     if not text or "\n" in text or "\r" in text:
         raise UsageError("start: the task is one non-empty line")
-    claims = scope.normalise(layer.root, scope_arg)
+    return text
+
+
+def begin(
+    layer: Layer, text: str, claims: list[str], profile: str | None, owner: str | None
+) -> tuple[Record, str | None]:
+    """Validate, archive a terminal predecessor, write the record and its ledger line."""
     name = profile or str(layer.policy.data["profiles"]["default"])
     layer.profile(name)  # absent → 12 naming profiles/
     previous = tasks.require_startable(layer)
