@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from mj_core import files
 from mj_core.errors import InternalError
 
 
@@ -24,7 +25,7 @@ def path(*parts: str) -> Path:
 def read_text(*parts: str) -> str:
     target = path(*parts)
     try:
-        return target.read_text(encoding="utf-8")
+        return files.read_bytes(target).decode("utf-8")
     except OSError as exc:
         raise InternalError(f"broken install: cannot read {target} ({exc.strerror})") from None
 

@@ -9,6 +9,7 @@ types (`yes`, `on`, `012`, `1_000`, ...). Quoted scalars lose exactly their surr
 
 from __future__ import annotations
 
+from mj_core import files
 from mj_core import timing
 from mj_core import yamlfast
 from mj_core.errors import ContractUnmet
@@ -96,15 +97,15 @@ def decode(raw: bytes, name: str) -> str:
 def read_text(path: Path, name: str | None = None) -> str:
     """A file's text, or the one-line error for a directory, a missing file or bad bytes."""
     shown = name or str(path)
-    if path.is_dir():
-        raise ContractUnmet(f"{shown}:1:1: is a directory — a file is expected here")
     try:
-        raw = path.read_bytes()
+        raw = files.read_bytes(path)
         timing.count("files read")
     except FileNotFoundError:
         from mj_core.errors import MissingArtifact
 
         raise MissingArtifact(f"{shown}: no such file") from None
+    except IsADirectoryError:
+        raise ContractUnmet(f"{shown}:1:1: is a directory — a file is expected here") from None
     except OSError as exc:
         raise ContractUnmet(f"{shown}:1:1: unreadable ({exc.strerror})") from None
     return decode(raw, shown)

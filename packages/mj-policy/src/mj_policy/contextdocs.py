@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from mj_core import files
 from mj_core import git
 from mj_core import keys
 from mj_core import timing
@@ -109,7 +110,7 @@ def candidates(files: list[str], names: tuple[str, ...]) -> list[str]:
 def read(root: Path, path: str) -> tuple[ContextDoc | None, list[Problem]]:
     """Parse one candidate; (None, []) when it has no front matter at all."""
     try:
-        raw = (root / path).read_bytes()
+        raw = files.read_bytes(root / path)
     except FileNotFoundError:
         return None, []  # in the index, deleted from the worktree: not part of the tree now
     timing.count("files read")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mj_core import files
 from mj_core import ids
 from mj_core import timing
 from mj_core.errors import MjError
@@ -111,7 +112,7 @@ def _may_name(path: Path, worktree: str) -> bool:
     if not worktree or worktree.strip(_VERBATIM):
         return True
     try:
-        raw = path.read_bytes()
+        raw = files.read_bytes(path)
     except OSError:
         return True  # let the parser report it
     timing.count("files read")
