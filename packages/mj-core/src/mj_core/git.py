@@ -216,14 +216,38 @@ def snapshot(
 
     With no `base` the third is empty and not asked. A dirty working tree is a non-empty second.
     """
-    calls: list[tuple[tuple[str, ...], Path | str]] = [(WHERE_ARGS, root), (STATUS_ARGS, root)]
-    if base:
-        calls.append((("diff", "--name-only", "-z", f"{base}..HEAD"), root))
-    results = run_many(calls)
-    here = parse_where(root, results[0][0], results[0][1])
-    status = parse_status(results[1][1]) if results[1][0] == 0 else []
-    changed = zsplit(results[2][1]) if base and results[2][0] == 0 else []
-    return here, status, changed
+    with Snapshot(root, base) as pending:
+        return pending.result()
+
+
+class Snapshot:
+    """`snapshot` begun: git answers while the caller works; `result` waits for it.
+
+    Leaving the `with` block reaps the processes even when `result` was never asked.
+    """
+
+    __slots__ = ("_base", "_root", "_running")
+
+    def __init__(self, root: Path, base: str | None) -> None:
+        self._root = root
+        self._base = base
+        calls: list[tuple[tuple[str, ...], Path | str]] = [(WHERE_ARGS, root), (STATUS_ARGS, root)]
+        if base:
+            calls.append((("diff", "--name-only", "-z", f"{base}..HEAD"), root))
+        self._running = start_many(calls)
+
+    def result(self) -> tuple[tuple[Path, str | None, str | None], list[str], list[str]]:
+        results = decoded(self._running.wait())
+        here = parse_where(self._root, results[0][0], results[0][1])
+        status = parse_status(results[1][1]) if results[1][0] == 0 else []
+        changed = zsplit(results[2][1]) if self._base and results[2][0] == 0 else []
+        return here, status, changed
+
+    def __enter__(self) -> Snapshot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._running.wait()
 
 
 def parse_where(root: Path, code: int, stdout: str) -> tuple[Path, str | None, str | None]:

@@ -25,7 +25,10 @@ if TYPE_CHECKING:
 
 
 def all_findings(layer: Layer, record: Record, interval: str) -> Iterator[Finding]:
-    """Every check finding; a record from another worktree is reported, nothing enforced."""
+    """Every check finding; a record from another worktree is reported, nothing enforced.
+
+    Git is asked first and answers while the ledger, the longest read here, is judged.
+    """
     if identity.foreign(layer.root, record):
         yield Finding(
             "WARN",
@@ -35,14 +38,18 @@ def all_findings(layer: Layer, record: Record, interval: str) -> Iterator[Findin
             "nothing is enforced from it here",
             f"grep -n '^worktree:' {layer.relative(layer.state / 'current.yaml')}",
         )
-    else:
-        now, touched = _git_now(layer, record)
-        yield state(layer, record, now)
-        yield from scope_findings(layer, record, touched)
-        yield checkpoint(layer, record, interval)
-        yield from blockers(layer, record)
+        yield from question_lines(layer)
+        yield from ledger_lines(layer)
+        return
+    with git.Snapshot(layer.root, str(record["head"])) as pending:
+        ledger = list(ledger_lines(layer))
+        now, touched = _git_now(layer, pending)
+    yield state(layer, record, now)
+    yield from scope_findings(layer, record, touched)
+    yield checkpoint(layer, record, interval)
+    yield from blockers(layer, record)
     yield from question_lines(layer)
-    yield from ledger_lines(layer)
+    yield from ledger
 
 
 def state(layer: Layer, record: Record, now: Record) -> Finding:
@@ -69,11 +76,10 @@ def state(layer: Layer, record: Record, now: Record) -> Finding:
     )
 
 
-def _git_now(layer: Layer, record: Record) -> tuple[Record, list[str]]:
-    """Where HEAD is now and what was touched since the task's head: three git calls at once."""
-    root = layer.root
-    here, status, changed = git.snapshot(root, str(record["head"]))
-    return identity.from_where(root, *here), list(dict.fromkeys([*status, *changed]))
+def _git_now(layer: Layer, pending: git.Snapshot) -> tuple[Record, list[str]]:
+    """Where HEAD is now and what was touched since the task's head (`pending`'s answer)."""
+    here, status, changed = pending.result()
+    return identity.from_where(layer.root, *here), list(dict.fromkeys([*status, *changed]))
 
 
 def scope_findings(
