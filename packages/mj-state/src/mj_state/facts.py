@@ -44,21 +44,34 @@ def fact(which: str, /, **fields: Any) -> Record:
 
 
 def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
-    """Every fact for the checkout at `root`, in authority order."""
+    """Every fact for the checkout at `root`, in authority order.
+
+    Git is asked first (one round of processes, at once) and answers while the facts that do
+    not depend on it are read; the order they are given in is unchanged.
+    """
     lay = layer_mod.load(root)
     task = tasks.read_current(lay)
     active = task is not None and task.get("outcome") == "active"
     base = str(task.get("head") or "") if active and task is not None else None
-    where, status, changed = git.snapshot(root, base)  # one round of git processes, at once
+    with git.Snapshot(root, base) as pending:
+        policy = fact("policy", **_policy(lay))
+        profile = _profile(lay, task)
+        chain = None
+        if active and task is not None:
+            claims = [str(s) for s in task.get("scope") or []]
+            chain = fact("documents", chain=documents(lay, claims))
+        asked = _questions(lay, task)
+        decided = fact("decisions", entries=[_decision(e) for e in decisions.read(lay.state)])
+        where, status, changed = pending.result()
     here = {**identity.from_where(root, *where), "working_tree": "dirty" if status else "clean"}
     yield fact("git", generated_at=clock.iso(clock.now()), repository=str(root), **here)
-    yield fact("policy", **_policy(lay))
+    yield policy
     yield _task(root, task, here)
-    yield _profile(lay, task)
-    if active and task is not None:
-        yield fact("documents", chain=documents(lay, [str(s) for s in task.get("scope") or []]))
-    yield _questions(lay, task)
-    yield fact("decisions", entries=[_decision(e) for e in decisions.read(lay.state)])
+    yield profile
+    if chain is not None:
+        yield chain
+    yield asked
+    yield decided
     for kind in ("checkpoint", "handover"):
         with timing.phase(f"facts: {kind}"):
             yield _record(lay, kind, here)
