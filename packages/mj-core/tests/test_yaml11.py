@@ -21,7 +21,22 @@ PIECES = [
     *(".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN", "<<", "2026", "-01", "-1-1", ":59", ":60"),
     *("0x", "0b", "0o", "1_000", "e+", "e-", "T10:00:00", " 10:00:00", ".5", "+01:00", "a", "é"),
 ]
+STAMP = "2026-01-01T10:00:00Z"
+
+
+def edited(edits: list[tuple[int, str]]) -> str:
+    chars = list(STAMP)
+    for index, char in edits:
+        chars[index] = char
+    return "".join(chars)
+
+
+stamp_like = st.lists(  # the shapes the tool writes, with up to two positions changed
+    st.tuples(st.integers(0, len(STAMP) - 1), st.sampled_from("0-9:TtZz \n.a٣")), max_size=2
+).map(edited)
 scalar = st.one_of(
+    stamp_like,
+    stamp_like.map(lambda text: text[:10]),
     st.lists(st.sampled_from(PIECES), max_size=6).map("".join),
     st.text(alphabet="0123456789+-._:eExob \nTZ", max_size=12),
     st.text(max_size=6),

@@ -66,6 +66,24 @@ def _decimal(text: str) -> bool:
     return bool(dot) and text.isascii() and whole.isdigit() and (part.isdigit() or not part)
 
 
+def _stamp(text: str) -> bool:
+    """`YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SSZ`, the dates the tool writes, decided without a
+    pattern (no number pattern allows a `-` after a digit, so only the date pattern can match)."""
+    if len(text) not in (10, 20) or not text.isascii():
+        return False
+    if text[4] != "-" or text[7] != "-" or not (text[:4] + text[5:7] + text[8:10]).isdigit():
+        return False
+    if len(text) == 10:
+        return True
+    return (
+        text[10] == "T"
+        and text[13] == ":"
+        and text[16] == ":"
+        and text[19] == "Z"
+        and (text[11:13] + text[14:16] + text[17:19]).isdigit()
+    )
+
+
 def resolve11(value: str) -> str:
     """The YAML 1.1 tag (`str`, `bool`, `int`, `float`, `null`, `timestamp`, ...) of a scalar."""
     if value == "":
@@ -88,6 +106,8 @@ def resolve11(value: str) -> str:
         return "float"
     if not _NUMBER11_CHARS.issuperset(core):
         return "str"  # a character no number or date pattern holds
+    if _stamp(core):
+        return "timestamp"
     if _full(_FLOAT11, core):
         return "float"
     if first != "." and _full(_INT11, core):
