@@ -25,6 +25,7 @@ _DIGITS = frozenset("0123456789")
 _OCTAL = frozenset("01234567")
 _NUMBER11_CHARS = frozenset("0123456789+-._:xbeEabcdefABCDEFinfINFnaNAtTZ \t")
 _NUMBER12_CHARS = frozenset("0123456789+-.eE")
+_SEPARATORS = frozenset(".:-+_ \t")
 _SINGLE = {"<<": "merge", "=": "value", "!": "yaml", "&": "yaml", "*": "yaml"}
 
 _NULL12 = {"", "~", "null", "Null", "NULL"}
@@ -108,6 +109,8 @@ def resolve11(value: str) -> str:
         return "str"  # a character no number or date pattern holds
     if _stamp(core):
         return "timestamp"
+    if _SEPARATORS.isdisjoint(core) and core[:2] not in ("0x", "0b"):
+        return "str"  # e.g. a commit SHA: every float, date and sexagesimal needs one of them
     if _full(_FLOAT11, core):
         return "float"
     if first != "." and _full(_INT11, core):
