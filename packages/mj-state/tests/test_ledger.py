@@ -179,3 +179,46 @@ def test_a_valid_ledger_is_judged_whole(tmp_path: Path) -> None:
     for bad in (*TRICKY[1:5], *TRICKY[6:8], *TRICKY[10:]):
         assert ledger._all_valid(clean + bad + b"\n", declared) is None, bad
     assert ledger._all_valid(clean[:-1], declared) is None  # a torn last line
+
+
+def _seen(line: ledger.Line) -> tuple[int, object, object, bytes]:
+    return (line.lineno, line.record, line.error, line.raw)
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    st.lists(
+        st.binary(max_size=30)
+        | st.sampled_from(
+            [
+                *TRICKY,
+                b'{"ts":"a","event":"task.checkpoint","note":"x","note":"y"}',
+                b'{"ts":"a","event":"task.checkpoint","n":{"k":1,"k":2}}',
+                b'{"ts":"a","event":"task.checkpoint","note":"\\\\":"}',
+                b'{"ts":2,"event":"task.checkpoint"}',
+                b'{"ts":"a","event":null}',
+            ]
+        )
+        | st.just(VALID)
+    ),
+    st.booleans(),
+)
+def test_reading_at_once_agrees_with_reading_line_by_line(
+    tmp_path_factory: pytest.TempPathFactory, chunks: list[bytes], final_newline: bool
+) -> None:
+    target = tmp_path_factory.mktemp("r") / "ledger.jsonl"
+    data = b"\n".join(chunks) + (b"\n" if final_newline and chunks else b"")
+    target.write_bytes(data)
+    one_by_one = [
+        ledger.parse(number, text, complete=complete)
+        for number, text, complete in ledger.raw_lines(target)
+    ]
+    assert [_seen(line) for line in ledger.read(target)] == [_seen(line) for line in one_by_one]
+
+
+def test_a_clean_ledger_is_read_at_once() -> None:
+    clean = VALID + b"\n" + VALID + b"\n"
+    assert ledger._plain_objects(clean, 2) is not None
+    duplicated = b'{"ts":"a","event":"task.checkpoint","note":"x","note":"y"}\n'
+    assert ledger._plain_objects(clean + duplicated, 3) is None
+    assert ledger._plain_objects(clean[:-1], 2) is None  # a torn last line

@@ -157,10 +157,45 @@ def open_session(root: Path, state_dir: Path) -> str | None:
 
 def read(ledger: Path) -> Iterator[Line]:
     """Every line of `ledger` in order; a missing file is an empty ledger."""
-    rows = raw_lines(ledger)
+    try:
+        data = ledger.read_bytes()
+    except FileNotFoundError:
+        return
+    rows = _rows(data)
+    values = _plain_objects(data, len(rows))
+    if values is not None:  # the common case: one parse, the same verdicts
+        for (number, text, _), value in zip(rows, values, strict=True):
+            yield _judged(number, text, value)
+        return
     exact = jsonl.each_line(b"\n".join(text for _, text, _ in rows)) if rows else []
     for (number, text, complete), value in zip(rows, exact, strict=True):
         yield parse(number, text, complete=complete, decoded=value)
+
+
+def _plain_objects(data: bytes, lines: int) -> list[dict[str, Any]] | None:
+    """Every line's object from one parse of the whole ledger, or None when any line needs the
+    line-by-line reading: a torn or empty line, a value that is not an object, or text where a
+    duplicated key could hide (`_plainly_unique` over the whole file: as many `":` as keys)."""
+    if b'" ' in data or b'"\t' in data:
+        return None
+    values = _array(data, lines)
+    if values is None or any(type(value) is not dict for value in values):
+        return None
+    if data.count(b'":') != sum(_count_keys(value) for value in values):
+        return None
+    return values
+
+
+def _array(data: bytes, lines: int) -> list[Any] | None:
+    """The `lines` newline-terminated JSON values of `data`, parsed at once as one array; None
+    when that parse fails or gives another count (an empty line, two values on one line)."""
+    if not data.endswith(b"\n"):
+        return None
+    try:
+        values = jsonl.loads_line(b"[" + data[:-1].replace(b"\n", b",") + b"]")
+    except ValueError:
+        return None
+    return values if len(values) == lines else None
 
 
 def raw_lines(ledger: Path) -> list[tuple[int, bytes, bool]]:
@@ -206,6 +241,11 @@ def parse(number: int, text: bytes, *, complete: bool, decoded: Any = jsonl.NOT_
         return Line(number, None, "not a JSON object", text)
     if not _plainly_unique(text, value):
         value = _first_wins(text)  # a duplicated key (or an unusual spelling): decode carefully
+    return _judged(number, text, value)
+
+
+def _judged(number: int, text: bytes, value: dict[str, Any]) -> Line:
+    """The line for an object whose keys are each written once."""
     if type(value.get("ts")) is not str:
         return Line(number, value, "no 'ts' string", text)
     if type(value.get("event")) is not str:
@@ -304,15 +344,10 @@ def _all_valid(data: bytes, declared: dict[str, Event]) -> int | None:
     the parse or the count and goes to the line-by-line verdict.
     """
     lines = data.count(b"\n")
-    if not data.endswith(b"\n") or b"\\u" in data:
+    if b"\\u" in data or data.count(b'"ts"') != lines or data.count(b'"event"') != lines:
         return None
-    if data.count(b'"ts"') != lines or data.count(b'"event"') != lines:
-        return None
-    try:
-        values = jsonl.loads_line(b"[" + data[:-1].replace(b"\n", b",") + b"]")
-    except ValueError:
-        return None
-    if len(values) != lines:
+    values = _array(data, lines)
+    if values is None:
         return None
     for value in values:
         if type(value) is not dict:
