@@ -181,9 +181,11 @@ def _plain_objects(data: bytes, lines: int) -> list[dict[str, Any]] | None:
     values = _array(data, lines)
     if values is None or any(type(value) is not dict for value in values):
         return None
-    if data.count(b'":') != sum(_count_keys(value) for value in values):
-        return None
-    return values
+    if data.count(b"{") == lines:  # no object inside another: its keys are all on top
+        keys = sum(map(len, values))
+    else:
+        keys = sum(_count_keys(value) for value in values)
+    return values if data.count(b'":') == keys else None
 
 
 def _array(data: bytes, lines: int) -> list[Any] | None:

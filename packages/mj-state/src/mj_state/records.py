@@ -95,7 +95,11 @@ def publish(state: Path, kind: str, front: dict[str, Any], body: str, *, name: s
 
 def load(path: Path) -> tuple[dict[str, Any], str]:
     """(front matter, body) of one record; unknown front-matter keys are errors (10)."""
-    text = yamlstrict.read_text(path)
+    return from_text(yamlstrict.read_text(path), path)
+
+
+def from_text(text: str, path: Path) -> tuple[dict[str, Any], str]:
+    """`load` of a record whose text is already read."""
     doc, body, _ = yamlstrict.split_front_matter(text, str(path))
     if not isinstance(doc.data, dict):
         raise ContractUnmet(f"{path}:2: front matter is not a mapping")
