@@ -79,3 +79,15 @@ def test_any_text_is_a_record_or_one_contract_error(
         tasks.read_current(here)
     except ContractUnmet as exc:
         assert "\n" not in exc.message and ".ai/local/state/current.yaml:" in exc.message
+
+
+def test_the_default_owner_without_login_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    import getpass
+
+    for variable in ("USER", "LOGNAME", "LNAME", "USERNAME"):
+        monkeypatch.delenv(variable, raising=False)
+    assert tasks.default_owner() == getpass.getuser()
+    monkeypatch.setenv("LOGNAME", "from-logname")
+    assert tasks.default_owner() == "from-logname"
+    monkeypatch.setenv("USER", "from-user")
+    assert tasks.default_owner() == "from-user"

@@ -7,7 +7,6 @@ appends one `task.started` line; then reports overlap with other worktrees as IN
 from __future__ import annotations
 
 import argparse
-import os
 
 from mj_core import clock
 from mj_core import ids
@@ -84,7 +83,7 @@ def begin(
         "id": ids.task_id(),
         "task": text,
         "profile": name,
-        "owner": owner or os.environ.get("USER") or _login(),
+        "owner": owner or tasks.default_owner(),
         "scope": claims,
         "started_at": moment,
         "checkpoint_at": moment,
@@ -100,12 +99,6 @@ def begin(
         layer.root, layer.state, "task.started", payload, task_id=record["id"], where=where
     )
     return record, archived
-
-
-def _login() -> str:
-    import getpass
-
-    return getpass.getuser()
 
 
 def interval(layer: Layer, profile: str) -> str:

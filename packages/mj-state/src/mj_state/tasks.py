@@ -7,6 +7,7 @@ refuses it (15): no flag discards an active task.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from mj_core import atomic
@@ -106,3 +107,17 @@ def require_startable(layer: HasState) -> dict[str, Any] | None:
             "no flag discards it)"
         )
     return previous
+
+
+def default_owner() -> str:
+    """Who runs this: `$USER`, else the login name `getpass.getuser` would give (the other
+    login variables, then the password database), without importing `getpass` and `termios`."""
+    for variable in ("USER", "LOGNAME", "LNAME", "USERNAME"):
+        if os.environ.get(variable):
+            return os.environ[variable]
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:  # a user id with no entry (a bare container): name it by its number
+        return f"uid-{os.getuid()}"

@@ -6,7 +6,6 @@ A task record from another worktree is not this checkout's task and is never wri
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -47,15 +46,6 @@ def active_here(layer: Layer) -> Record | None:
     return None if identity.foreign(layer.root, record) else record
 
 
-def owner() -> str:
-    user = os.environ.get("USER")
-    if user:
-        return user
-    import getpass  # only without $USER: not on every writer's start-up path
-
-    return getpass.getuser()
-
-
 def changed_files(root: Path, task: Record | None) -> list[str]:
     """Touched since the task's head (status ∪ diff), or what status shows without a task."""
     if task is None:
@@ -78,7 +68,7 @@ def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Pa
         layer.root,
         task,
         profile=str(layer.policy.data["profiles"]["default"]),
-        owner=owner(),
+        owner=tasks.default_owner(),
         changed_files=changed,
         moment=clock.now(),
         where=identity_now,
