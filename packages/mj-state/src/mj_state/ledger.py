@@ -339,11 +339,11 @@ def _all_valid(data: bytes, declared: dict[str, Event]) -> int | None:
     """The number of lines when every line of `data` passes `problem`, else None.
 
     The common case, decided by one JSON parse of the whole ledger as an array instead of one
-    per line. Every line ends with a newline; no `\\u` escape can spell a key, so a line whose
-    object holds `ts` and `event` writes each at least once, and as many `"ts"` and `"event"`
-    in the text as lines means each line writes each exactly once: no duplicate can hide
-    behind JSON's last-wins. Anything else (an empty line, two values on one line, ...) fails
-    the parse or the count and goes to the line-by-line verdict.
+    per line. Every line ends with a newline. With no `\\u` escape in the text a key is spelled
+    only literally, so a line whose object holds `ts` and `event` writes each at least once,
+    and as many `"ts"` and `"event"` in the text as lines means each line writes each exactly
+    once: no duplicate can hide behind JSON's last-wins. Anything else (an empty line, two
+    values on one line, ...) fails the parse or the count and goes to the line-by-line verdict.
     """
     lines = data.count(b"\n")
     if b"\\u" in data or data.count(b'"ts"') != lines or data.count(b'"event"') != lines:

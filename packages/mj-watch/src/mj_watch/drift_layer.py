@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
     from mj_watch.watchfacts import WatchFacts
 
+_FRONT = 4096  # a record's front matter lies within its first 4 KiB
+
 
 def policy(facts: WatchFacts) -> Iterator[Finding]:
     """A projection stamped with a policy hash that is not the policy (and profiles) on disk."""
@@ -139,6 +141,3 @@ def foreign_records(facts: WatchFacts) -> Iterator[Finding]:
                 message = f"{kind} written in {worktree}, not in this worktree"
                 reproduce = f"grep -n '^worktree:' {shlex.quote(shown)}"
                 yield Finding("FAIL", "records", shown, message, reproduce)
-
-
-_FRONT = 4096  # a record's front matter lies within its first 4 KiB
