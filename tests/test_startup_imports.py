@@ -28,6 +28,7 @@ HEAVY = {
     "uuid",
     "platform",
     "_strptime",
+    "datetime",
 }
 STAMPS = {"hashlib"}  # stamps and rule hashes are SHA-256: only the commands that check them pay
 HASHING = ("doctor", "watch", "update", "rules")

@@ -29,6 +29,7 @@ from majordomus import commands
 BANNED = (
     *("typing", "dataclasses", "shutil", "tempfile", "inspect", "subprocess", "platform"),
     *("getpass", "uuid", "random", "yaml", "jsonschema", "orjson", "_strptime", "hashlib"),
+    "datetime",
 )
 PACKAGES = (mj_core, mj_policy, mj_state, mj_context, mj_watch)
 NOT_LOADED_AT_START = ("mj_core.yamlevents",)

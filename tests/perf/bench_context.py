@@ -13,7 +13,6 @@ compatible checkpoint and handover are opened.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
 import resource
@@ -24,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from mj_core import clock
 from mj_core import ids
 from mj_state import records
 
@@ -65,7 +65,7 @@ def fixture(root: Path, checkpoints: int, handovers: int, ledger: int, decisions
     assert started.returncode == 0, started.stderr
     task = json.loads(started.stdout)["task"]
     state = root / ".ai" / "local" / "state"
-    base = _dt.datetime(2026, 9, 1, tzinfo=_dt.UTC)
+    base = clock.parse_iso("2026-09-01T00:00:00Z")
     for kind, count in (("checkpoint", checkpoints), ("handover", handovers)):
         _records(root, state, kind, count, task=task, base=base)
     _ledger(state, ledger, task)
@@ -78,17 +78,15 @@ def fixture(root: Path, checkpoints: int, handovers: int, ledger: int, decisions
             )
 
 
-def _records(
-    root: Path, state: Path, kind: str, count: int, *, task: dict, base: _dt.datetime
-) -> None:
+def _records(root: Path, state: Path, kind: str, count: int, *, task: dict, base: int) -> None:
     folder = records.directory(state, kind)
     folder.mkdir(parents=True, exist_ok=True)
     for n in range(count):
-        moment = base + _dt.timedelta(minutes=n)
+        moment = base + 60 * n
         branch = "other" if n % 4 == 3 else "main"
         front = {
             "schema_version": 1,
-            "created_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "created_at": clock.iso(moment),
             "task_id": task["id"],
             "profile": task["profile"],
             "owner": "b",

@@ -3,18 +3,52 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 from mj_core import clock
 from mj_core import ids
 
-MOMENT = dt.datetime(2026, 9, 3, 19, 30, 12, tzinfo=dt.UTC)
+MOMENT = int(dt.datetime(2026, 9, 3, 19, 30, 12, tzinfo=dt.UTC).timestamp())
 
 
 def test_timestamp_shapes() -> None:
     assert clock.iso(MOMENT) == "2026-09-03T19:30:12Z"
     assert clock.compact(MOMENT) == "20260903T193012Z"
+    assert clock.day(MOMENT) == "2026-09-03"
     assert clock.parse_iso("2026-09-03T19:30:12Z") == MOMENT
     assert clock.parse_iso("2026-09-03 19:30") is None
-    assert clock.now().tzinfo is not None and clock.now().microsecond == 0
+    assert isinstance(clock.now(), int)
+    assert abs(clock.now() - dt.datetime.now(dt.UTC).timestamp()) < 5
+
+
+def reference(text: str) -> int | None:
+    """`parse_iso` as `datetime` reads the shape."""
+    try:
+        moment = dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.UTC)
+    except ValueError:
+        return None
+    return int(moment.timestamp())
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.datetimes(min_value=dt.datetime(1, 1, 1), max_value=dt.datetime(9999, 12, 31)))
+def test_every_moment_reads_back_as_datetime_computes_it(when: dt.datetime) -> None:
+    text = when.strftime("%Y-%m-%dT%H:%M:%SZ").rjust(20, "0")
+    expected = int(when.replace(tzinfo=dt.UTC, microsecond=0).timestamp())
+    assert clock.parse_iso(text) == expected
+    if when.year >= 1000:
+        assert clock.iso(expected) == text
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.tuples(*(st.integers(0, limit) for limit in (9999, 13, 32, 25, 61, 61))).map(
+        lambda f: f"{f[0]:04d}-{f[1]:02d}-{f[2]:02d}T{f[3]:02d}:{f[4]:02d}:{f[5]:02d}Z"
+    )
+)
+def test_impossible_dates_are_refused_like_datetime_refuses_them(text: str) -> None:
+    assert clock.parse_iso(text) == reference(text)
 
 
 def test_durations() -> None:

@@ -10,7 +10,7 @@ from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_state import decisions
 
-MOMENT = dt.datetime(2026, 9, 3, 19, 30, tzinfo=dt.UTC)
+MOMENT = int(dt.datetime(2026, 9, 3, 19, 30, tzinfo=dt.UTC).timestamp())
 HEAD = "9b1e2d4f8c3a5e7b1d0f2a4c6e8b0d3f5a7c9e1b"
 TEMPLATE = """# Decisions
 

@@ -8,7 +8,6 @@ fixture takes seconds, not one process per record.
 
 from __future__ import annotations
 
-import datetime as _dt
 import itertools
 import os
 from pathlib import Path
@@ -26,6 +25,7 @@ TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:
     from typing import Any
 
+DAY = 86400  # seconds
 HANDOVER = (
     "# Objective\nKeep the fixture busy.\n# Current State\nHalf done.\n# Next Action\nGo on.\n"
 )
@@ -65,17 +65,17 @@ class _Clock:
     """Strictly increasing moments from thirty days ago, one per call."""
 
     def __init__(self, count: int) -> None:
-        self.start = clock.now() - _dt.timedelta(days=30)
-        self.step = _dt.timedelta(days=29) / max(count, 1)
+        self.start = clock.now() - 30 * DAY
+        self.step = 29 * DAY / max(count, 1)
         self.ticks = itertools.count()
 
-    def next(self) -> _dt.datetime:
-        return (self.start + self.step * next(self.ticks)).replace(microsecond=0)
+    def next(self) -> int:
+        return self.start + int(self.step * next(self.ticks))
 
 
 def write(root: Path, state: Path, sizes: Sizes) -> None:
     where = identity.identity(root)
-    tasks = [ids.task_id(clock.now() - _dt.timedelta(days=31, seconds=i)) for i in range(50)]
+    tasks = [ids.task_id(clock.now() - 31 * DAY - i) for i in range(50)]
     moments = _Clock(2 * sizes.ledger_lines)  # more ticks than lines: never in the future
     lines: list[dict[str, Any]] = []
     lines += _records(state, where, tasks, "checkpoint", count=sizes.checkpoints, moments=moments)

@@ -10,7 +10,6 @@ from mj_core import clock
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    import datetime as _dt
     from typing import Any
 
     Facts = dict[str, dict[str, Any]]
@@ -60,7 +59,7 @@ class View:
     def __init__(  # noqa: PLR0917 — the dataclass's field order, kept
         self,
         facts: Facts,
-        now: _dt.datetime,
+        now: int,
         task: dict[str, Any] | None = None,
         active: bool = False,
         profile: str | None = None,
@@ -77,7 +76,8 @@ class View:
 
     @classmethod
     def of(cls, facts: Facts) -> View:
-        now = clock.parse_iso(str(facts["git"]["generated_at"])) or clock.now()
+        stamped = clock.parse_iso(str(facts["git"]["generated_at"]))
+        now = clock.now() if stamped is None else stamped
         task: dict[str, Any] | None = facts.get("task", {}).get("task")
         prof = facts.get("profile", {})
         return cls(
@@ -100,11 +100,11 @@ def _yaml(value: Any) -> str:
     return "unset" if value is None else str(value)
 
 
-def age(now: _dt.datetime, stamp: Any) -> str:
+def age(now: int, stamp: Any) -> str:
     moment = clock.parse_iso(str(stamp))
     if moment is None:
         return "unknown age"
-    seconds = max(0, int((now - moment).total_seconds()))
+    seconds = max(0, now - moment)
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
         if seconds >= size:
             return f"{seconds // size}{unit}"

@@ -6,24 +6,20 @@ import os
 
 from mj_core import clock
 
-TYPE_CHECKING = False  # annotations only
-if TYPE_CHECKING:
-    import datetime as _dt
-
 
 def random_hex(length: int) -> str:
     # What `secrets.token_hex` returns, without `secrets` (it imports random, hmac, hashlib).
     return os.urandom((length + 1) // 2).hex()[:length]
 
 
-def task_id(moment: _dt.datetime | None = None) -> str:
+def task_id(moment: int | None = None) -> str:
     """`t-<YYYYMMDDHHMMSS>-<4 hex>` (Decision 1)."""
-    return f"t-{clock.digits(moment or clock.now())}-{random_hex(4)}"
+    return f"t-{clock.digits(clock.now() if moment is None else moment)}-{random_hex(4)}"
 
 
-def session_id(moment: _dt.datetime | None = None) -> str:
+def session_id(moment: int | None = None) -> str:
     """`s-<YYYYMMDDHHMMSS>-<4 hex>`."""
-    return f"s-{clock.digits(moment or clock.now())}-{random_hex(4)}"
+    return f"s-{clock.digits(clock.now() if moment is None else moment)}-{random_hex(4)}"
 
 
 def branch_key(branch: str | None) -> str:
@@ -33,7 +29,7 @@ def branch_key(branch: str | None) -> str:
     return "".join(c if (c.isalnum() and c.isascii()) or c in "._-" else "-" for c in branch)
 
 
-def record_name(moment: _dt.datetime, branch: str | None, head: str | None) -> str:
+def record_name(moment: int, branch: str | None, head: str | None) -> str:
     """`<YYYYMMDDTHHMMSSZ>--<branch-key>--<short-head>--<16 hex>.md`."""
     short = (head or "0000000")[:7]
     return f"{clock.compact(moment)}--{branch_key(branch)}--{short}--{random_hex(16)}.md"

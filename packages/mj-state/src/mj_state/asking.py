@@ -52,7 +52,7 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     if questions.SEP in text:
         raise UsageError(f"question: the text may not contain {questions.SEP.strip()!r}")
     task = check.active(layer)
-    line = questions.unresolved_line(str(task["id"]), text, clock.now().date().isoformat())
+    line = questions.unresolved_line(str(task["id"]), text, clock.day(clock.now()))
     atomic.append_line(questions.path(layer.state), (line + "\n").encode("utf-8"))
     ledger.append(
         layer.root, layer.state, "question.opened", {"question": text}, task_id=task["id"]
@@ -67,7 +67,7 @@ def resolve(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     entry = pick(entries, options.selector)
     target = questions.path(layer.state)
     lines = target.read_text(encoding="utf-8").split("\n")
-    lines[entry.lineno - 1] = questions.resolved_line(entry, clock.now().date().isoformat(), answer)
+    lines[entry.lineno - 1] = questions.resolved_line(entry, clock.day(clock.now()), answer)
     atomic.create(target, "\n".join(lines).encode("utf-8"), mode=0o644, replace=True)
     payload = {"question": entry.question, "answer": answer}
     ledger.append(layer.root, layer.state, "question.resolved", payload, task_id=entry.task_id)

@@ -8,7 +8,6 @@ fields an entry does not carry — check and doctor report those as warnings.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from pathlib import Path
 
@@ -110,7 +109,7 @@ def build(
     supersedes: str | None,
     task_id: str | None,
     head: str | None,
-    moment: _dt.datetime,
+    moment: int,
 ) -> Entry:
     """The new entry, validated: missing --why → 2; --supersedes matching nothing → 15."""
     heading = _one_line(title, "the title", required=True)

@@ -8,7 +8,6 @@ overwrite an archive, and appends one `ledger.rotated` line.
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 
 from mj_core import atomic
@@ -57,7 +56,7 @@ def since(text: str) -> str:
     """The ISO threshold `--since` names; malformed → 2."""
     seconds = clock.parse_duration(text)
     if seconds is not None:
-        return clock.iso(clock.now() - datetime.timedelta(seconds=seconds))
+        return clock.iso(clock.now() - seconds)
     if clock.parse_iso(text) is not None:
         return text
     raise UsageError(f"history: --since {text!r}: use <n>m, <n>h, <n>d or 2026-09-03T19:30:12Z")

@@ -108,7 +108,7 @@ def checkpoint(layer: Layer, record: Record, interval: str) -> Finding:
     task = str(record["id"])
     limit = clock.parse_duration(interval) or 15 * 60
     last = clock.parse_iso(str(record["checkpoint_at"]))
-    age = int((clock.now() - last).total_seconds()) if last else limit + 1
+    age = clock.now() - last if last is not None else limit + 1
     message = f"{_ago(age)} ago, interval {interval}"
     if age <= limit:
         return Finding("OK", "checkpoint", task, message)

@@ -8,7 +8,6 @@ in the strict YAML subset, and the file is published by hard link under a fresh 
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 from pathlib import Path
 
@@ -56,7 +55,7 @@ def front_matter(
     profile: str,
     owner: str,
     changed_files: list[str],
-    moment: _dt.datetime,
+    moment: int,
     where: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The front matter in SCHEMAS order; task fields from the task, identity from git now.
@@ -84,7 +83,8 @@ def render(front: dict[str, Any], body: str) -> bytes:
 def publish(state: Path, kind: str, front: dict[str, Any], body: str, *, name: str) -> Path:
     """Refuse an identity-like body line (10), then publish a new 0600 file; return its path."""
     bodies.refuse_identity(body, name)
-    moment = clock.parse_iso(front["created_at"]) or clock.now()
+    stamped = clock.parse_iso(front["created_at"])
+    moment = clock.now() if stamped is None else stamped
     target = directory(state, kind)
 
     def make_name() -> str:

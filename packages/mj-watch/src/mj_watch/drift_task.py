@@ -123,7 +123,7 @@ def activity(facts: WatchFacts) -> Iterator[Finding]:
     stamps = [clock.parse_iso(str(r.get("ts"))) for _, r in facts.task_lines(task)]
     known = [s for s in stamps if s is not None]
     limit = clock.parse_duration(facts.interval) or 0
-    if not known or (clock.now() - max(known)).total_seconds() <= limit:
+    if not known or clock.now() - max(known) <= limit:
         return
     ledger = facts.shown(facts.ledger_path)
     message = f"last ledger line {clock.iso(max(known))}, older than the interval {facts.interval}"
