@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from mj_watch import hookcall
 from mj_watch import hookproof
+from mj_watch import hooktarget
 
 DOCTOR = ["majordomus", "doctor"]
 SH = "#!/bin/sh\n"
@@ -312,3 +314,38 @@ def test_anything_that_can_discard_the_status_after_the_call_is_refused(tail: st
     text = f"#!/bin/sh\nmajordomus doctor {tail}\n"
     assert not hookproof.prove(text, ["majordomus", "doctor"]).ok
     assert hookproof.losses(text)
+
+
+PLAIN_WORD = st.text(alphabet=sorted(hookcall.PLAIN), min_size=1, max_size=8)
+
+
+@given(st.lists(PLAIN_WORD | st.sampled_from(["if", "exit", "a=b", "exec", "majordomus", "."]),
+                min_size=1, max_size=4), st.booleans())  # fmt: skip
+def test_the_printed_hook_is_proven_as_the_parser_proves_it(words: list[str], same: bool) -> None:
+    text = "#!/bin/sh\n" + " ".join(words) + " || exit $?\n"
+    declared = words if same else [words[0], "other"]
+    fast = hookcall.proven(text, declared, [words[0]])
+    full = hookproof.run(text, hooktarget.Target([words[0]], declared[1:]), strict=True)
+    assert fast is None or (fast.ok and full.ok and fast.line == full.line), (fast, full)
+    if hookcall.printed(text) is not None:
+        assert hookproof.run(text, hooktarget.Target([words[0]], words[1:]), strict=True).ok
+        read = hookproof.parse(text)
+        assert not isinstance(read, hookcall.Verdict)
+        probe = hooktarget.Target(["majordomus"], [])
+        sites = [c for c in hookproof.ast.commands(read[0]) if isinstance(c, hookproof.ast.Simple)]
+        for site in (c for c in sites if probe.near(c)):  # what `losses` asks the proof
+            assert hookproof.run(text, hooktarget.Site(site, ["majordomus"]), False, read).ok
+
+
+def test_the_printed_hook_is_recognised_only_exactly() -> None:
+    assert hookcall.printed("#!/bin/sh\nmajordomus doctor || exit $?\n") == ["majordomus", "doctor"]
+    for text in [
+        "#!/bin/sh\nmajordomus doctor || exit $?",
+        "#!/bin/sh\nmajordomus doctor || exit $?\n\n",
+        "#!/bin/sh\nmajordomus  doctor || exit $?\n",
+        "#!/bin/sh -e\nmajordomus doctor || exit $?\n",
+        "#!/bin/sh\r\nmajordomus doctor || exit $?\r\n",
+        "#!/bin/sh\nmajordomus 'doctor' || exit $?\n",
+        "#!/bin/sh\nX=1 || exit $?\n",
+    ]:
+        assert hookcall.printed(text) is None, text

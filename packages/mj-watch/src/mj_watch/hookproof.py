@@ -15,9 +15,11 @@ Everything else is FAIL "unproven" with the line and the reason; see `hookeval` 
 
 from __future__ import annotations
 
+from mj_watch import hookcall
 from mj_watch import hooktarget
 from mj_watch import sh_ast as ast
 from mj_watch import sh_parser
+from mj_watch.hookcall import Verdict
 from mj_watch.hookcmds import ERREXIT
 from mj_watch.hookcmds import FAILED
 from mj_watch.hookcmds import NOUNSET
@@ -45,28 +47,12 @@ SYSTEM = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/")
 ENVS = ("/usr/bin/env", "/bin/env")
 
 
-class Verdict:
-    """`kind` is ok, absent (no such call), unproven, or swallow (the call runs and its status
-    can be lost); `line` is the call's line when ok, else the line of the reason."""
-
-    __slots__ = ("kind", "line", "reason")
-
-    def __init__(self, kind: str, line: int, reason: str = "") -> None:
-        self.kind = kind
-        self.line = line
-        self.reason = reason
-
-    @property
-    def ok(self) -> bool:
-        return self.kind == "ok"
-
-    def __repr__(self) -> str:
-        return f"Verdict({self.kind!r}, {self.line!r}, {self.reason!r})"
-
-
 def prove(text: str, declared: Sequence[str], commands: Sequence[str] = ()) -> Verdict:
     """Does the hook `text` run `declared` (its first word, or any of `commands`)?"""
     names = [declared[0], *(c for c in commands if c != declared[0])]
+    fast = hookcall.proven(text, declared, names)
+    if fast is not None:
+        return fast
     return run(text, hooktarget.Target(names, declared[1:]), strict=True)
 
 
@@ -78,6 +64,8 @@ def prove_runner(text: str) -> Verdict:
 def losses(text: str, names: Sequence[str] = ("majordomus",)) -> list[Verdict]:
     """For every call of `names` in the hook: how its failure can be lost (none when it
     cannot). Nothing is asked of what runs before a call or whether every path reaches it."""
+    if hookcall.printed(text) is not None:
+        return []  # `#!/bin/sh` and `<words> || exit $?`: nothing of a status is lost
     read = parse(text)
     if isinstance(read, Verdict):
         mentioned = any(n in text for n in names)
@@ -186,3 +174,6 @@ def _absent(ev: Eval, tree: ast.Seq) -> Verdict:
         shown = short(ev.source(near[0].start, near[0].end))
         return Verdict("absent", near[0].line, f"{reason} (line {near[0].line} runs `{shown}`)")
     return Verdict("absent", 0, reason)
+
+
+__all__ = ["Verdict", "losses", "parse", "prove", "prove_runner", "run", "shebang"]

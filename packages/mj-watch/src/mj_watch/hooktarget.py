@@ -4,6 +4,7 @@ sub-hook, or the pre-commit framework's hand-over to `pre-commit hook-impl`.
 
 from __future__ import annotations
 
+from mj_watch import hookcall
 from mj_watch import sh_ast as ast
 from mj_watch.hookcmds import file_test
 
@@ -30,9 +31,7 @@ class Target:
         return bool(values) and self.named(values[0]) and values[1:] == self.args
 
     def named(self, value: str | None) -> bool:
-        if value is None:
-            return False
-        return any(value == n or ("/" not in n and value.endswith("/" + n)) for n in self.names)
+        return hookcall.named(self.names, value)
 
     def near(self, c: ast.Simple) -> bool:
         """Runs the declared program (with whatever arguments)."""

@@ -15,6 +15,7 @@ import shlex
 from mj_core import git
 from mj_core.findings import Finding
 
+from mj_watch import hookcall
 from mj_watch import hooks
 from mj_watch.resolve import resolves
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_watch.facts import Facts
-    from mj_watch.hookproof import Verdict
+    from mj_watch.hookcall import Verdict
 
     Proofs = dict[str, Finding]  # entry name → the verdict of running its hook
     Judged = tuple[Finding, bool]  # a finding, and whether it is about what the script does
@@ -116,9 +117,9 @@ def swallowing_hooks(root: Path, directory: Path | None = None) -> Iterator[Find
     directory = hooks.hooks_dir(root) if directory is None else directory
     for path in hooks.all_hook_files(directory):
         text = hooks.read(path)
-        if "majordomus" not in text:
-            continue
-        from mj_watch import hookproof  # the shell parser: only for a hook that names the tool
+        if "majordomus" not in text or hookcall.printed(text) is not None:
+            continue  # no call, or the printed line: nothing of a status is lost
+        from mj_watch import hookproof  # the shell parser: only for a hook it is needed for
 
         for verdict in hookproof.losses(text):
             where = hooks.shown(root, path)
@@ -151,10 +152,12 @@ def _git_hook(root: Path, entry: Entry, name: str, directory: Path) -> Iterator[
     if not hooks.executable(hook):
         yield fail(entry, f"{where} is not executable", f"ls -l {shlex.quote(where)}"), False
         return
-    from mj_watch import hookproof
-
     text = hooks.read(hook)
-    verdict = hookproof.prove(text, entry.declared, entry.names)
+    verdict = hookcall.proven(text, entry.declared, entry.names)
+    if verdict is None:
+        from mj_watch import hookproof  # the shell parser: only for a hook not as printed
+
+        verdict = hookproof.prove(text, entry.declared, entry.names)
     subs = hooks.sub_hooks(hook)
     if verdict.kind == "absent" and subs:
         yield from _runner(root, entry, hook, text, subs)
