@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from mj_watch import hookcall
 from mj_watch import hookproof
 from mj_watch import hooktarget
+from mj_watch import sh_ast
 
 DOCTOR = ["majordomus", "doctor"]
 SH = "#!/bin/sh\n"
@@ -332,7 +333,7 @@ def test_the_printed_hook_is_proven_as_the_parser_proves_it(words: list[str], sa
         read = hookproof.parse(text)
         assert not isinstance(read, hookcall.Verdict)
         probe = hooktarget.Target(["majordomus"], [])
-        sites = [c for c in hookproof.ast.commands(read[0]) if isinstance(c, hookproof.ast.Simple)]
+        sites = [c for c in sh_ast.commands(read[0]) if isinstance(c, sh_ast.Simple)]
         for site in (c for c in sites if probe.near(c)):  # what `losses` asks the proof
             assert hookproof.run(text, hooktarget.Site(site, ["majordomus"]), False, read).ok
 

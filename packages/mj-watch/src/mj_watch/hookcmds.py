@@ -98,6 +98,8 @@ def substitution_problem(body: Seq) -> str | None:
         if not isinstance(command, ast.Simple):
             return "a command substitution holds a compound command"
         name = ast.static(command.words[0]) if command.words else ":"
+        if name is None:
+            return "a command substitution runs a command named by an expansion"
         if name not in SAFE_IN_SUBSHELL:
             return f"the command substitution runs `{name}`"
         for word in command.words + command.assigns:
