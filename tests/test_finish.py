@@ -177,6 +177,7 @@ def test_json_output_is_findings_then_a_summary(layer_repo: Repo) -> None:
     ready(layer_repo)
     result = layer_repo.mj("finish", "--outcome", "completed", "--json")
     records = [json.loads(line) for line in result.out.splitlines()]
-    assert [r["kind"] for r in records] == ["finding"] * 5 + ["summary"]
-    assert records[-1]["blocking"] == ["majordomus.verification-ran"]
+    assert [r["kind"] for r in records] == ["finding"] * 5 + ["record", "summary"]
+    assert records[-2]["action"] == "refused"
+    assert records[-2]["blocking"] == ["majordomus.verification-ran"]
     assert records[-1]["exit"] == 10 == result.code

@@ -1,47 +1,219 @@
-"""The composition is real: `majordomus <cmd> --pipeline` run as a shell pipeline of the mj-*
-executables gives the same stdout and exit code as `majordomus <cmd>` composing in-process."""
+"""The composition is real, for every command, writers included.
+
+In two identical copies of a prepared repository, one runs `majordomus <command> --json`, the
+other the pipeline `majordomus <command> --json --pipeline` prints, run by `/bin/sh -c` (POSIX
+sh, no pipefail): the exit code, the stdout, every file written and every ledger line are the
+same, once times, ids, random record names, hashes and the copy's own path are normalised.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import Repo
-from test_context import prepare
+from conftest import bin_dir
 
-STAMPS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ|\d+[smhd] ago")
+HANDOVER = "# Objective\nCompose.\n# Current State\nHalf.\n# Next Action\nThe rest.\n"
+NOTE = "# Next Action\nPick the rest up.\n"
+PATTERNS = [
+    (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"), "<time>"),
+    (re.compile(r"\d{8}T\d{6}Z"), "<stamp>"),
+    (re.compile(r"\d{4}-\d\d-\d\d"), "<day>"),
+    (re.compile(r"t-\d{14}-[0-9a-f]{4}"), "<task>"),
+    (re.compile(r"--[0-9a-f]{16}\.md"), "--<name>.md"),
+    (re.compile(r"[0-9a-f]{64}"), "<hash>"),
+    (re.compile(r"\b\d+[smhd] ago"), "<age> ago"),
+    (re.compile(r'"(size|pending_size)":\d+'), r'"\1":<n>'),
+    (re.compile(r'"seconds":[0-9.]+'), '"seconds":<s>'),
+    (re.compile(r"\d+\.\d+s\b"), "<s>s"),
+]
 
-CASES = [
-    ("context", "--json"),
-    ("context", "--json", "--budget-lines", "30"),
-    ("context",),
-    ("context", "--budget-lines", "30"),
-    ("context", "--for", "claude-code", "--prompt", "debug"),
-    ("context", "validate", "--json"),
-    ("context", "resolve", "lib", "--json"),
-    ("context", "explain", "lib/a", "--json"),
-    ("context", "list", "--json"),
-    ("prompt", "list", "--json"),
-    ("prompt", "render", "resume"),
+# (command arguments, stdin): each runs after `prepared`, in a fresh pair of copies
+CASES: list[tuple[tuple[str, ...], str | None]] = [
+    (("start", "another", "--scope", "docs"), None),
+    (("check",), None),
+    (("check", "--explain"), None),
+    (("check", "--overlap"), None),
+    (("check", "--checkpoint"), None),
+    (("finish", "--check"), None),
+    (("finish", "--outcome", "partial", "--note", "-"), NOTE),
+    (("finish", "--outcome", "completed", "--verify-command", "true"), None),
+    (("checkpoint",), "a progress note\n"),
+    (("checkpoint", "--list"), None),
+    (("checkpoint", "--show"), None),
+    (("handover",), HANDOVER),
+    (("handover", "--close"), HANDOVER),
+    (("handover", "--resolve"), None),
+    (("decision", "add", "use tabs", "--why", "taste"), None),
+    (("decision", "list"), None),
+    (("decision", "show", "spaces"), None),
+    (("question", "add", "why not?"), None),
+    (("question", "resolve", "1", "--answer", "because"), None),
+    (("question", "list", "--all"), None),
+    (("history",), None),
+    (("history", "--validate"), None),
+    (("history", "--rotate"), None),
+    (("context",), None),
+    (("context", "--budget-lines", "30"), None),
+    (("context", "validate"), None),
+    (("context", "list"), None),
+    (("context", "resolve", "lib"), None),
+    (("context", "explain", "lib/a"), None),
+    (("prompt", "list"), None),
+    (("prompt", "render", "resume"), None),
+    (("rules",), None),
+    (("rules", "show", "majordomus.enforcement-wiring"), None),
+    (("rules", "vendor", "status"), None),
+    (("rules", "vendor", "diff"), None),
+    (("rules", "vendor", "update"), None),
+    (("update",), None),
+    (("update", "--check"), None),
+    (("update", "--dry-run"), None),
+    (("doctor",), None),
+    (("watch",), None),
 ]
 
 
-def normalise(text: str) -> str:
-    return STAMPS.sub("<time>", text)
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An adopted repository with projections, an active task on `lib`, a checkpoint, a
+    decision and an open question: every command has something to read or to refuse."""
+    from conftest import make_env
+
+    root = tmp_path_factory.mktemp("seed") / "repo"
+    root.mkdir()
+    env = make_env(root.parent)
+    repo = Repo(root, env)
+    repo.git("init", "-q", "-b", "main")
+    repo.write("README.md", "# A project\n\nWorkers: read AGENTS.md.\n")
+    repo.write("lib/a", "a\n")
+    repo.commit("seed")
+    for args, stdin in (
+        (("init",), None),
+        (("update",), None),
+    ):
+        assert repo.mj(*args, stdin=stdin).code == 0
+    repo.commit("adopt")
+    for args, stdin in (
+        (("start", "compose", "--scope", "lib"), None),
+        (("checkpoint",), "started\n"),
+        (("decision", "add", "keep spaces", "--why", "the style guide"), None),
+        (("question", "add", "which one?"), None),
+    ):
+        result = repo.mj(*args, stdin=stdin)
+        assert result.code == 0, (args, result)
+    return root
 
 
-@pytest.mark.parametrize("args", CASES, ids=" ".join)
-def test_printed_pipeline_equals_in_process(layer_repo: Repo, args: tuple[str, ...]) -> None:
-    prepare(layer_repo)
-    printed = layer_repo.mj(*args, "--pipeline")
-    assert printed.code == 0, printed
-    assert printed.out.startswith("set -o pipefail; mj-")
-    piped = layer_repo.shell(printed.out.strip())
-    direct = layer_repo.mj(*args)
-    assert piped.code == direct.code, (piped, direct)
-    expected = direct.out
-    if args[1:2] == ("validate",):  # the dispatcher adds its summary line to the findings
-        *expected_lines, summary = direct.out.splitlines(keepends=True)
-        assert '"kind":"summary"' in summary
-        expected = "".join(expected_lines)
-    assert normalise(piped.out) == normalise(expected)
+def _copy(seed: Path, where: Path) -> Repo:
+    shutil.copytree(seed, where, symlinks=True)
+    from conftest import make_env
+
+    return Repo(where, make_env(where.parent))
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    """Every file outside .git, normalised, by its repository-relative path."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root).as_posix()
+        if relative.startswith(".git/") or relative == ".git" or not path.is_file():
+            continue
+        if "/tmp/" in relative:
+            continue
+        out[_normal(relative, root)] = _normal(path.read_text(errors="replace"), root)
+    return out
+
+
+def _normal(text: str, root: Path) -> str:
+    text = text.replace(str(root), "<root>")
+    for pattern, replacement in PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _sh(repo: Repo, script: str, stdin: str | None) -> tuple[int, str, str]:
+    env = dict(repo.env)
+    env["PATH"] = f"{bin_dir()}{os.pathsep}{env['PATH']}"
+    proc = subprocess.run(
+        ["/bin/sh", "-c", script],
+        cwd=repo.root,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.mark.parametrize(("args", "stdin"), CASES, ids=[" ".join(a) for a, _ in CASES])
+def test_printed_pipeline_equals_the_command(
+    prepared: Path, tmp_path: Path, args: tuple[str, ...], stdin: str | None
+) -> None:
+    direct_repo = _copy(prepared, tmp_path / "direct")
+    piped_repo = _copy(prepared, tmp_path / "piped")
+    printed = piped_repo.mj(*args, "--json", "--pipeline")
+    assert printed.code == 0 and printed.out.startswith("mj-"), printed
+    assert "pipefail" not in printed.out
+    direct = direct_repo.mj(*args, "--json", stdin=stdin)
+    code, out, err = _sh(piped_repo, printed.out.strip(), stdin)
+    assert code == direct.code, (printed.out, direct, err)
+    assert _normal(out, piped_repo.root) == _normal(direct.out, direct_repo.root)
+    assert err.count("\n") == direct.err.count("\n"), (err, direct.err)
+    assert _snapshot(piped_repo.root) == _snapshot(direct_repo.root)
+
+
+def test_init_in_a_repository_without_a_layer(tmp_path: Path) -> None:
+    from conftest import make_env
+
+    made: list[Repo] = []
+    for name in ("direct", "piped"):
+        root = tmp_path / name
+        root.mkdir()
+        repo = Repo(root, make_env(tmp_path))
+        repo.git("init", "-q", "-b", "main")
+        repo.write("README.md", "# A project\n")
+        repo.commit("seed")
+        made.append(repo)
+    direct = made[0].mj("init", "--json")
+    printed = made[1].mj("init", "--json", "--pipeline")
+    code, out, _ = _sh(made[1], printed.out.strip(), None)
+    assert code == direct.code == 0
+    lines = [line for line in direct.out.splitlines() if '"kind":"hook"' not in line]
+    assert _normal(out, made[1].root).splitlines() == [_normal(x, made[0].root) for x in lines]
+    assert _snapshot(made[0].root) == _snapshot(made[1].root)
+
+
+@pytest.mark.parametrize(
+    "stage",
+    [
+        ["mj-context", "build"],
+        ["mj-context", "render"],
+        ["mj-context", "prompt-render"],
+        ["mj-state", "log"],
+    ],
+)
+def test_a_stage_reading_nothing_stops_with_12(prepared: Path, stage: list[str]) -> None:
+    repo = Repo(prepared, {**_env(prepared)})
+    result = repo.run(*stage, stdin="")
+    assert result.code == 12 and result.err.count("\n") == 1, result
+
+
+def test_an_upstream_failure_is_the_pipelines_exit_code(prepared: Path, tmp_path: Path) -> None:
+    repo = _copy(prepared, tmp_path / "r")
+    failing = "mj-state facts --prompt nope | mj-context build | mj-context render --format text"
+    code, out, err = _sh(repo, failing, None)
+    assert code == 12 and out == "" and err.count("\n") == 1, (code, out, err)
+
+
+def _env(root: Path) -> dict[str, str]:
+    from conftest import make_env
+
+    return make_env(root.parent)

@@ -284,28 +284,3 @@ def test_doctor_readme_must_name_agents(adopted: Repo) -> None:
     adopted.write("README.md", "# scratch\n")
     _, subject, _, reproduce = _only_failure(adopted, 10)
     assert subject == "README.md" and adopted.shell(reproduce).out.strip() == "0"
-
-
-@pytest.mark.parametrize(
-    "args",
-    [("update", "--check", "--json"), ("update", "--dry-run", "--json")],
-    ids=" ".join,
-)
-def test_printed_pipeline_equals_in_process(adopted: Repo, args: tuple[str, ...]) -> None:
-    (adopted.root / "GEMINI.md").unlink()
-    printed = adopted.mj(*args, "--pipeline")
-    assert printed.code == 0 and printed.out.startswith("set -o pipefail; mj-policy update")
-    piped = adopted.shell(printed.out.strip())
-    direct = adopted.mj(*args)
-    assert piped.code == direct.code, (piped, direct)
-    lines = direct.out.splitlines(keepends=True)
-    assert '"kind":"summary"' in lines[-1]
-    assert piped.out == "".join(lines[:-1])
-    assert not (adopted.root / "GEMINI.md").exists()
-
-
-def test_doctor_accepts_a_rule_the_effective_set_provides(adopted: Repo) -> None:
-    text = "# Claude\n\nMind `majordomus.context-budget`.\n\n{{ bootstrap }}\n"
-    adopted.write(".ai/repo/providers/claude-code.tmpl", text)
-    assert adopted.mj("update").code == 0
-    assert adopted.mj("doctor").code == 0

@@ -177,15 +177,3 @@ def test_without_a_layer_watch_is_12(git_repo: Repo) -> None:
     result = git_repo.mj("watch")
     assert result.code == 12, result
     assert len(result.err.splitlines()) == 1
-
-
-def test_printed_pipeline_equals_in_process(working: Repo) -> None:
-    working.write("outside.txt", "x\n")
-    printed = working.mj("watch", "--pipeline")
-    assert printed.out.strip() == "set -o pipefail; mj-watch watch"
-    piped = working.shell(printed.out.strip())
-    direct = working.mj("watch", "--json")
-    assert piped.code == direct.code == 11, (piped, direct)
-    *findings, summary = direct.out.splitlines(keepends=True)
-    assert json.loads(summary)["kind"] == "summary"
-    assert piped.out == "".join(findings)

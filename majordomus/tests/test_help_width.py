@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import re
 import subprocess
@@ -12,14 +11,12 @@ import sys
 import pytest
 from majordomus.cli import parser_for
 
-from majordomus import commands
-
 IMPORTED = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", re.M)
 
 
 def stock_help(name: str) -> str:
     """The help argparse's own formatter gives the same parser (it reads COLUMNS itself)."""
-    parser = parser_for(name, importlib.import_module(commands.module_name(name)))
+    parser = parser_for(name)
     parser.formatter_class = argparse.HelpFormatter
     return parser.format_help()
 

@@ -8,7 +8,6 @@ figure can be read as a multiple of it.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -19,44 +18,10 @@ from majordomus.benchmark.runner import Plan
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:
+    import argparse
     from typing import IO
-    from typing import Any
 
 FIXTURES = ("small", "large")
-
-
-def arguments(parser: argparse.ArgumentParser) -> None:
-    add = parser.add_argument
-    add("commands", nargs="*", metavar="command", help="targets (default: every public command)")
-    add("--all", action="store_true", help="every public command and the start-up floor")
-    add("--list", action="store_true", help="list the targets and exit")
-    add("--samples", type=_count(1), help="samples per target (policy benchmark.samples)")
-    add("--warmup", type=_count(0), help="unsampled runs first (policy benchmark.warmup)")
-    add("--mode", choices=("cold", "warm", "both"), default="warm", help="default: warm")
-    add("--fixture", action="append", choices=FIXTURES, help="measure on a generated repository")
-    add(
-        "--scale",
-        action="append",
-        type=_count(1),
-        help="large fixture size multiplier (repeatable; default 1)",
-    )
-    add("--format", choices=("text", "json"), default="text", help="output (default: text)")
-    add("--no-save", action="store_true", help="do not keep the run under .ai/local/benchmarks/")
-    add("--check", action="store_true", help="compare p50/p95/p99 with the baseline")
-    add("--write-baseline", action="store_true", help="make this run the baseline")
-    add("--force", action="store_true", help="with --write-baseline: accept a dirty tree")
-    add("--baseline", metavar="PATH", help="baseline file (default .ai/repo/benchmarks/...)")
-    add("--report-only", action="store_true", help="print the --check verdict, exit 0")
-    add("--markdown", metavar="PATH", help="write the performance tables to PATH")
-
-
-def _count(least: int) -> Any:
-    def parse(text: str) -> int:
-        if not text.isdigit() or int(text) < least:
-            raise argparse.ArgumentTypeError(f"{text!r}: an integer ≥ {least} is expected")
-        return int(text)
-
-    return parse
 
 
 def run(options: argparse.Namespace, root: Path, out: IO[str], err: IO[str]) -> int:
@@ -89,9 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     from mj_core.cli import guard
 
     def body() -> int:
+        from mj_core import declare
+
         parser = Parser(prog="majordomus bench", description=__doc__.splitlines()[0])
         parser.add_argument("--repo", help="the repository (default: git top-level of cwd)")
-        arguments(parser)
+        declare.add_options(parser, list(declare.command("bench")["options"]))
         options = parser.parse_args(sys.argv[1:] if argv is None else argv)
         root = git.toplevel(Path(options.repo) if options.repo else Path.cwd())
         return run(options, root, sys.stdout, sys.stderr)

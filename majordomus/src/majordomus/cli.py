@@ -1,8 +1,11 @@
 """`majordomus`: argument parsing, dispatch, exit codes. No domain logic lives here.
 
-Each command is a module `majordomus.commands.<name>` exposing `HELP`, optionally
-`arguments(parser)` and `stages(options)` (its composition, printed by `--pipeline`), and
-`run(options, invocation) -> int`. Only the dispatched module is imported.
+Every command is declared once in `share/commands.yaml` (`mj_core.declare`): its help, its
+options, its pipeline of tool stages. The parser is built from that declaration, the
+pipeline is run in-process (`majordomus.compose`) or printed (`--pipeline`), and the module
+`majordomus.commands.<command>` only renders the last stage's records for a person
+(`render(records, options, invocation) -> int`); a command with no pipeline (`tour`,
+`version`, `bench`) has `run(options, invocation) -> int` instead.
 """
 
 from __future__ import annotations
@@ -11,35 +14,35 @@ import importlib
 import os
 import sys
 
-from majordomus import commands
-
 TYPE_CHECKING = False  # `typing` costs milliseconds the `version` path does not have
 if TYPE_CHECKING:
     import argparse
     from types import ModuleType
     from typing import IO
+    from typing import Any
     from typing import NoReturn
 
 LEGEND = (
     "exit codes: 0 ok, 2 usage, 10 contract unmet, 11 drift found, 12 missing artifact, "
     "13 internal error, 15 refused"
 )
+GLOBAL_VALUES = ("--repo",)  # global options that take a value
 
 
 def usage() -> str:
+    from mj_core import declare
+
     lines = ["usage: majordomus <command> [options]", ""]
-    for heading, names in commands.GROUPS:
-        if not names:
-            continue
-        lines.append(heading)
-        for name in names:
-            lines.append(f"  {name:<12} {_module(name).HELP}")
+    for group in declare.declaration()["groups"]:
+        lines.append(group["name"])
+        for name in group["commands"]:
+            lines.append(f"  {name:<12} {declare.command(name)['help']}")
         lines.append("")
     lines += [
         "global options:",
         "  --repo <path>  the repository (default: the git top-level of the current directory)",
-        "  --json         machine output (JSON Lines) on read-only commands",
-        "  --pipeline     print the equivalent pipeline of mj-* tools instead of running",
+        "  --json         machine output: the last stage's stream (JSON Lines) as it is",
+        "  --pipeline     print the equivalent pipeline of mj-* tools (POSIX sh) instead",
         "  --help         this text, or `majordomus <command> --help`",
         "",
         LEGEND,
@@ -47,37 +50,80 @@ def usage() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _module(name: str) -> ModuleType:
-    return importlib.import_module(commands.module_name(name))
+def module_for(name: str) -> ModuleType:
+    """The module that renders (or runs) command `name` (an action renders with its parent)."""
+    parent = name.split(" ", 1)[0]
+    return importlib.import_module("majordomus.commands." + parent.replace("-", "_"))
 
 
-def _split(argv: list[str]) -> tuple[str | None, list[str]]:
-    """(command, the remaining arguments); global options may stand before the command."""
-    index = 0
-    while index < len(argv):
-        arg = argv[index]
-        if arg == "--repo":
-            index += 2
+def split(argv: list[str]) -> tuple[str | None, list[str]]:
+    """(the command named, every other argument); global options may stand anywhere. A command
+    with actions takes the next words that name one (`rules vendor status`)."""
+    from mj_core import declare
+
+    words = _words(argv)
+    if not words:
+        return None, argv
+    first, at = words[0]
+    known = declare.commands()
+    if first not in known:
+        return first, argv[:at] + argv[at + 1 :]
+    spec, used = known[first], [at]
+    name = first
+    actions = spec.get("actions") or []
+    later = [w for w, _ in words[1:]]
+    for size in (2, 1):
+        candidate = " ".join(later[:size])
+        if len(later) >= size and candidate in actions:
+            name = f"{first} {candidate}"
+            used += [index for _, index in words[1 : 1 + size]]
+            break
+    else:
+        if actions and spec.get("default"):
+            name = f"{first} {spec['default']}"
+    return name, [arg for index, arg in enumerate(argv) if index not in used]
+
+
+def _words(argv: list[str]) -> list[tuple[str, int]]:
+    """(word, index) of the arguments that are not options or option values, up to `--`."""
+    from mj_core import declare
+
+    values = set(GLOBAL_VALUES)
+    for spec in declare.commands().values():
+        for option in spec.get("options") or []:
+            if option.get("flag") and option.get("kind", "flag") != "flag":
+                values.add(option["flag"])
+    out: list[tuple[str, int]] = []
+    skip = False
+    for index, arg in enumerate(argv):
+        if skip:
+            skip = False
             continue
+        if arg == "--":
+            break
         if arg.startswith("-"):
-            index += 1
+            skip = arg in values
             continue
-        return arg, argv[:index] + argv[index + 1 :]
-    return None, argv
+        out.append((arg, index))
+    return out
 
 
-def parser_for(name: str, module: ModuleType) -> argparse.ArgumentParser:
+def parser_for(name: str) -> argparse.ArgumentParser:
+    from mj_core import declare
     from mj_core.cli import Parser
 
-    parser = Parser(prog=f"majordomus {name}", description=module.HELP, epilog=LEGEND)
+    spec = declare.command(name)
+    about = spec["help"]
+    if spec.get("actions") and not spec.get("pipeline"):
+        about += f"; its actions: {', '.join(spec['actions'])} (majordomus {name} <action> --help)"
+    parser = Parser(prog=f"majordomus {name}", description=about, epilog=LEGEND)
     parser.add_argument("--repo", help="the repository (default: git top-level of cwd)")
     parser.add_argument("--json", action="store_true", help="machine output (JSON Lines)")
-    if hasattr(module, "stages"):
+    if spec.get("pipeline"):
         parser.add_argument(
             "--pipeline", action="store_true", help="print the equivalent mj-* pipeline"
         )
-    if hasattr(module, "arguments"):
-        module.arguments(parser)
+    declare.add_options(parser, list(spec.get("options") or []))
     return parser
 
 
@@ -100,25 +146,41 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
         return 0
     if argv[0] in ("version", "--version"):
         return _version(argv[1:], out, err)
-    name, rest = _split(argv)
+    from mj_core import declare
+
+    name, rest = split(argv)
     if name is None:
         if "-h" in rest or "--help" in rest:
             out.write(usage())
             return 0
         err.write(f"majordomus: no command given\n{usage()}")
         return 2
-    if name not in commands.public():
+    if name.split(" ", 1)[0] not in declare.public():
         err.write(f"majordomus: unknown command: {name}\n{usage()}")
         return 2
-    from mj_core import timing
+    return _run(name, rest, out, err)
 
-    with timing.phase(f"{name}: import"):
-        module = _module(name)
-    options = parser_for(name, module).parse_args(rest)
+
+def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
     from pathlib import Path
+
+    from mj_core import declare
+    from mj_core import timing
+    from mj_core.errors import UsageError
 
     from majordomus.invocation import Invocation
 
+    spec = declare.command(name)
+    asks_help = "-h" in rest or "--help" in rest
+    special = not spec.get("pipeline") and not spec.get("actions")  # tour, bench
+    root = None if asks_help or special else _root(rest)
+    if spec.get("actions") and not spec.get("pipeline") and not asks_help:
+        *most, last = spec["actions"]
+        raise UsageError(f"{name}: name an action: {', '.join(most)} or {last}")
+    with timing.phase(f"{name}: import"):
+        module = module_for(name)
+    options = parser_for(name).parse_args(rest)
+    options.command = name
     inv = Invocation(
         cwd=Path.cwd(),
         repo=Path(options.repo) if options.repo else None,
@@ -126,15 +188,31 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
         pipeline=getattr(options, "pipeline", False),
         stdout=out,
         stderr=err,
+        _root=root,
     )
-    if inv.pipeline:
-        from majordomus.compose import pipeline_text
+    if not spec.get("pipeline"):
+        code: int = module.run(options, inv)
+        return code
+    from majordomus import compose
 
-        out.write(pipeline_text(module.stages(options, inv)) + "\n")
+    argvs = compose.stages(spec, options, inv)
+    if inv.pipeline:
+        out.write(compose.pipeline_text(argvs) + "\n")
         return 0
     with timing.phase(f"{name}: run"):
-        code: int = module.run(options, inv)
+        code = module.render(compose.run(argvs, inv), options, inv)
     return code
+
+
+def _root(rest: list[str]) -> Any:
+    """The repository the command works on, asked before its arguments are judged: outside a
+    repository is the first thing to say (2)."""
+    from pathlib import Path
+
+    from mj_core import git
+
+    where = rest[rest.index("--repo") + 1] if "--repo" in rest[:-1] else None
+    return git.toplevel(Path(where) if where else Path.cwd())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,3 +243,8 @@ def script() -> NoReturn:
     from mj_core.exitcodes import exit_now
 
     exit_now(main())
+
+
+def declared_help(name: str) -> str:
+    """`majordomus <name> --help` as the parser prints it (docs/CLI.md)."""
+    return parser_for(name).format_help()

@@ -1,8 +1,11 @@
 """Compositions run two ways from one argv list: chained in-process, or printed as a pipeline.
 
-In-process, each stage's argv is parsed with the owning tool's own parser and run through the
-tool's own stage table, so `majordomus <cmd>` and the printed shell pipeline cannot differ
-except at the byte boundary — which `tests/test_pipeline_equivalence.py` checks.
+The argv lists come from the command's declaration (`mj_core.declare.stage_argv`): each
+stage's fixed words and the options the person gave that it reads. In-process, each argv is
+parsed with the owning tool's own parser and run through the tool's own stage table, each
+stage's records ending with its stream's summary (`mj_core.streams`); printed, the same argv
+lists are joined by ` | ` for POSIX `sh`, where the summaries make the pipeline fail closed
+with no `pipefail`. `tests/test_pipeline_equivalence.py` holds the two equal.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import importlib
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Iterable
     from collections.abc import Iterator
     from typing import Any
@@ -29,27 +33,38 @@ TOOLS = {
 }
 
 
+def stages(spec: Record, options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
+    """The command's pipeline for these options, as one argv per stage."""
+    from mj_core import declare
+
+    return [
+        declare.stage_argv(step, spec, options, json_output=inv.json)
+        for step in declare.steps(spec, options)
+    ]
+
+
 def _stage(argv: list[str], inv: Invocation, upstream: Iterable[Record] | None) -> Iterable[Record]:
     from mj_core.cli import Context
-    from mj_core.cli import run_stage
+    from mj_core.stage import run_stream
 
     tool = importlib.import_module(TOOLS[argv[0]])
     options = tool.parse(argv[1:])
     context = Context(cwd=inv.cwd, stdin=inv.stdin, upstream=upstream, repo=inv.repo)
     context._root = inv._root  # a root the dispatcher already asked git for is not asked again
-    return run_stage(tool.TABLE, options, context)
+    stage = tool.TABLE[options.subcommand]
+    return run_stream(f"{argv[0]} {options.subcommand}", stage, options, context)
 
 
-def run(stages: list[list[str]], inv: Invocation) -> Iterator[Record]:
-    """Chain the stages in-process; the last stage's records come out."""
+def run(argvs: list[list[str]], inv: Invocation) -> Iterator[Record]:
+    """Chain the stages in-process; the last stage's records (and its summary) come out."""
     stream: Iterable[Record] | None = None
-    for argv in stages:
+    for argv in argvs:
         stream = _stage(argv, inv, stream)
     assert stream is not None
     yield from stream
 
 
-def pipeline_text(stages: list[list[str]]) -> str:
+def pipeline_text(argvs: list[list[str]]) -> str:
     import shlex  # only `--pipeline` prints argv
 
-    return "set -o pipefail; " + " | ".join(shlex.join(argv) for argv in stages)
+    return " | ".join(shlex.join(argv) for argv in argvs)

@@ -1,7 +1,8 @@
-"""Generate `docs/CLI.md`, the command reference, from the dispatcher's own parsers.
+"""Generate `docs/CLI.md`, the command reference, from the declaration (`share/commands.yaml`).
 
-`python -m majordomus.docgen` rewrites it; `--check` exits 10 when it is stale. Because the page
-is made from the same parsers `majordomus` runs, every option a `--help` lists is documented.
+`python -m majordomus.docgen` rewrites it; `--check` exits 10 when it is stale. The page is made
+from the parsers `majordomus` builds from that declaration, so every option a `--help` lists is
+documented, and nothing else is.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from pathlib import Path
 from mj_core.exitcodes import ExitCode
 
 from majordomus import cli
-from majordomus import commands
 
 TARGET = Path("docs") / "CLI.md"
 MEANING = {
@@ -29,8 +29,7 @@ MEANING = {
 
 def _help_text(name: str) -> str:
     os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal; the page must not depend on it
-    module = cli._module(name)
-    return cli.parser_for(name, module).format_help().rstrip() + "\n"
+    return cli.declared_help(name).rstrip() + "\n"
 
 
 def render() -> str:
@@ -42,16 +41,26 @@ def render() -> str:
     ]
     parts += [f"| {int(code)} | {code.name} | {MEANING[code]} |\n" for code in ExitCode]
     parts.append("\n## Usage\n\n```\n" + cli.usage() + "```\n")
-    for heading, names in commands.GROUPS:
-        if not names:
-            continue
-        parts.append(f"\n## {heading}\n")
-        for name in names:
-            if name == "version":
+    from mj_core import declare
+
+    for group in declare.declaration()["groups"]:
+        parts.append(f"\n## {group['name']}\n")
+        for parent in group["commands"]:
+            if parent == "version":
                 parts.append("\n### version\n\n```\nusage: majordomus version\n```\n")
                 continue
-            parts.append(f"\n### {name}\n\n```\n{_help_text(name)}```\n")
+            for name in _with_actions(parent):
+                parts.append(f"\n### {name}\n\n```\n{_help_text(name)}```\n")
     return "".join(parts)
+
+
+def _with_actions(parent: str) -> list[str]:
+    """The command, or (a command with actions) each action, as `majordomus <name>` takes it."""
+    from mj_core import declare
+
+    spec = declare.command(parent)
+    names = [f"{parent} {action}" for action in spec.get("actions") or []]
+    return ([parent] if spec.get("pipeline") or not names else []) + names
 
 
 def main(argv: list[str] | None = None) -> int:

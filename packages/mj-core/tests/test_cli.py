@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -13,41 +14,72 @@ from mj_core.errors import Refused
 from mj_core.findings import Finding
 
 
-def _echo_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--fail", action="store_true")
-
-
 def _echo(options: argparse.Namespace, context: Context) -> Iterable[dict[str, Any]]:
     yield from context.records()
     if options.fail:
         yield Finding("FAIL", "test", "x", "failed", "true").record()
 
 
-TABLE = {"echo": Stage("copy input records", _echo_arguments, _echo)}
+TABLE = {"echo": Stage(_echo)}
+DECLARED = {
+    "echo": {
+        "help": "copy input records",
+        "options": [{"name": "fail", "flag": "--fail", "help": "add a failing finding"}],
+    }
+}
+END = b'{"kind":"summary","stage":"up","exit":0,"counts":{"x":1}}\n'
 
 
 def _main(argv: list[str], stdin: bytes = b"") -> tuple[int, bytes, str]:
     out, err = io.BytesIO(), io.StringIO()
     code = tool_main(
-        "mj-test", "test tool", TABLE, argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err
-    )
+        "mj-test", "test tool", TABLE, argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err,
+        declared=DECLARED,
+    )  # fmt: skip
     return code, out.getvalue(), err.getvalue()
 
 
-def test_stage_copies_records_and_returns_the_verdict() -> None:
-    assert _main(["echo"], b'{"kind":"x"}\n') == (0, b'{"kind":"x"}\n', "")
-    code, out, _ = _main(["echo", "--fail"])
-    assert code == 10 and b'"level":"FAIL"' in out
+def _summary(out: bytes) -> dict[str, Any]:
+    return json.loads(out.splitlines()[-1])
 
 
-def test_empty_input_is_valid_and_silent() -> None:
-    assert _main(["echo"]) == (0, b"", "")
+def test_stage_copies_records_and_ends_with_its_verdict() -> None:
+    code, out, err = _main(["echo"], b'{"kind":"x"}\n' + END)
+    assert (code, err) == (0, "") and out.startswith(b'{"kind":"x"}\n')
+    assert _summary(out) == {"kind": "summary", "stage": "mj-test echo", "exit": 0,
+                             "counts": {"x": 1}}  # fmt: skip
+    code, out, _ = _main(["echo", "--fail"], b'{"kind":"x"}\n' + END)
+    assert code == 10 and b'"level":"FAIL"' in out and _summary(out)["exit"] == 10
+
+
+def test_empty_input_fails_closed_with_12() -> None:
+    code, out, err = _main(["echo"])
+    assert code == 12 and err.count("\n") == 1 and _summary(out)["exit"] == 12
+
+
+def test_a_stream_without_its_summary_is_13() -> None:
+    code, out, err = _main(["echo"], b'{"kind":"x"}\n')
+    assert code == 13 and "without its summary" in err and _summary(out)["exit"] == 13
+
+
+def test_an_upstream_failure_passes_its_code_on_without_a_word() -> None:
+    failed = b'{"kind":"summary","stage":"up","exit":15,"counts":{},"error":"x: refused"}\n'
+    code, out, err = _main(["echo"], failed)
+    assert (code, err) == (15, "") and _summary(out)["exit"] == 15
+    verdict = b'{"kind":"x"}\n{"kind":"summary","stage":"up","exit":10,"counts":{"x":1}}\n'
+    code, out, _ = _main(["echo"], verdict)
+    assert code == 10 and _summary(out)["exit"] == 10  # a complete stream's verdict passes on
+
+
+def test_one_yaml_document_on_stdin_is_one_record_and_needs_no_summary() -> None:
+    code, out, _ = _main(["echo"], b"kind: x\nvalue: 1\n")
+    assert code == 0 and json.loads(out.splitlines()[0]) == {"kind": "x", "value": 1}
 
 
 def test_malformed_input_is_one_line_with_code_10() -> None:
-    code, _, err = _main(["echo"], b"not json\n")
+    code, _, err = _main(["echo"], b"{not json\n")
     assert code == 10
-    assert err.count("\n") == 1 and err.startswith("mj-test: <stdin>:1: not JSON")
+    assert err.count("\n") == 1 and err.startswith("mj-test: <stdin>")
 
 
 def test_usage_errors_are_one_line_and_exit_2() -> None:

@@ -20,18 +20,19 @@ def _text(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     yield {"kind": "text", "text": "# heading\nline\n"}
 
 
-def _none(parser: argparse.ArgumentParser) -> None:
-    del parser
+DECLARED = {"raw": {"help": "text", "options": []}, "lines": {"help": "json", "options": []}}
 
 
 def test_raw_stage_writes_text_and_other_stages_json_lines() -> None:
-    table = {
-        "raw": Stage("text", _none, _text, raw=True),
-        "lines": Stage("json", _none, _text),
-    }
-    out = BytesIO()
-    assert tool_main("t", "d", table, ["raw"], stdout=out, stderr=StringIO()) == 0
-    assert out.getvalue() == b"# heading\nline\n"
-    out = BytesIO()
-    assert tool_main("t", "d", table, ["lines"], stdout=out, stderr=StringIO()) == 0
-    assert out.getvalue() == b'{"kind":"text","text":"# heading\\nline\\n"}\n'
+    table = {"raw": Stage(_text, raw=True), "lines": Stage(_text)}
+
+    def run(name: str) -> bytes:
+        out = BytesIO()
+        code = tool_main("t", "d", table, [name], stdout=out, stderr=StringIO(), declared=DECLARED)
+        assert code == 0
+        return out.getvalue()
+
+    assert run("raw") == b"# heading\nline\n"  # text for a person: no summary line after it
+    text, summary = run("lines").splitlines()
+    assert text == b'{"kind":"text","text":"# heading\\nline\\n"}'
+    assert summary == b'{"kind":"summary","stage":"t lines","exit":0,"counts":{"text":1}}'

@@ -16,12 +16,13 @@ _BUILD_AND_PARSE = """
 import sys
 from mj_core.cli import Stage, build_parser
 
-def arguments(parser):
-    parser.add_argument("--limit", type=int, default=3, help="how many")
-    parser.add_argument("path", nargs="?", help="where")
-
-table = {"show": Stage("show things", arguments, lambda options, context: [])}
-options = build_parser("mj-x", table, "a tool", ["show", "--limit", "5"]).parse_args(
+declared = {"show": {"help": "show things", "options": [
+    {"name": "limit", "flag": "--limit", "kind": "positive", "help": "how many"},
+    {"name": "path", "nargs": "?", "help": "where"},
+]}}
+table = {"show": Stage(lambda options, context: [])}
+parser = build_parser("mj-x", table, "a tool", ["show", "--limit", "5"], declared)
+options = parser.parse_args(
     ["--repo", ".", "show", "--limit", "5", "here"]
 )
 assert (options.limit, options.path, options.repo) == (5, "here", "."), options

@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+from mj_core import declare
 from mj_state import cli
 
 
@@ -16,12 +18,21 @@ def test_the_lazy_table_names_exactly_each_modules_stages() -> None:
     assert declared == dict(cli.TABLE._where)
 
 
-def test_one_subcommand_imports_only_its_own_module() -> None:
+@pytest.mark.parametrize("tool", ["mj-policy", "mj-state", "mj-context", "mj-watch"])
+def test_every_tool_runs_exactly_the_stages_the_declaration_names(tool: str) -> None:
+    table = importlib.import_module(tool.replace("-", "_") + ".cli").TABLE
+    assert sorted(table) == sorted(declare.stages(tool))
+
+
+def test_parsing_imports_no_stage_and_running_one_imports_only_its_own_module() -> None:
     code = (
-        "import sys; from mj_state import cli; cli.parse(['history']);"
-        "import json; print(json.dumps([m for m in sys.modules if m.startswith('mj_state.')]))"
+        "import sys, json; from mj_state import cli; cli.parse(['history']);"
+        "before = [m for m in sys.modules if m.startswith('mj_state.')];"
+        "cli.TABLE['history'];"
+        "after = [m for m in sys.modules if m.startswith('mj_state.')];"
+        "print(json.dumps([before, after]))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    loaded = json.loads(out.stdout)
-    assert "mj_state.history" in loaded
-    assert not {"mj_state.facts", "mj_state.handover", "mj_state.decisionlog"} & set(loaded)
+    before, after = json.loads(out.stdout)
+    assert "mj_state.history" not in before and "mj_state.history" in after
+    assert not {"mj_state.facts", "mj_state.handover", "mj_state.decisionlog"} & set(after)

@@ -13,9 +13,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from mj_core import declare
 from mj_core.errors import InternalError
 
-from majordomus import commands
 from majordomus.benchmark import scenario as _scenario
 from majordomus.benchmark.scenario import Scenario
 from majordomus.benchmark.targets import executable
@@ -46,7 +46,7 @@ def small(root: Path, env: dict[str, str]) -> None:
     """A repository with one commit, then `majordomus init` (and `update`), committed."""
     _scenario.blank(root)
     _majordomus(root, env, "init")
-    if "update" in commands.public():  # the provider files, as `init` tells the user to
+    if "update" in declare.public():  # the provider files, as `init` tells the user to
         _majordomus(root, env, "update")
     _scenario.commit(root, "adopt majordomus")
 

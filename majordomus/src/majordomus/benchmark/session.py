@@ -52,9 +52,9 @@ class Session:
         self.policy = policy
 
     def targets(self) -> list[targets.Target]:
-        from majordomus import commands
+        from mj_core import declare
 
-        public = [name for name in commands.public() if name != "bench"]
+        public = [name for name in declare.public() if name != "bench"]
         floor = {t.command: t for t in targets.floor()}
         names = [n for n in self.options.commands if n not in floor]
         chosen = targets.select(names, public)

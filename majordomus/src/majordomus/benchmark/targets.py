@@ -1,9 +1,11 @@
-"""What `bench` measures: the public commands of `share/commands.yaml`, plus the start-up floor.
+"""What `bench` measures: each public command's `bench` entries in `share/commands.yaml`,
+plus the start-up floor.
 
-Adding a command to the benchmark is one entry in that file: its `argv` (after `majordomus`),
-its `class` (read-only targets share one repository; mutating ones get a fresh copy per
-sample), the exit codes its scenario `accept`s, optional unmeasured `setup` runs, the `stdin`
-it reads, and `repository: empty` for a command that needs a repository without a layer.
+Adding a target is one entry under its command: its `argv` (after `majordomus`), its `class`
+(read-only targets share one repository; mutating ones get a fresh copy per sample), the exit
+codes its scenario `accept`s, optional unmeasured `setup` runs, the `stdin` it reads,
+`repository: empty` for a command that needs a repository without a layer, and a `label` for
+a second target of one command (`finish --check`).
 """
 
 from __future__ import annotations
@@ -11,11 +13,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mj_core import keys
-from mj_core import schema
-from mj_core import share
-from mj_core import yamlstrict
-from mj_core.errors import InternalError
 from mj_core.errors import MissingArtifact
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
@@ -73,14 +70,15 @@ def floor() -> list[Target]:
 
 
 def catalogue() -> list[Target]:
-    """Every entry of `share/commands.yaml`, validated (unknown keys and bad values → 13)."""
-    doc = yamlstrict.load_file(share.path("commands.yaml"), CATALOGUE)
-    problems = keys.unknown_keys(doc, "commands") or schema.violations(doc, "commands")
-    if problems:
-        where, what = problems[0]
-        raise InternalError(f"{where}: {what} — broken install: fix {CATALOGUE}")
+    """Every command's `bench` entries in the declaration (`share/commands.yaml`)."""
+    from mj_core import declare
+
     prefix = executable()
-    return [_target(entry, prefix) for entry in doc.data["targets"]]
+    out = []
+    for name, spec in declare.commands().items():
+        for entry in spec.get("bench") or []:
+            out.append(_target({**entry, "command": entry.get("label") or name}, prefix))
+    return out
 
 
 def _target(entry: dict[str, Any], prefix: list[str]) -> Target:
@@ -107,7 +105,7 @@ def _setup_argv(argv: list[str], prefix: list[str]) -> tuple[str, ...]:
 
 def select(names: list[str], public: list[str]) -> list[Target]:
     """The named targets (all public ones when none is named); a name not benchmarked → 12."""
-    known = {t.command: t for t in catalogue() if t.command in public}
+    known = {t.command: t for t in catalogue() if t.command.split(" ", 1)[0] in public}
     if not names:
         return list(known.values())
     missing = [n for n in names if n not in known]

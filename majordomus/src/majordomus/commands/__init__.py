@@ -1,25 +1,5 @@
-"""The dispatcher's command registry: heading → command names, in usage order.
+"""The dispatcher's renderers: one module per command (`majordomus.cli.module_for`).
 
-A command is public exactly when it is listed here, and it is listed only when its module
-`majordomus.commands.<name>` works fully. Modules are imported only when dispatched.
+What the commands are, their options and their pipelines are declared in
+`share/commands.yaml` (`mj_core.declare`); a module here only shows a command's stream.
 """
-
-from __future__ import annotations
-
-GROUPS: list[tuple[str, list[str]]] = [
-    ("TASK", ["start", "check", "finish"]),
-    ("CONTEXT", ["context", "checkpoint", "handover"]),
-    ("MEMORY", ["history", "decision", "question", "prompt"]),
-    ("RULES", ["rules"]),
-    ("SYSTEM", ["init", "update", "doctor", "tour", "watch", "version", "bench"]),
-]
-
-INTERNAL = ["help"]
-
-
-def public() -> list[str]:
-    return [name for _, names in GROUPS for name in names]
-
-
-def module_name(command: str) -> str:
-    return "majordomus.commands." + command.replace("-", "_")

@@ -9,15 +9,6 @@ if TYPE_CHECKING:
     from majordomus.invocation import Invocation
 
 
-HELP = "time each public command on this repository or a fixture; compare with the baseline"
-
-
-def arguments(parser: argparse.ArgumentParser) -> None:
-    from majordomus import bench
-
-    bench.arguments(parser)
-
-
 def run(options: argparse.Namespace, inv: Invocation) -> int:
     from majordomus import bench
 

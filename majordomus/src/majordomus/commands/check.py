@@ -6,7 +6,6 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterable
-    from collections.abc import Iterator
     from typing import Any
 
     from majordomus.invocation import Invocation
@@ -14,50 +13,26 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-HELP = "judge the active task against policy, scope and git (read-only)"
+def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    from majordomus import render as show
 
-
-def arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--explain", action="store_true", help="print the effective setup; exit 0")
-    group.add_argument("--overlap", action="store_true", help="only the overlap with worktrees")
-    group.add_argument(
-        "--checkpoint", action="store_true", help="after the checks, move checkpoint_at (a write)"
-    )
-
-
-def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
-    argv = ["mj-state", "check"]
-    argv += [f"--{flag}" for flag in ("explain", "overlap", "checkpoint") if getattr(options, flag)]
-    return [argv]
-
-
-def run(options: argparse.Namespace, inv: Invocation) -> int:
-    from mj_core import jsonl
-
-    from majordomus import compose
-    from majordomus import render
-
-    records = compose.run(stages(options, inv), inv)
     if options.explain:
-        for record in records:
-            if inv.json:
-                inv.stdout.write(jsonl.dumps(record).decode())
-                continue
-            inv.stdout.write(f"# {record['heading']}\n")
-            inv.stdout.write("".join(f"  {line}\n" for line in record["lines"]))
-        return 0
+        code, _ = show.stream(records, inv, _explained)
+        return code
     written: list[Record] = []
-    code = render.findings("check", _noting(records, written), inv)
+
+    def noting(stream: Iterable[Record]) -> Iterable[Record]:
+        for record in stream:
+            if record.get("kind") == "record":
+                written.append(record)
+            yield record
+
+    code = show.findings("check", noting(records), inv)
     if not inv.json:
         for record in written:
             inv.stdout.write(f"checkpoint_at={record['checkpoint_at']}  {record['path']}\n")
     return code
 
 
-def _noting(records: Iterable[Record], written: list[Record]) -> Iterator[Record]:
-    """Pass records through, keeping the write report `--checkpoint` yields."""
-    for record in records:
-        if record.get("kind") == "record":
-            written.append(record)
-        yield record
+def _explained(record: Record) -> str:
+    return f"# {record['heading']}\n" + "".join(f"  {line}\n" for line in record["lines"])

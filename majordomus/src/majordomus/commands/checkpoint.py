@@ -5,37 +5,22 @@ from __future__ import annotations
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterable
     from typing import Any
 
     from majordomus.invocation import Invocation
 
-
-HELP = "write a short progress note (body on stdin); --show, --list"
-
-
-def arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--derive", action="store_true", help="build the body from git and ledger")
-    group.add_argument("--show", action="store_true", help="the newest checkpoint that applies")
-    group.add_argument("--list", action="store_true", help="this worktree's checkpoints")
+    Record = dict[str, Any]
 
 
-def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
-    flags = [f"--{name}" for name in ("derive", "show", "list") if getattr(options, name)]
-    return [["mj-state", "checkpoint", *flags]]
+def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    from majordomus import render as show
+
+    code, _ = show.stream(records, inv, text)
+    return code
 
 
-def run(options: argparse.Namespace, inv: Invocation) -> int:
-    from mj_core import jsonl
-
-    from majordomus import compose
-
-    for record in compose.run(stages(options, inv), inv):
-        inv.stdout.write(jsonl.dumps(record).decode() if inv.json else text(record))
-    return 0
-
-
-def text(record: dict[str, Any]) -> str:
+def text(record: Record) -> str:
     action = record["action"]
     if action == "checkpoint":
         if record["path"]:
@@ -52,7 +37,7 @@ def text(record: dict[str, Any]) -> str:
     return header("checkpoint", record) + "\n" + str(record["body"])
 
 
-def header(kind: str, record: dict[str, Any]) -> str:
+def header(kind: str, record: Record) -> str:
     """`<kind> <path> — <label> (head …, task …, <created>)`."""
     return (
         f"{kind} {record['path']} — {record['label']} "

@@ -5,63 +5,42 @@ from __future__ import annotations
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterable
     from typing import Any
 
     from majordomus.invocation import Invocation
 
+    Record = dict[str, Any]
 
-HELP = "read the ledger back (--validate judges it, --rotate caps it)"
 _ENVELOPE = ("ts", "event", "head", "branch", "by", "session", "task_id", "prev")
 
 
-def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--task", help="only lines for this task id")
-    parser.add_argument("--event", help="only this event (declared in share/events.yaml)")
-    parser.add_argument("--since", help="<n>m|h|d or an ISO timestamp")
-    amount = parser.add_mutually_exclusive_group()
-    amount.add_argument("--limit", type=int, help="newest matches to show (default 20)")
-    amount.add_argument("--all", action="store_true", help="every match")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--validate", action="store_true", help="report malformed lines; exit 10")
-    mode.add_argument("--rotate", action="store_true", help="archive lines over the cap")
+def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    from majordomus import render as show
 
-
-def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
-    argv = ["mj-state", "history"]
-    for flag in ("task", "event", "since", "limit"):
-        if getattr(options, flag) is not None:
-            argv += [f"--{flag}", str(getattr(options, flag))]
-    argv += [f"--{flag}" for flag in ("all", "validate", "rotate") if getattr(options, flag)]
-    return [argv]
-
-
-def run(options: argparse.Namespace, inv: Invocation) -> int:
-    from majordomus import compose
-    from majordomus import render
-
-    records = compose.run(stages(options, inv), inv)
     if options.validate:
-        return render.findings("history", records, inv)
-    if options.rotate:
-        return _rotated(next(iter(records)), inv)
+        return show.findings("history", records, inv)
     skipped: list[int] = []
-    for record in records:
+
+    def text(record: Record) -> str | None:
         if record["kind"] == "skipped":
             skipped.append(record["lineno"])
-        elif inv.json:
-            inv.stdout.write(record["raw"] + "\n")
-        else:
-            inv.stdout.write(line(record["record"]) + "\n")
+            return None
+        if record.get("action") == "rotate":
+            return _rotated(record)
+        return line(record["record"])
+
+    code, _ = show.stream(records, inv, text)
     if skipped and not inv.json:
         listed = ", ".join(str(n) for n in skipped[:10]) + (" …" if len(skipped) > 10 else "")
         inv.stdout.write(
             f"history: skipped {len(skipped)} malformed line(s) ({listed}); "
             "run majordomus history --validate\n"
         )
-    return 0
+    return code
 
 
-def line(record: dict[str, Any]) -> str:
+def line(record: Record) -> str:
     """`<ts>  <event padded>  <task id>  <short head>  <summary>`."""
     summary = " ".join(
         f"{key}={_value(value)}" for key, value in record.items() if key not in _ENVELOPE
@@ -79,24 +58,17 @@ def _value(value: Any) -> str:
     return jsonl.dumps({"v": value}).decode()[5:-2]
 
 
-def _rotated(record: dict[str, Any], inv: Invocation) -> int:
-    if inv.json:
-        from mj_core import jsonl
-
-        inv.stdout.write(jsonl.dumps(record).decode())
-    elif record["moved"]:
-        inv.stdout.write(
+def _rotated(record: Record) -> str:
+    if record["moved"]:
+        return (
             f"rotated: {record['moved']} line(s) moved to {record['archive']}, "
-            f"{record['cap']} kept (ledger.retention_max_lines)\n"
+            f"{record['cap']} kept (ledger.retention_max_lines)"
         )
-    elif record["lines"] > record["cap"]:
-        inv.stdout.write(
+    if record["lines"] > record["cap"]:
+        return (
             f"history: {record['lines']} line(s), over the cap of {record['cap']}, but the "
-            "active task's lines are never archived; nothing to rotate\n"
+            "active task's lines are never archived; nothing to rotate"
         )
-    else:
-        inv.stdout.write(
-            f"history: {record['lines']} line(s), within the cap of {record['cap']}; "
-            "nothing to rotate\n"
-        )
-    return 0
+    return (
+        f"history: {record['lines']} line(s), within the cap of {record['cap']}; nothing to rotate"
+    )

@@ -1,49 +1,41 @@
-"""`majordomus init`: create the `.ai/` layer from the shipped skeleton; installs nothing else.
-
-The writing happens in `mj-policy init`; this module prints what was created, the hook lines
-the policy's enforcement asks for (it installs none) and the next commands.
-"""
+"""`majordomus init [--extend]`: create the .ai/ layer from the shipped skeleton."""
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterable
+    from typing import Any
 
     from majordomus.invocation import Invocation
 
-
-HELP = "create the .ai/ layer from the shipped skeleton (--extend adds what is missing)"
-
-
-def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--extend",
-        action="store_true",
-        help="add every missing skeleton file to an existing layer; overwrite nothing",
-    )
+    Record = dict[str, Any]
 
 
-def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
-    return [["mj-policy", "init", *(["--extend"] if options.extend else [])]]
-
-
-def run(options: argparse.Namespace, inv: Invocation) -> int:
-    from mj_core import jsonl
+def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
     from mj_policy import hooks
 
-    from majordomus import compose
+    from majordomus import render as show
 
-    created = [r["path"] for r in compose.run(stages(options, inv), inv) if r["kind"] == "created"]
+    created: list[str] = []
+
+    def text(record: Record) -> None:
+        if record.get("kind") == "created":
+            created.append(str(record["path"]))
+
+    code, summary = show.stream(records, inv, text)
+    if code or summary.get("error"):
+        return code
     lines = hooks.lines(inv.root())
     if inv.json:
-        for path in created:
-            inv.stdout.write(jsonl.dumps({"kind": "created", "path": path}).decode())
+        from mj_core import jsonl
+
         for hook, line in lines:
             inv.stdout.write(jsonl.dumps({"kind": "hook", "file": hook, "line": line}).decode())
-        return 0
+        return code
     inv.stdout.write(_text(created, lines))
-    return 0
+    return code
 
 
 def _text(created: list[str], lines: list[tuple[str, str]]) -> str:

@@ -13,7 +13,7 @@ import shlex
 import sys
 from pathlib import Path
 
-# `majordomus --help` imports this module for HELP: subprocess, shutil and tempfile are
+# Importing this module stays cheap: subprocess, shutil and tempfile are
 # imported by the functions that run the tour, typing only for annotations.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from typing import IO
 
     from majordomus.invocation import Invocation
-
-HELP = "walk through the real commands in a scratch repository (prints where every file lives)"
 
 
 class Step:

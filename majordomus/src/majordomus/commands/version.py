@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 
-HELP = "print the installed version"
 _PREFIX = "majordomus-"
 _SUFFIX = ".dist-info"
 

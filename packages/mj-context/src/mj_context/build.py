@@ -164,16 +164,6 @@ def _briefing(view: View) -> Record:
     }
 
 
-def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", nargs="?", help="facts (JSON Lines); default stdin")
-    parser.add_argument(
-        "--budget-lines",
-        type=_positive,
-        metavar="N",
-        help="the line budget (default: the policy's builder_budget_lines)",
-    )
-
-
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of lines")
@@ -184,4 +174,4 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     return build(context.records(options.input), options.budget_lines)
 
 
-STAGES = {"build": Stage("facts in; sections within a line budget out", _arguments, _run)}
+STAGES = {"build": Stage(_run)}

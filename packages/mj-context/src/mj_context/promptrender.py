@@ -43,15 +43,10 @@ def prompt_render(stream: Iterable[Record], form: str) -> Iterator[Record]:
         yield {"kind": "text", "text": text}
 
 
-def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", nargs="?", help="facts with a prompt (JSON Lines); default stdin")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-
-
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     return prompt_render(context.records(options.input), options.format)
 
 
 STAGES = {
-    "prompt-render": Stage("a prompt asset filled from the facts", _arguments, _run, raw=True),
+    "prompt-render": Stage(_run, raw=True),
 }

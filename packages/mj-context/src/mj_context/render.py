@@ -123,21 +123,10 @@ def render(stream: Iterable[Record], form: str, provider_name: str | None) -> It
         raise ContractUnmet(f"context: {brief.failures[0]['message']}")
 
 
-def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", nargs="?", help="built briefing (JSON Lines); default stdin")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument(
-        "--for",
-        dest="provider",
-        metavar="PROVIDER",
-        help="wrap the body in a header naming the provider and its file",
-    )
-
-
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    return render(context.records(options.input), options.format, options.provider)
+    return render(context.records(options.input), options.format, options.provider_for)
 
 
 STAGES = {
-    "render": Stage("the briefing as text or one JSON document", _arguments, _run, raw=True),
+    "render": Stage(_run, raw=True),
 }

@@ -19,19 +19,19 @@ from mj_core.errors import MjError
 from mj_core.errors import UsageError
 from mj_core.exitcodes import ExitCode
 from mj_core.exitcodes import exit_now
-from mj_core.findings import verdict
+from mj_core.stage import Context
+from mj_core.stage import Stage
+from mj_core.stage import run_stream
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from collections.abc import Iterable
     from collections.abc import Iterator
     from typing import IO
     from typing import Any
     from typing import NoReturn
 
     Record = dict[str, Any]
-    StageFn = Callable[[argparse.Namespace, "Context"], Iterable[Record]]
 
 
 def columns() -> int:
@@ -81,68 +81,6 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-class Context:
-    """What a stage may touch besides its options: where it runs and its input stream."""
-
-    __slots__ = ("_root", "cwd", "repo", "stdin", "upstream")
-
-    def __init__(
-        self,
-        cwd: Path,
-        stdin: IO[bytes] | None = None,
-        upstream: Iterable[Record] | None = None,  # in-process input from the previous stage
-        repo: Path | None = None,  # from --repo; else the git top-level of cwd
-        _root: Path | None = None,
-    ) -> None:
-        self.cwd = cwd
-        self.stdin = stdin
-        self.upstream = upstream
-        self.repo = repo
-        self._root = _root
-
-    def root(self) -> Path:
-        if self._root is None:
-            from mj_core import git
-
-            self._root = git.toplevel(self.repo or self.cwd)
-        return self._root
-
-    def records(self, path: str | None = None) -> Iterator[Record]:
-        """Input records: upstream stage, a path argument, or stdin (a TTY is a usage error)."""
-        if self.upstream is not None:
-            yield from self.upstream
-            return
-        if path not in (None, "-"):
-            assert path is not None
-            with open(path, "rb") as handle:
-                yield from jsonl.read(handle, path)
-            return
-        stream = self.stdin if self.stdin is not None else sys.stdin.buffer
-        if stream.isatty():
-            raise UsageError("no input: pipe JSON Lines on stdin or name a file")
-        yield from jsonl.read(stream)
-
-
-class Stage:
-    """One subcommand: its help line, its argument builder, its run function."""
-
-    __slots__ = ("arguments", "help", "raw", "run")
-
-    def __init__(
-        self,
-        help: str,
-        arguments: Callable[[argparse.ArgumentParser], None],
-        run: StageFn,
-        raw: bool = False,
-    ) -> None:
-        self.help = help
-        self.arguments = arguments
-        self.run = run
-        # A renderer: its `{"kind": "text", "text": ...}` records are written verbatim, the one
-        # exception to JSON Lines on stdout (the end of a pipeline a person reads).
-        self.raw = raw
-
-
 def write_record(out: IO[bytes], record: Record, *, raw: bool) -> None:
     if raw and record.get("kind") == "text":
         out.write(str(record["text"]).encode("utf-8"))
@@ -188,28 +126,37 @@ def _chosen(argv: list[str] | None, names: list[str]) -> str | None:
 
 
 def build_parser(
-    prog: str, table: Mapping[str, Stage], description: str, argv: list[str] | None = None
+    prog: str,
+    table: Mapping[str, Stage],
+    description: str,
+    argv: list[str] | None = None,
+    declared: Mapping[str, Record] | None = None,
 ) -> Parser:
-    """The tool's parser; given `argv`, only the stage it names is loaded and registered."""
+    """The tool's parser, its options from the declaration (`declared`: another one, for a
+    tool of a test); given `argv`, only the stage it names is registered."""
+    from mj_core import declare
+
+    declared = declare.stages(prog) if declared is None else declared
     parser = Parser(prog=prog, description=description)
     parser.add_argument("--repo", help="repository root (default: the git top-level of cwd)")
     subs = parser.add_subparsers(dest="subcommand", metavar="<subcommand>", required=True)
     names = list(table)
     chosen = _chosen(argv, names)
     for name in names if chosen is None else [chosen]:
-        stage = table[name]
-        sub = subs.add_parser(name, help=stage.help, description=stage.help)
+        spec = declared[name]
+        sub = subs.add_parser(name, help=spec["help"], description=spec["help"])
         sub.add_argument("--repo", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-        stage.arguments(sub)
+        declare.add_options(sub, spec["options"])
     return parser
 
 
-def run_stage(
-    table: Mapping[str, Stage], options: argparse.Namespace, context: Context
-) -> Iterable[Record]:
-    if getattr(options, "repo", None):
-        context.repo = Path(options.repo)
-    return table[options.subcommand].run(options, context)
+def _ended(prog: str, summary: Record, stderr: IO[str] | None) -> int:
+    """The exit code of a stage's stream; its own error (not a stopped upstream's) on stderr."""
+    code = int(summary.get("exit", ExitCode.INTERNAL_ERROR))
+    if summary.get("error") and not summary.get("stopped"):
+        text = str(summary["error"])
+        (stderr or sys.stderr).write((text if text.startswith(prog) else f"{prog}: {text}") + "\n")
+    return code
 
 
 def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> int:
@@ -277,29 +224,33 @@ def tool_main(
     stdin: IO[bytes] | None = None,
     stdout: IO[bytes] | None = None,
     stderr: IO[str] | None = None,
+    declared: Mapping[str, Record] | None = None,
 ) -> int:
-    """`main` of a filter tool: parse, run the stage, write JSON Lines, return the verdict."""
+    """`main` of a filter tool: parse, run the stage, write its stream, return its verdict."""
     out = stdout if stdout is not None else sys.stdout.buffer
 
     def body() -> int:
         args = sys.argv[1:] if argv is None else argv
-        parser = build_parser(prog, table, description, args)
+        parser = build_parser(prog, table, description, args, declared)
         if not args:
             parser.print_help(sys.stdout)
             return int(ExitCode.USAGE)
         options = parser.parse_args(args)
         context = Context(cwd=Path.cwd(), stdin=stdin)
-        seen: list[Record] = []
-        raw = table[options.subcommand].raw
+        stage = table[options.subcommand]
+        name = f"{prog} {options.subcommand}"
+        last: Record = {}
         try:
-            for record in run_stage(table, options, context):
-                write_record(out, record, raw=raw)
-                if record.get("kind") == "finding":
-                    seen.append(record)
+            for record in run_stream(name, stage, options, context):
+                if record.get("kind") == "summary":
+                    last = record
+                    if stage.raw:
+                        continue  # text for a person ends with its text, not a JSON line
+                write_record(out, record, raw=stage.raw)
         finally:
             out.flush()
             if timing.enabled():
                 timing.emit(stderr or sys.stderr, as_json=False)
-        return int(verdict(seen))
+        return _ended(prog, last, stderr)
 
     return guard(prog, body, stderr)

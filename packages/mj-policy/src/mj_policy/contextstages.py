@@ -54,12 +54,6 @@ def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         yield contextchain.record(item)
 
 
-def _filters(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", help="a path in the repository")
-    parser.add_argument("--provider", help="only documents addressed to this provider")
-    parser.add_argument("--audience", choices=("human", "agent"), help="only for this audience")
-
-
 def _chain(options: argparse.Namespace, context: Context, everything: bool) -> Iterator[Record]:
     root = context.root()
     names, providers = settings(layer_mod.load(root))
@@ -82,15 +76,9 @@ def _explain(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     return _chain(options, context, everything=True)
 
 
-def _none(parser: argparse.ArgumentParser) -> None:
-    del parser
-
-
 STAGES = {
-    "context-validate": Stage("check every context document over the whole tree", _none, _validate),
-    "context-list": Stage("list the context documents, root first", _none, _list),
-    "context-resolve": Stage("the effective chain for a path, root first", _filters, _resolve),
-    "context-explain": Stage(
-        "every document and why it applies to a path or not", _filters, _explain
-    ),
+    "context-validate": Stage(_validate),
+    "context-list": Stage(_list),
+    "context-resolve": Stage(_resolve),
+    "context-explain": Stage(_explain),
 }

@@ -36,15 +36,7 @@ def _show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     yield {**asset.record(), "body": asset.body}
 
 
-def _none(parser: argparse.ArgumentParser) -> None:
-    del parser
-
-
-def _name(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", help="the asset's name (its file stem)")
-
-
 STAGES = {
-    "prompt-list": Stage("the prompt assets, each checked in full", _none, _list),
-    "prompt-show": Stage("one prompt asset and its body", _name, _show),
+    "prompt-list": Stage(_list),
+    "prompt-show": Stage(_show),
 }

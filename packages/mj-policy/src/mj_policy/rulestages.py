@@ -26,10 +26,6 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-def _none(parser: argparse.ArgumentParser) -> None:
-    del parser
-
-
 def _checked_rules(context: Context) -> tuple[layer_mod.Layer, list[rules.Rule]]:
     layer = layer_mod.load(context.root())
     found = rules.discover(layer)
@@ -57,10 +53,6 @@ def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
             "enforcement": rules.enforcement(rule),
             "path": rule.path,
         }
-
-
-def _show_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", help="a rule id, or id@version")
 
 
 def _show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
@@ -92,27 +84,19 @@ def _diff(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     yield {"kind": "diff", "target": "rules/vendor", "text": vendoring.diff(layer)}
 
 
-def _update_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--force", action="store_true", help="replace a hand-edited package")
-
-
 def _update(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = layer_mod.load(context.root())
     changed = vendoring.update(layer, force=options.force)
     package = layer.relative(layer.section("rules") / "vendor" / vendoring.VENDOR)
     yield {"kind": "vendored", "package": package, "changed": changed}
     if changed:
-        yield {"kind": "event", "event": "rules.vendored", "package": vendoring.VENDOR}
+        yield {"kind": "append", "event": "rules.vendored", "package": vendoring.VENDOR}
 
 
 STAGES = {
-    "rules": Stage("the effective rule set in resolved order", _none, _list),
-    "rule": Stage("one rule of the effective set: its path and file", _show_arguments, _show),
-    "vendor-status": Stage("the vendored rule package against the shipped one", _none, _status),
-    "vendor-diff": Stage("unified diff: vendored rule package → shipped", _none, _diff),
-    "vendor-update": Stage(
-        "swap the shipped rule package in (never touches rules/project/)",
-        _update_arguments,
-        _update,
-    ),
+    "rules": Stage(_list),
+    "rule": Stage(_show),
+    "vendor-status": Stage(_status),
+    "vendor-diff": Stage(_diff),
+    "vendor-update": Stage(_update),
 }

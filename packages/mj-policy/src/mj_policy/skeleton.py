@@ -138,16 +138,6 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, An
         yield {"kind": "created", "path": relative}
 
 
-def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--extend", action="store_true", help="add what is missing to an existing layer"
-    )
-
-
 STAGES = {
-    "init": Stage(
-        help="write the .ai/ layer from the shipped skeleton (never overwrites)",
-        arguments=_arguments,
-        run=_run,
-    ),
+    "init": Stage(_run),
 }

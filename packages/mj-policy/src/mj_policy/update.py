@@ -35,13 +35,6 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dry-run", action="store_true", help="show what would change")
-    parser.add_argument("--diff", metavar="TARGET", help="the unified diff for one target")
-    parser.add_argument("--force", action="store_true", help="overwrite hand-edited targets")
-    parser.add_argument("--check", action="store_true", help="read-only CI gate: exit 10 on change")
-
-
 def plan(root: Path) -> tuple[projections.Inputs, list[Judged], int]:
     """Render and judge every declared projection; (inputs, judgements, budget lines)."""
     layer = layer_mod.load(root)
@@ -185,9 +178,9 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
 
 
 def _ledger(root: Path, data: projections.Inputs, count: int) -> Iterator[Record]:
-    """The ledger event this run owes; the dispatcher appends it (mj-state owns the ledger)."""
+    """The ledger line this run owes: `mj-state log` appends it (mj-state owns the ledger)."""
     yield {
-        "kind": "event",
+        "kind": "append",
         "event": "projections.updated",
         "policy_sha256": data.policy_sha256,
         "targets": count,
@@ -195,7 +188,5 @@ def _ledger(root: Path, data: projections.Inputs, count: int) -> Iterator[Record
 
 
 STAGES = {
-    "update": Stage(
-        "render the provider projections from the policy and write them", arguments, run
-    ),
+    "update": Stage(run),
 }

@@ -32,20 +32,6 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-def _add_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("question", help="the question, one line, without ' — '")
-
-
-def _resolve_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("selector", help="the number `question list` prints, or question text")
-    parser.add_argument("--answer", required=True, help="the answer, one line")
-
-
-def _list_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--all", action="store_true", help="resolved questions too")
-    parser.add_argument("--task", help="only this task's questions")
-
-
 def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     text = _one_line(options.question, "question")
@@ -129,7 +115,7 @@ def _refuse_malformed(layer: Layer) -> list[Entry]:
 
 
 STAGES = {
-    "question-add": Stage("open a question blocking the active task", _add_args, add),
-    "question-resolve": Stage("resolve one question in place", _resolve_args, resolve),
-    "question-list": Stage("list open (or all) questions", _list_args, listing),
+    "question-add": Stage(add),
+    "question-resolve": Stage(resolve),
+    "question-list": Stage(listing),
 }

@@ -34,15 +34,6 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-def arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--explain", action="store_true", help="print the effective task setup")
-    group.add_argument("--overlap", action="store_true", help="only the overlap report")
-    group.add_argument(
-        "--checkpoint", action="store_true", help="after the checks, move checkpoint_at"
-    )
-
-
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     situation = taskstate.read(layer)
@@ -124,4 +115,4 @@ def checkpoint(layer: Layer, record: Record) -> Record:
     }
 
 
-STAGES = {"check": Stage("judge the active task against policy, scope and git", arguments, run)}
+STAGES = {"check": Stage(run)}

@@ -31,13 +31,6 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-def arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--derive", action="store_true", help="build the body from git and ledger")
-    group.add_argument("--show", action="store_true", help="the newest checkpoint that applies")
-    group.add_argument("--list", action="store_true", help="this worktree's checkpoints")
-
-
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     if options.show:
@@ -102,4 +95,4 @@ def listed(layer: Layer, found: StoredRecord) -> Record:
     }
 
 
-STAGES = {"checkpoint": Stage("write a short progress note (body on stdin)", arguments, run)}
+STAGES = {"checkpoint": Stage(run)}

@@ -17,6 +17,7 @@ TABLE = LazyTable(
         "question-resolve": "mj_state.asking",
         "question-list": "mj_state.asking",
         "facts": "mj_state.facts",
+        "log": "mj_state.appending",
         "checkpoint": "mj_state.checkpoint",
         "handover": "mj_state.handover",
         "decision-add": "mj_state.decisionlog",

@@ -28,14 +28,6 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("title", help="what was decided, one line")
-    parser.add_argument("--why", required=True, help="the reason (required)")
-    parser.add_argument("--rejected", help="the alternative turned down")
-    parser.add_argument("--evidence", help="a reference that supports it")
-    parser.add_argument("--supersedes", help="text of the recorded decision this replaces")
-
-
 def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     task = writing.active_here(layer)
@@ -61,11 +53,6 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     }
 
 
-def list_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--task", help="only entries recorded for this task id")
-    parser.add_argument("--limit", type=int, help="at most this many entries")
-
-
 def listing(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     entries = list(reversed(decisions.read(load(context.root()).state)))
     if options.task:
@@ -73,10 +60,6 @@ def listing(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     if options.limit is not None:
         entries = entries[: max(options.limit, 0)]
     yield from (shown(entry) for entry in entries)
-
-
-def show_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("text", help="text the decision's title contains")
 
 
 def show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
@@ -102,9 +85,7 @@ def shown(entry: decisions.Entry) -> Record:
 
 
 STAGES = {
-    "decision-add": Stage("append a decision with computed Task and Head", add_arguments, add),
-    "decision-list": Stage("recorded decisions, newest first", list_arguments, listing),
-    "decision-show": Stage(
-        "the first decision whose title contains the text", show_arguments, show
-    ),
+    "decision-add": Stage(add),
+    "decision-list": Stage(listing),
+    "decision-show": Stage(show),
 }

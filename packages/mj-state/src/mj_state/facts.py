@@ -168,8 +168,4 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     return collect(context.root(), options.prompt)
 
 
-def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--prompt", metavar="NAME", help="also emit this prompt asset")
-
-
-STAGES = {"facts": Stage("the durable state a briefing is built from", _arguments, _run)}
+STAGES = {"facts": Stage(_run)}

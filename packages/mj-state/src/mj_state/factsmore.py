@@ -17,7 +17,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
-ENVELOPE = ("ts", "event", "head", "branch", "by", "session", "session_id", "task_id")
+ENVELOPE = ("ts", "event", "head", "branch", "by", "session", "session_id", "task_id", "prev")
 
 
 def documents(lay: Layer, claims: list[str]) -> list[dict[str, Any]]:

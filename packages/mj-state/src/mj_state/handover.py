@@ -31,16 +31,6 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--derive", action="store_true", help="build the body from the facts")
-    parser.add_argument("--close", action="store_true", help="also end the task as handed_over")
-    parser.add_argument("--no-task", action="store_true", help="allow writing without a task")
-    parser.add_argument(
-        "--resolve", action="store_true", help="print the prior record that applies"
-    )
-    parser.add_argument("--path", action="store_true", help="with --resolve: only its path")
-
-
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     if options.resolve:
@@ -103,4 +93,4 @@ def resolved(layer: Layer) -> Record:
     }
 
 
-STAGES = {"handover": Stage("write a continuation record, or resolve one", arguments, run)}
+STAGES = {"handover": Stage(run)}

@@ -25,24 +25,14 @@ from mj_policy.layer import load
 from mj_state import chain
 from mj_state import ledger
 
+DEFAULT_LIMIT = 20  # `history` shows the newest 20 matches unless told otherwise
+
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
     Record = dict[str, Any]
-
-
-def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--task", help="only lines for this task id")
-    parser.add_argument("--event", help="only this event (a name from share/events.yaml)")
-    parser.add_argument("--since", help="only lines newer than <n>m|h|d or an ISO timestamp")
-    amount = parser.add_mutually_exclusive_group()
-    amount.add_argument("--limit", type=int, default=20, help="newest matches to show (20)")
-    amount.add_argument("--all", action="store_true", help="every match")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--validate", action="store_true", help="report every malformed line")
-    mode.add_argument("--rotate", action="store_true", help="archive lines over the cap")
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
@@ -68,10 +58,8 @@ def since(text: str) -> str:
 def select(layer: Layer, options: argparse.Namespace) -> Iterator[Record]:
     if options.event and options.event not in ledger.vocabulary():
         raise UsageError(f"history: --event {options.event!r} is not declared in share/events.yaml")
-    if options.limit < 1 and not options.all:
-        raise UsageError("history: --limit takes a positive number")
     threshold = since(options.since) if options.since else None
-    limit = None if options.all else int(options.limit)
+    limit = None if options.all else int(options.limit or DEFAULT_LIMIT)
     needles = [name.encode() for name in (options.task, options.event) if name]
     kept: list[Record] = []
     skipped: list[Record] = []
@@ -86,6 +74,9 @@ def select(layer: Layer, options: argparse.Namespace) -> Iterator[Record]:
         elif _matches(line.record, options.task, options.event, threshold):
             raw = text.decode("utf-8", "replace")
             kept.append({"kind": "event", "lineno": number, "record": line.record, "raw": raw})
+    if options.format == "json":  # the stored lines verbatim
+        yield from ({"kind": "text", "text": event["raw"] + "\n"} for event in reversed(kept))
+        return
     yield from reversed(kept)
     yield from reversed(skipped)
 
@@ -224,4 +215,4 @@ def _seal(layer: Layer, archive: str, archived: int, last: bytes) -> bytes:
     return jsonl.dumps(line)
 
 
-STAGES = {"history": Stage("read the ledger back; --validate, --rotate", arguments, run)}
+STAGES = {"history": Stage(run, raw=True)}

@@ -33,13 +33,6 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("task", help="the task, one line")
-    parser.add_argument("--scope", required=True, help="claimed paths, comma-separated")
-    parser.add_argument("--profile", help="profile name (default: policy profiles.default)")
-    parser.add_argument("--owner", help="free-form owner (default: $USER)")
-
-
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     text = task_line(options.task)
@@ -151,4 +144,4 @@ def instructions(policy: dict[str, Any]) -> str | None:
     return None
 
 
-STAGES = {"start": Stage("begin the one scoped task of this checkout", arguments, run)}
+STAGES = {"start": Stage(run)}

@@ -109,20 +109,6 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, An
         yield finding.record()
 
 
-def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--prove",
-        action="store_true",
-        help="also run each declared hook in a throw-away worktree of HEAD, with a recording "
-        "majordomus shim first on PATH; the hook is wired when the shim ran and its status "
-        "came out",
-    )
-
-
 STAGES = {
-    "doctor": Stage(
-        help="check that the layer is well-formed and what it declares is real (read-only)",
-        arguments=arguments,
-        run=_run,
-    ),
+    "doctor": Stage(_run),
 }

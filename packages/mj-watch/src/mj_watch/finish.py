@@ -29,16 +29,6 @@ if TYPE_CHECKING:
 OUTCOMES = ("completed", "partial", "blocked", "no_match", "failed")
 
 
-def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--outcome", choices=OUTCOMES, help="the typed outcome claimed")
-    parser.add_argument("--verify-command", help="the verification the tool runs (no shell)")
-    parser.add_argument(
-        "--note",
-        help="completion note: a file anywhere, or - for stdin (else the newest handover)",
-    )
-    parser.add_argument("--check", action="store_true", help="evaluate scope and state; no write")
-
-
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_policy.layer import load
     from mj_state import taskstate
@@ -177,4 +167,4 @@ def _verified(layer: Any, task: Record, given: str | None) -> Record:
     return {"verify": run}
 
 
-STAGES = {"finish": Stage("evaluate the finish contract; record the outcome", arguments, run)}
+STAGES = {"finish": Stage(run)}

@@ -68,14 +68,9 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, An
         yield finding.record()
 
 
-def _arguments(parser: argparse.ArgumentParser) -> None:
-    del parser  # watch takes no options of its own
+# watch takes no options of its own
 
 
 STAGES = {
-    "watch": Stage(
-        help="report what has drifted in the work, each with its reproduce command (read-only)",
-        arguments=_arguments,
-        run=_run,
-    ),
+    "watch": Stage(_run),
 }

@@ -1,0 +1,94 @@
+"""Generate `share/commands.json` from `share/commands.yaml`, after judging the declaration.
+
+`python -m mj_core.declgen` writes it; `--check` exits 10 when it differs or the declaration
+is wrong. Judged beyond its schema: every command in a group is declared and every declared
+command is reachable; every stage a pipeline names is declared; every forwarded option is
+the command's own; a stage never receives two different options under one name.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from mj_core import schema
+from mj_core import share
+from mj_core import yamlstrict
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+SOURCE = "commands.yaml"
+TARGET = "commands.json"
+
+
+def expected() -> bytes:
+    doc = yamlstrict.load_file(share.path(SOURCE), f"share/{SOURCE}")
+    problems = [f"{where}: {what}" for where, what in schema.violations(doc, "commands")]
+    problems += list(judge(doc.data))
+    if problems:
+        raise SystemExit(f"share/{SOURCE}: {problems[0]}")
+    return (json.dumps(doc.data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def judge(data: dict[str, Any]) -> Iterator[str]:
+    commands = {c["name"]: c for c in data["commands"]}
+    stages = {(s["tool"], s["name"]): s for s in data["stages"]}
+    grouped = [name for group in data["groups"] for name in group["commands"]]
+    for name in grouped:
+        if name not in commands:
+            yield f"group names {name!r}, which is not declared"
+    for name, spec in commands.items():
+        parent = name.split(" ", 1)[0]
+        if parent not in grouped:
+            yield f"{name!r} is in no group"
+        if " " in name and name.split(" ", 1)[1] not in (commands[parent].get("actions") or []):
+            yield f"{name!r} is not an action of {parent!r}"
+        yield from _pipeline(spec, stages)
+    yield from _forwarded(data["commands"], stages)
+
+
+def _pipeline(spec: dict[str, Any], stages: dict[tuple[str, str], Any]) -> Iterator[str]:
+    declared = {o["name"] for o in spec.get("options") or []}
+    for step in spec.get("pipeline") or []:
+        if tuple(step["stage"][:2]) not in stages:
+            yield f"{spec['name']}: stage {' '.join(step['stage'][:2])} is not declared"
+        for name in [*(step.get("forward") or []), *([step["when"]] if "when" in step else [])]:
+            if name not in declared:
+                yield f"{spec['name']}: forwards {name!r}, which it does not declare"
+
+
+def _forwarded(commands: list[Any], stages: dict[tuple[str, str], Any]) -> Iterator[str]:
+    seen: dict[tuple[str, str, str], Any] = {}
+    for key, stage in stages.items():
+        for option in stage.get("options") or []:
+            seen[(*key, option["name"])] = option
+    for spec in commands:
+        options = {o["name"]: o for o in spec.get("options") or []}
+        for step in spec.get("pipeline") or []:
+            for name in step.get("forward") or []:
+                key = (step["stage"][0], step["stage"][1], name)
+                if key in seen and seen[key] != options.get(name):
+                    yield f"{spec['name']}: option {name!r} differs from another sent to the stage"
+                seen.setdefault(key, options.get(name))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    data = expected()
+    target = share.path(TARGET)
+    current = target.read_bytes() if target.is_file() else b""
+    if "--check" in args:
+        if current != data:
+            print(f"share/{TARGET} is stale: run `python -m mj_core.declgen`", file=sys.stderr)
+            return 10
+        return 0
+    target.write_bytes(data)
+    print(f"wrote: {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

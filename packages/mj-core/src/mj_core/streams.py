@@ -1,0 +1,132 @@
+"""The stream protocol every stage keeps, so a pipeline fails closed in plain POSIX `sh`.
+
+A stream ends with one `summary` line carrying its producer's verdict: `exit` (the contract's
+code) and how many records of each kind came before it. A stage that reads a stream stops
+with the upstream's code when the stream is incomplete (2, 12, 13, 15, or any summary that
+carries an error: a stage that stopped with 10 on bad input wrote less than it should), stops
+with 12 when it read nothing at all, and with 13 when the stream ended without its summary
+(the producer died); a verdict over a complete stream (10, 11) passes on, and the reader's
+own summary carries the first code in stage order that is not 0. So the exit status of the
+last stage of `a | b | c` is the pipeline's, with no `pipefail`.
+
+The input of a stage is JSON Lines, or one JSON or YAML document (which is one record).
+"""
+
+from __future__ import annotations
+
+from mj_core.errors import InternalError
+from mj_core.errors import MissingArtifact
+from mj_core.errors import MjError
+from mj_core.exitcodes import ExitCode
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
+
+COMPLETE = (0, int(ExitCode.CONTRACT_UNMET), int(ExitCode.DRIFT_FOUND))
+
+
+class Stopped(MjError):
+    """The upstream stage failed; this stage stops with its code, adding no error of its own."""
+
+
+class Upstream:
+    """Iterate the records of an upstream stream (its summary held back), then judge how it
+    ended: `code` is the upstream's verdict, once the stream has been read to its end."""
+
+    __slots__ = ("_records", "code", "counts", "error", "name", "read", "whole")
+
+    def __init__(
+        self, records: Iterable[Record], name: str = "<stdin>", *, whole: bool = False
+    ) -> None:
+        self._records = records
+        self.name = name
+        self.whole = whole  # one document: complete without a summary
+        self.code = 0
+        self.error: str | None = None
+        self.read = 0
+        self.counts: dict[str, int] = {}
+
+    def __iter__(self) -> Iterator[Record]:
+        summary: Record | None = None
+        for record in self._records:
+            self.read += 1
+            if summary is not None:
+                raise InternalError(f"{self.name}: a record after the stream's summary")
+            if record.get("kind") == "summary":
+                summary = record
+                continue
+            yield record
+        self._close(summary)
+
+    def _close(self, summary: Record | None) -> None:
+        if not self.read:
+            raise MissingArtifact(
+                f"{self.name}: nothing to read — the upstream stage wrote nothing"
+            )
+        if summary is None and self.whole:
+            return
+        if summary is None:
+            raise InternalError(
+                f"{self.name}: the stream ended without its summary (its stage broke)"
+            )
+        code = summary.get("exit")
+        if type(code) is not int:
+            raise InternalError(f"{self.name}: the stream's summary carries no exit code")
+        self.code = code
+        self.error = str(summary["error"]) if summary.get("error") else None
+        counts = summary.get("counts")
+        self.counts = dict(counts) if isinstance(counts, dict) else {}
+        if code not in COMPLETE or self.error is not None:  # an error never ends a whole stream
+            raise Stopped(f"{self.name}: the upstream stage stopped with {code}", ExitCode(code))
+
+
+def summary(stage: str, code: int, counts: dict[str, int], error: str | None = None) -> Record:
+    """The last line of a stream."""
+    record: Record = {"kind": "summary", "stage": stage, "exit": int(code), "counts": counts}
+    if error is not None:
+        record["error"] = error
+    return record
+
+
+def first_failure(*codes: int) -> int:
+    """The first code that is not 0, in stage order (0 when all are)."""
+    return next((code for code in codes if code), 0)
+
+
+def documents(data: bytes, name: str) -> tuple[list[Record], bool]:
+    """(records, whole) from bytes: JSON Lines (whole only with their summary), or one JSON or
+    YAML document — a mapping is one record, a list of mappings several — which is whole."""
+    from mj_core import jsonl
+
+    stripped = data.strip()
+    if not stripped:
+        return [], False
+    lines = [line for line in stripped.split(b"\n") if line.strip()]
+    if all(line.lstrip()[:1] == b"{" for line in lines):
+        try:
+            values = [jsonl.loads_line(line) for line in lines]
+        except ValueError:
+            values = []
+        if values and all(isinstance(item, dict) for item in values):
+            return values, False
+    return _document(data, name), True
+
+
+def _document(data: bytes, name: str) -> list[Record]:
+    from mj_core import jsonl
+    from mj_core import yamlstrict
+    from mj_core.errors import ContractUnmet
+
+    try:
+        value = jsonl.loads_line(data)
+    except ValueError:
+        value = yamlstrict.parse(yamlstrict.decode(data, name), name).data
+    records = value if isinstance(value, list) else [value]
+    if not records or not all(isinstance(item, dict) for item in records):
+        raise ContractUnmet(f"{name}:1: input must be JSON Lines, or one mapping or list of them")
+    return records

@@ -1,0 +1,39 @@
+"""`mj-state log`: the writer of the ledger lines a stream owes.
+
+A stage that cannot write the ledger (mj-policy's `update` and `vendor-update`) yields each
+line it owes as an `append` record; this stage, after the whole stream has arrived complete,
+appends them in order (one chained line each, `mj_state.ledger`) and passes every other
+record on, so the printed pipeline does the same writes as the command.
+"""
+
+from __future__ import annotations
+
+from mj_core.cli import Context
+from mj_core.cli import Stage
+from mj_policy.layer import load
+
+from mj_state import ledger
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
+
+
+def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    arrived = list(context.records(options.input))  # an upstream that stopped writes nothing
+    layer = load(context.root())
+    for record in arrived:
+        if record.get("kind") != "append":
+            yield record
+            continue
+        payload = {k: v for k, v in record.items() if k not in ("kind", "event", "task_id")}
+        event = str(record["event"])
+        ledger.append(layer.root, layer.state, event, payload, task_id=record.get("task_id"))
+        yield {"kind": "record", "action": "appended", "event": event}
+
+
+STAGES = {"log": Stage(run)}
