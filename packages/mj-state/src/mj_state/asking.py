@@ -11,11 +11,14 @@ import argparse
 
 from mj_core import atomic
 from mj_core import clock
+from mj_core import limits
+from mj_core import yamlstrict
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
+from mj_core.sanitise import undecodable
 from mj_policy.layer import Layer
 from mj_policy.layer import load
 
@@ -53,7 +56,7 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         raise UsageError(f"question: the text may not contain {questions.SEP.strip()!r}")
     task = check.active(layer)
     line = questions.unresolved_line(str(task["id"]), text, clock.day(clock.now()))
-    atomic.append_line(questions.path(layer.state), (line + "\n").encode("utf-8"))
+    atomic.append_line(questions.path(layer.state), (undecodable(line) + "\n").encode("utf-8"))
     ledger.append(
         layer.root, layer.state, "question.opened", {"question": text}, task_id=task["id"]
     )
@@ -66,7 +69,7 @@ def resolve(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     entries = _refuse_malformed(layer)
     entry = pick(entries, options.selector)
     target = questions.path(layer.state)
-    lines = target.read_text(encoding="utf-8").split("\n")
+    lines = yamlstrict.read_text(target, f"state/{questions.NAME}", limits.LOG).split("\n")
     lines[entry.lineno - 1] = questions.resolved_line(entry, clock.day(clock.now()), answer)
     atomic.create(target, "\n".join(lines).encode("utf-8"), mode=0o644, replace=True)
     payload = {"question": entry.question, "answer": answer}

@@ -13,9 +13,12 @@ from pathlib import Path
 
 from mj_core import atomic
 from mj_core import clock
+from mj_core import files
+from mj_core import limits
 from mj_core import timing
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
+from mj_core.sanitise import undecodable
 
 NAME = "decisions.md"
 FIELDS = ("Task", "Head", "Why", "Rejected", "Evidence", "Supersedes")
@@ -66,12 +69,11 @@ def parse(text: str) -> list[Entry]:
 
 
 def read(state: Path) -> list[Entry]:
-    try:
-        text = path(state).read_text(encoding="utf-8", errors="replace")
-        timing.count("files read")
-        return parse(text)
-    except FileNotFoundError:
+    text = files.read_lenient(path(state), f"state/{NAME}", limits.LOG)
+    if text is None:
         return []
+    timing.count("files read")
+    return parse(text)
 
 
 def lacking(entry: Entry) -> list[str]:
@@ -138,4 +140,4 @@ def append(state: Path, entry: Entry) -> None:
     """One locked write of the whole entry, separated from the previous one by a blank line."""
     target = path(state)
     lead = b"\n" if target.exists() and target.stat().st_size else b""
-    atomic.append_block(target, lead + entry.text().encode("utf-8"))
+    atomic.append_block(target, lead + undecodable(entry.text()).encode("utf-8"))

@@ -16,6 +16,7 @@ from pathlib import Path
 from mj_core import atomic
 from mj_core import clock
 from mj_core import git
+from mj_core import limits
 from mj_core import paths
 from mj_core import yamlstrict
 from mj_core.errors import UsageError
@@ -122,7 +123,7 @@ def note_facts(source: str, shown: str, body: str) -> Record:
 def read_note(layer: Layer, argument: str) -> tuple[Record, str]:
     """`--note <file>` inside the repository (an escape → 15); its optional YAML block is kept."""
     relative = paths.repo_relative(layer.root, argument, what="--note")
-    text = yamlstrict.read_text(layer.root / relative, relative)
+    text = yamlstrict.read_text(layer.root / relative, relative, limits.NOTE)
     body = text
     if text.startswith("---\n") and "\n---\n" in text[4:]:
         body = text[4:].split("\n---\n", 1)[1]

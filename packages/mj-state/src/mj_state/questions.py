@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from mj_core import files
+from mj_core import limits
 from mj_core import timing
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -79,11 +81,10 @@ def parse(text: str) -> tuple[list[Entry], list[Malformed]]:
 
 
 def load(state_dir: Path) -> tuple[list[Entry], list[Malformed]]:
-    try:
-        text = path(state_dir).read_text(encoding="utf-8", errors="replace")
-        timing.count("files read")
-    except FileNotFoundError:
+    text = files.read_lenient(path(state_dir), f"state/{NAME}", limits.LOG)
+    if text is None:
         return [], []
+    timing.count("files read")
     return parse(text)
 
 

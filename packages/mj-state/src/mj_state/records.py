@@ -15,9 +15,11 @@ from mj_core import atomic
 from mj_core import clock
 from mj_core import ids
 from mj_core import keys
+from mj_core import limits
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import UsageError
+from mj_core.sanitise import undecodable
 
 from mj_state import bodies
 from mj_state import identity
@@ -77,7 +79,8 @@ def front_matter(
 
 def render(front: dict[str, Any], body: str) -> bytes:
     text = body if body.endswith("\n") else body + "\n"
-    return f"---\n{yamlstrict.dump(front)}---\n\n{text.lstrip(chr(10))}".encode()
+    body = undecodable(text.lstrip("\n"))  # a file name git gave as bytes, as `\xNN`
+    return f"---\n{yamlstrict.dump(front)}---\n\n{body}".encode()
 
 
 def publish(state: Path, kind: str, front: dict[str, Any], body: str, *, name: str) -> Path:
@@ -95,7 +98,7 @@ def publish(state: Path, kind: str, front: dict[str, Any], body: str, *, name: s
 
 def load(path: Path) -> tuple[dict[str, Any], str]:
     """(front matter, body) of one record; unknown front-matter keys are errors (10)."""
-    return from_text(yamlstrict.read_text(path), path)
+    return from_text(yamlstrict.read_text(path, str(path), limits.RECORD), path)
 
 
 def from_text(text: str, path: Path) -> tuple[dict[str, Any], str]:

@@ -9,7 +9,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from mj_core import files
 from mj_core import git
+from mj_core import limits
+from mj_core.errors import MjError
 
 
 def hooks_dir(root: Path) -> Path:
@@ -54,6 +57,6 @@ def shown(root: Path, path: Path) -> str:
 
 def read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
+        return files.read_lenient(path, str(path), limits.LAYER) or ""
+    except MjError:
+        return ""  # a directory, unreadable or over the limits: runs no majordomus command
