@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mj_core import jsonl
+from mj_core import sanitise
 from mj_core import timing
 from mj_core.errors import MjError
 from mj_core.errors import UsageError
@@ -145,7 +146,7 @@ class Stage:
 
 def write_record(out: IO[bytes], record: Record, *, raw: bool) -> None:
     if raw and record.get("kind") == "text":
-        out.write(str(record["text"]).encode("utf-8"))
+        out.write(str(record["text"]).encode("utf-8", sanitise.ESCAPE))
     else:
         out.write(jsonl.dumps(record))
 
@@ -214,6 +215,7 @@ def run_stage(
 
 def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> int:
     """The single error funnel: expected errors → their code and one line; anything else → 13."""
+    sanitise.escape_streams()
     err = stderr if stderr is not None else sys.stderr
     try:
         return body()
