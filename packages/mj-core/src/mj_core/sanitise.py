@@ -26,6 +26,7 @@ _CONTROL = re.compile(
     r"|\x1b[@-_]?"  # any other escape
     r"|[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]"
 )
+_RULE_FIRST = frozenset("=-*_")
 _UNDERLINE = re.compile(r"[ ]{0,3}(?:=+|-+|(?:[-*_][ ]*){3,})[ ]*")
 
 
@@ -58,7 +59,7 @@ def body_line(text: str, width: int | None = None) -> str:
     """`line` for stored text inside a section: a heading-like line is indented."""
     clean = line(text, width)
     stripped = clean.lstrip(" \t")
-    if stripped.startswith("#") or (stripped and _UNDERLINE.fullmatch(clean)):
+    if stripped[:1] == "#" or (stripped[:1] in _RULE_FIRST and _UNDERLINE.fullmatch(clean)):
         return INDENT + clean
     return clean
 
