@@ -35,7 +35,7 @@ def _open_temp(directory: Path) -> tuple[int, Path]:
     raise FileExistsError(f"{directory}: no free temporary name after 100 attempts")
 
 
-def _write_temp(directory: Path, data: bytes, mode: int) -> Path:
+def _write_temp(directory: Path, data: bytes, mode: int, durable: bool = True) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     fd, temp = _open_temp(directory)
     try:
@@ -43,16 +43,23 @@ def _write_temp(directory: Path, data: bytes, mode: int) -> Path:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
     return temp
 
 
-def create(path: Path, data: bytes, *, mode: int = 0o644, replace: bool = False) -> None:
-    """Publish `data` at `path` atomically; refuse (15) an existing file unless `replace`."""
-    temp = _write_temp(path.parent, data, mode)
+def create(
+    path: Path, data: bytes, *, mode: int = 0o644, replace: bool = False, durable: bool = True
+) -> None:
+    """Publish `data` at `path` atomically; refuse (15) an existing file unless `replace`.
+
+    `durable=False` skips the fsync: for a small file rewritten often whose loss in a crash is
+    recognised by its reader (the ledger's tip), readers still never see it half-written.
+    """
+    temp = _write_temp(path.parent, data, mode, durable)
     try:
         if _before_publish is not None:
             _before_publish(temp, path)
