@@ -25,9 +25,7 @@ if TYPE_CHECKING:
 
 _SAFE_PLAIN = r"[A-Za-z0-9_/(][A-Za-z0-9_./()~+=@ ,:<>*-]*"
 _NUMBERISH = frozenset("0123456789+-._:eE")
-_WORDS = frozenset(
-    ("y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf")
-)
+_WORDS = frozenset(("y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf"))
 _compiled: list[Pattern[str]] = []
 _INT64 = 1 << 63
 _KEY_MAX = 1000
