@@ -196,3 +196,13 @@ def test_a_name_that_is_not_utf_8_is_escaped_in_text_and_records(odd_name: Repo)
     assert derived.code == 0, derived
     record = (odd_name.root / derived.out.strip().split()[-1]).read_text(encoding="utf-8")
     assert '- "\\\\xff\\\\xfe-bytes.txt"' in record and "\\xff\\xfe-bytes.txt" in record
+
+
+def test_show_and_resolve_print_a_record_without_its_escape_sequences(active: Repo) -> None:
+    _record(active, "\x1b]0;owned\x07progress \x1b[31mred\x1b[0m\n")
+    shown = active.mj("checkpoint", "--show")
+    assert shown.code == 0 and "progress red" in shown.out and "\x1b" not in shown.out, shown
+    written = active.mj("handover", stdin="# Objective\n\x1b[2Jx\n# Current State\ny\n")
+    assert written.code == 0, written
+    resolved = active.mj("handover", "--resolve")
+    assert "\x1b" not in resolved.out and "# Objective\nx\n" in resolved.out, resolved

@@ -85,7 +85,8 @@ def test_plain_value_agreement() -> None:
     assert plain_value("y") == (False, "y")  # a YAML 1.1 boolean, though PyYAML omits it
     assert plain_value("012") == (False, "012")
     assert plain_value("0o17") == (False, "0o17")  # YAML 1.2 octal
-    assert plain_value("1.0.2") == (False, "1.0.2")  # YAML 1.1's own float pattern matches
+    assert plain_value("1.0.2") == (True, "1.0.2")  # text to every parser (the writer quotes it)
+    assert plain_value("-_") == (False, "-_")  # ruamel.yaml's integer pattern takes it
     assert plain_value("~") == (True, None)
     assert plain_value("2026-01-01") == (True, "2026-01-01")
     assert plain_value("2001-02-30") == (False, "2001-02-30")

@@ -44,6 +44,7 @@ def run(options: argparse.Namespace, inv: Invocation) -> int:
 
 def text(record: dict[str, Any], *, path_only: bool) -> str:
     from majordomus.commands.checkpoint import header
+    from majordomus.commands.checkpoint import shown_body
 
     if record["action"] == "handover":
         closed = f"  (task {record['task_id']} closed: handed_over)" if record["closed"] else ""
@@ -52,4 +53,4 @@ def text(record: dict[str, Any], *, path_only: bool) -> str:
         return "" if path_only else "No relevant handover.\n"  # --path: a script sees no path
     if path_only:
         return f"{record['path']}\n"
-    return header("handover", record) + "\n" + str(record["body"])
+    return header("handover", record) + "\n" + shown_body(str(record["body"]))

@@ -34,7 +34,6 @@ _INF12 = {".inf", ".Inf", ".INF"}
 _NAN12 = {".nan", ".NaN", ".NAN"}
 _INT64 = 1 << 63
 _IF_TEXT = "quote it if it is text"
-_NUMBERISH = frozenset("0123456789+-._:eE")
 _BOOL12 = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 
 _SEXAGESIMAL = r"(?::[0-5]?[0-9])+"
@@ -152,11 +151,11 @@ def plain_value(value: str) -> tuple[bool, Any]:
     """(agreed, value): a plain scalar's value when YAML 1.1 and 1.2 read it alike and every
     parser builds the same value from it; (False, text) otherwise (`refusal` says why).
 
-    Agreed: text that both read as a string, unless it is made of number characters only
-    (`1.0.2`, `1-2`, `-`: numbers to YAML 1.1's own float pattern or to some parser); `~`,
-    `null`, `true`, `false` in their three spellings; a decimal integer without a leading zero
-    within 64 bits; a finite decimal float; a real date `YYYY-MM-DD` or moment
-    `YYYY-MM-DDTHH:MM:SSZ`, which the tool keeps as text.
+    Agreed: text that both read as a string, unless it starts like a number and holds an
+    underscore (`-_`: ruamel.yaml's integer pattern takes it); `~`, `null`, `true`, `false` in
+    their three spellings; a decimal integer without a leading zero within 64 bits; a finite
+    decimal float; a real date `YYYY-MM-DD` or moment `YYYY-MM-DDTHH:MM:SSZ`, which the tool
+    keeps as text. The writer (`yamlwrite`) quotes more: every text of number characters.
     """
     tag11 = "bool" if value in _BOOL11_SPEC else resolve11(value)
     tag12 = resolve12(value) if value else "null"
@@ -164,8 +163,8 @@ def plain_value(value: str) -> tuple[bool, Any]:
         return _real_stamp(value), value
     if tag11 != tag12:
         return False, value
-    if tag11 == "str":  # text of number characters only (`1.0.2`, `-_`) is a number somewhere
-        return value[0] not in _NUMBER_FIRST or not _NUMBERISH.issuperset(value), value
+    if tag11 == "str":  # `-_`, `+1_`: ruamel.yaml types underscores after a sign as numbers
+        return value[0] not in _NUMBER_FIRST or "_" not in value, value
     if tag11 == "null":
         return True, None
     if tag11 == "bool":

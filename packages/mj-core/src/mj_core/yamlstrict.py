@@ -13,8 +13,7 @@ to those libraries. Refused, each as `<file>:<line>:<col>: <what> — <how to fi
 - a tab anywhere outside a quoted scalar (indentation, after a colon, at a line's end, in a
   comment);
 - a plain scalar YAML 1.1 and 1.2 type apart — `y`, `n`, `yes`, `on`, `off`, `012`, `0o17`,
-  `0x1F`, `1_000`, `1:20`, `1e3`, `.inf` — or made only of number characters without being
-  a number both read alike (`1.0.2`, `1-2`, `-`);
+  `0x1F`, `1_000`, `1:20`, `1e3`, `.inf` — or one a parser types against both (`-_`);
 - a date or moment that does not exist (`2001-02-30`) and any date shape but `YYYY-MM-DD` and
   `YYYY-MM-DDTHH:MM:SSZ` (kept as text); an integer outside the signed 64-bit range; a float
   that is not finite;
