@@ -20,14 +20,22 @@ import sys
 
 ESCAPE = "mj-escape"
 INDENT = "    "  # four spaces: neither a heading nor the start of one
-_CONTROL = re.compile(
+_CONTROL = (
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves, erase
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\|$)"  # OSC: titles, hyperlinks
     r"|\x1b[@-_]?"  # any other escape
     r"|[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]"
 )
+_UNDERLINE = r"[ ]{0,3}(?:=+|-+|(?:[-*_][ ]*){3,})[ ]*"
 _RULE_FIRST = frozenset("=-*_")
-_UNDERLINE = re.compile(r"[ ]{0,3}(?:=+|-+|(?:[-*_][ ]*){3,})[ ]*")
+_compiled: dict[str, re.Pattern[str]] = {}  # compiled on first use: not on every start-up
+
+
+def _pattern(source: str) -> re.Pattern[str]:
+    found = _compiled.get(source)
+    if found is None:
+        found = _compiled[source] = re.compile(source)
+    return found
 
 
 def undecodable(text: str) -> str:
@@ -49,7 +57,7 @@ def _escaped(char: str) -> str:
 def line(text: str, width: int | None = None) -> str:
     """One printable line: controls removed, undecodable bytes escaped, cut at `width`."""
     if not text.isprintable():
-        text = undecodable(_CONTROL.sub("", text))
+        text = undecodable(_pattern(_CONTROL).sub("", text))
     if width is not None and len(text) > width:
         return text[: width - 1] + "…"
     return text
@@ -59,7 +67,8 @@ def body_line(text: str, width: int | None = None) -> str:
     """`line` for stored text inside a section: a heading-like line is indented."""
     clean = line(text, width)
     stripped = clean.lstrip(" \t")
-    if stripped[:1] == "#" or (stripped[:1] in _RULE_FIRST and _UNDERLINE.fullmatch(clean)):
+    underline = stripped[:1] in _RULE_FIRST and _pattern(_UNDERLINE).fullmatch(clean)
+    if stripped[:1] == "#" or underline:
         return INDENT + clean
     return clean
 

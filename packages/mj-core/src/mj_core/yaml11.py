@@ -137,6 +137,8 @@ def resolve12(value: str) -> str:
         return "int"
     if _decimal(value):
         return "float"
+    if ("-" in value[1:] or "+" in value[1:]) and "e" not in value and "E" not in value:
+        return "str"  # a sign only leads a number or its exponent
     special = value[:2] in ("0o", "0x") or value.lstrip("+-") in _INF12 or value in _NAN12
     if not special and not _NUMBER12_CHARS.issuperset(value):
         return "str"
@@ -158,9 +160,9 @@ def plain_value(value: str) -> tuple[bool, Any]:
     keeps as text. The writer (`yamlwrite`) quotes more: every text of number characters.
     """
     tag11 = "bool" if value in _BOOL11_SPEC else resolve11(value)
-    tag12 = resolve12(value) if value else "null"
-    if tag11 == "timestamp" and tag12 == "str":
+    if tag11 == "timestamp":  # a `-` after digits: no YAML 1.2 number, so text there
         return _real_stamp(value), value
+    tag12 = resolve12(value) if value else "null"
     if tag11 != tag12:
         return False, value
     if tag11 == "str":  # `-_`, `+1_`: ruamel.yaml types underscores after a sign as numbers
