@@ -185,6 +185,11 @@ def test_damaged_file_gets_a_contract_code_and_one_line(
     assert result.code in codes, result
     if result.err:
         assert result.err.endswith("\n") and len(result.err) < 2000, result
+    failed = [line for line in result.out.splitlines() if line.startswith("FAIL")]
+    if result.code != 0 and not failed:
+        assert len(result.err.splitlines()) == 1, result  # a refusal is one line on stderr
+    if result.code != 0:
+        assert path.name in result.err + "\n".join(failed), result  # naming the file
 
 
 CRAFTED = {
