@@ -207,3 +207,11 @@ def test_show_and_resolve_print_a_record_without_its_escape_sequences(active: Re
     assert written.code == 0, written
     resolved = active.mj("handover", "--resolve")
     assert "\x1b" not in resolved.out and "# Objective\nx\n" in resolved.out, resolved
+
+
+@pytest.mark.parametrize("body", ["x" * 20_000 + "\n", "line\n" * 300_000])
+def test_a_record_body_the_reader_would_refuse_is_not_written(active: Repo, body: str) -> None:
+    result = active.mj("handover", stdin=body)
+    assert result.code == 10, result
+    assert result.err.count("\n") == 1 and "<stdin>:" in result.err, result
+    assert not list((active.root / ".ai/local/state/handovers").glob("*.md"))

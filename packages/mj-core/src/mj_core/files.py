@@ -19,6 +19,7 @@ from mj_core.errors import ContractUnmet
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import IO
 
 _CHUNK = 16384
 _FLAGS = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0)
@@ -48,6 +49,16 @@ def read_capped(path: Path | str, shown: str, limit: tuple[int, int]) -> bytes:
     return data
 
 
+def read_stream(stream: IO[bytes], shown: str, limit: tuple[int, int]) -> bytes:
+    """At most the cap and one byte more of `stream` (a body piped on stdin), judged as
+    `read_capped` judges a file: what the tool would refuse to read back, it refuses to take."""
+    data = stream.read(limit[0] + 1)
+    _check_size(data, shown, limit[0])
+    if len(data) > limit[1]:
+        _check_lines(data, shown, limit[1])
+    return data
+
+
 def read_most(path: Path | str, shown: str, most: int) -> bytes:
     """`read_capped` without the line cap: for a file whose reader judges each line itself (the
     ledger: a line over `limits.LEDGER[1]` is one malformed line, not a refused file)."""
@@ -66,13 +77,17 @@ def read_most(path: Path | str, shown: str, most: int) -> bytes:
     finally:
         os.close(fd)
     data = b"".join(chunks)
+    _check_size(data, shown, most)
+    return data
+
+
+def _check_size(data: bytes, shown: str, most: int) -> None:
     if len(data) > most:
         line = data.count(b"\n", 0, most) + 1
         raise ContractUnmet(
             f"{shown}:{line}:1: over {most} bytes, the limit for this file"
             " (docs/FORMATS.md) — split or shorten it"
         )
-    return data
 
 
 def read_lenient(path: Path | str, shown: str, limit: tuple[int, int]) -> str | None:

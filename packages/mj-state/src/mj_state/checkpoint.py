@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from mj_core import clock
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
@@ -59,14 +60,21 @@ def write(layer: Layer, task: Record | None, body: str) -> Record:
             "written; a note this long is a handover: `majordomus handover < body.md`"
         )
     path, where = writing.publish(layer, "checkpoint", task, body) if count else (None, None)
-    if task is not None:
-        task = writing.touch(layer, task)
     if path is not None or task is not None:
+        moment = clock.now()
         payload = {"checkpoint_path": layer.relative(path)} if path else {}
         task_id = str(task["id"]) if task else None
         ledger.append(
-            layer.root, layer.state, "task.checkpoint", payload, task_id=task_id, where=where
+            layer.root,
+            layer.state,
+            "task.checkpoint",
+            payload,
+            task_id=task_id,
+            where=where,
+            moment=moment,
         )
+        if task is not None:
+            task = writing.touch(layer, task, moment, where)
     return {
         "kind": "record",
         "action": "checkpoint",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from mj_core import clock
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
@@ -62,13 +63,21 @@ def write(layer: Layer, task: Record | None, body: str, *, close: bool) -> Recor
     bodies.refuse_missing(body, required, writing.STDIN)
     path, where = writing.publish(layer, "handover", task, body)
     closed = close and task is not None
-    if task is not None:
-        task = writing.touch(layer, task, **({"outcome": "handed_over"} if closed else {}))
     payload = {"handover_path": layer.relative(path), "closed": closed}
     task_id = str(task["id"]) if task else None
+    moment = clock.now()
     ledger.append(
-        layer.root, layer.state, "task.handed_over", payload, task_id=task_id, where=where
+        layer.root,
+        layer.state,
+        "task.handed_over",
+        payload,
+        task_id=task_id,
+        where=where,
+        moment=moment,
     )
+    if task is not None:
+        changes = {"outcome": "handed_over"} if closed else {}
+        writing.touch(layer, task, moment, where, **changes)
     return {
         "kind": "record",
         "action": "handover",

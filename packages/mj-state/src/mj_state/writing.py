@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 
 from mj_core import clock
+from mj_core import files
 from mj_core import git
+from mj_core import limits
 from mj_core import yamlstrict
 from mj_core.cli import Context
 from mj_core.errors import UsageError
@@ -20,6 +22,7 @@ from mj_state import identity
 from mj_state import records
 from mj_state import scope
 from mj_state import tasks
+from mj_state import taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -35,15 +38,14 @@ def stdin_body(context: Context) -> str:
     stream = context.stdin if context.stdin is not None else sys.stdin.buffer
     if stream.isatty():
         raise UsageError("no body: pipe it on stdin (`… < body.md`), or use --derive")
-    return yamlstrict.decode(stream.read(), STDIN).replace("\r\n", "\n")
+    raw = files.read_stream(stream, STDIN, limits.RECORD)  # what a record may hold, no more
+    return yamlstrict.decode(raw, STDIN).replace("\r\n", "\n")
 
 
 def active_here(layer: Layer) -> Record | None:
-    """This checkout's active task, or None (none, terminal, or another worktree's record)."""
-    record = tasks.read_current(layer)
-    if record is None or record.get("outcome") != "active":
-        return None
-    return None if identity.foreign(layer.root, record) else record
+    """This checkout's active task as the ledger records it, or None (none, ended, or a
+    ledger brought from another checkout). `current.yaml` is never asked."""
+    return taskstate.read(layer).active_record()
 
 
 def changed_files(root: Path, task: Record | None) -> list[str]:
@@ -76,8 +78,16 @@ def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Pa
     return records.publish(layer.state, kind, front, body, name=STDIN), identity_now
 
 
-def touch(layer: Layer, task: Record, **changes: Any) -> Record:
-    """Rewrite the task record with `checkpoint_at` now and `changes` (e.g. an outcome)."""
-    record = {**task, "checkpoint_at": clock.iso(clock.now()), **changes}
+def touch(
+    layer: Layer, task: Record, moment: int, where: Record | None = None, **changes: Any
+) -> Record:
+    """Rewrite the copy of the task (`current.yaml`) after its ledger line: `checkpoint_at` is
+    that line's moment, `changes` (e.g. an outcome) what the line said; identity the task's
+    record lacks (a copy gone missing) comes from `where`, or from git."""
+    record = {**task, "checkpoint_at": clock.iso(moment), **changes}
+    missing = [key for key in tasks.COMPUTED if key not in record]
+    if missing:
+        known = where if where is not None else identity.position(layer.root)
+        record.update({key: known[key] for key in missing if key in known})
     tasks.write_current(layer, record, replace=True)
     return record
