@@ -56,6 +56,8 @@ def shown(root: Path, path: Path) -> str:
 
 
 def read(path: Path) -> str:
+    """The script as the shell reads it: line endings untranslated (a CRLF hook is not a sh
+    script), undecodable bytes replaced."""
     try:
         return files.read_lenient(path, str(path), limits.LAYER) or ""
     except MjError:
