@@ -160,7 +160,7 @@ def prepare(repo: Repo, target: str) -> Path:
     assert repo.mj("question", "add", "is the cap right?").code == 0
     assert repo.mj("decision", "add", "cap every file", "--why", "hostile input").code == 0
     if target in ("checkpoint", "handover"):
-        body = "# Objective\nx\n# Current State\ny\n# Next Action\nz\n"
+        body = "# Objective\ncap reads\n# Current State\nhalf done\n# Next Action\nrun it\n"
         argv = ("checkpoint",) if target == "checkpoint" else ("handover",)
         written = repo.mj(*argv, stdin=body)
         assert written.code == 0, written

@@ -202,11 +202,11 @@ def test_show_and_resolve_print_a_record_without_its_escape_sequences(active: Re
     _record(active, "\x1b]0;owned\x07progress \x1b[31mred\x1b[0m\n")
     shown = active.mj("checkpoint", "--show")
     assert shown.code == 0 and "progress red" in shown.out and "\x1b" not in shown.out, shown
-    body = "# Objective\n\x1b[2Jx\n# Current State\ny\n# Next Action\nz\n"
+    body = "# Objective\n\x1b[2Jcap reads\n# Current State\nhalf done\n# Next Action\nrun it\n"
     written = active.mj("handover", stdin=body)
     assert written.code == 0, written
     resolved = active.mj("handover", "--resolve")
-    assert "\x1b" not in resolved.out and "# Objective\nx\n" in resolved.out, resolved
+    assert "\x1b" not in resolved.out and "# Objective\ncap reads\n" in resolved.out, resolved
 
 
 @pytest.mark.parametrize("body", ["x" * 20_000 + "\n", "line\n" * 300_000])

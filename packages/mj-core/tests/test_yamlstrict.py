@@ -133,11 +133,12 @@ def test_what_is_accepted_next_to_the_refusals() -> None:
 def test_the_writer_quotes_what_any_resolver_types() -> None:
     quoted = [
         *("y", "N", "on", "Off", "TRUE", "nUlL", "0o17", "012", "1_000", "1.0.2", "1e3", "-"),
-        *(".inf", "~", "2026-01-01", "2026-01-01T10:00:00Z", "1-2", "00", "<<", "="),
+        *(".inf", ".NaN", "~", "2026-01-01", "2026-01-01T10:00:00Z", "1-2", "00", "<<", "="),
+        *("...", "... x"),
     ]
     for text in quoted:
         assert yamlstrict.dump({"k": text}) == f'k: "{text}"\n', text
-    for text in ("lib/a", "t-20260903193012-a4f1", "main", "52347c2f28", "a b", "x:y", "none"):
+    for text in ("lib/a", "t-20260903193012-a4f1", "main", "52347c2f28", "a b", "x:y", "none", "."):
         assert yamlstrict.dump({"k": text}) == f"k: {text}\n", text
     assert yamlstrict.dump({"k": 1e-05, "m": 1e16, "f": 2.5}) == "k: 1.0e-05\nm: 1.0e+16\nf: 2.5\n"
     assert yamlstrict.dump({"n": 1}) == '"n": 1\n'  # a YAML 1.1 boolean as a key, too

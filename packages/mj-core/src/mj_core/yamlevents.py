@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _QUOTE_FIX = "quote the value"
 _FRAMING = (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)
+_FLOW_SAFE = frozenset("?:#")  # a plain scalar in a flow sequence ends there for PyYAML
 _BREAKS = {"\x85": "U+0085", "\u2028": "U+2028", "\u2029": "U+2029"}
 
 
@@ -63,7 +64,7 @@ class _Builder:
     def node(self, event: Any, events: Iterator[Any], path: Path_, in_flow: bool) -> Any:
         self.plain(event)
         if isinstance(event, yaml.ScalarEvent):
-            return self.scalar(event)
+            return self.scalar(event, in_flow)
         if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
             self.depth += 1
             if self.depth > limits.NESTING:
@@ -81,7 +82,7 @@ class _Builder:
             return self.mapping(events, path)
         raise self.refuse(event, f"unexpected {type(event).__name__}", "fix the YAML structure")
 
-    def scalar(self, event: Any) -> Any:
+    def scalar(self, event: Any, in_flow: bool = False) -> Any:
         if event.style in ("|", ">"):
             raise self.refuse(
                 event, f"block scalar '{event.style}'", "write a single-line quoted string"
@@ -92,6 +93,9 @@ class _Builder:
             return event.value
         if ": " in event.value:
             raise self.refuse(event, "unquoted ': ' inside a plain scalar", _QUOTE_FIX)
+        if in_flow and not _FLOW_SAFE.isdisjoint(event.value):
+            what = f"plain scalar '{shown(event.value)}' inside brackets holds one of ? : #"
+            raise self.refuse(event, what, "quote it: libyaml and PyYAML split it differently")
         agreed, value = plain_value(event.value)
         if not agreed:
             raise self.refuse(event, *refusal(event.value))

@@ -3,17 +3,20 @@
 A string is written plain only when no resolver could read it as anything but that string:
 YAML 1.1 as PyYAML reads it and as its specification reads it (`y`, `n`, `1.0.2` as a float),
 YAML 1.2 core, and any capitalisation of a word some resolver types (`True`, `NULL`, `Off`,
-`.NaN`); so dates, versions, numbers-in-text, and anything starting with a digit, a sign or a
-dot that holds only number characters, are double-quoted. Floats keep a `.` and a signed
-exponent (`1.0e-05`), which both YAML versions read as a float. What the reader refuses the
-writer refuses too (ValueError): integers past 64 bits, infinities and NaN, implicit keys over
-1,000 characters. A name git gave as bytes that are not UTF-8 (surrogate escapes) is written in
-its printed form, each such byte as the four characters `\\xNN`.
+`.NaN`); so dates, versions, numbers-in-text, and anything starting with a digit or a dot
+that holds only number characters, are double-quoted (a lone `.`, which only the 1.1
+specification's float pattern would take and no parser does, stays plain); and nothing the
+reader would refuse is left plain. Floats keep a `.` and a signed exponent (`1.0e-05`), which
+both YAML versions read as a float. What the reader refuses the writer refuses too
+(ValueError): integers past 64 bits, infinities and NaN, implicit keys over 1,000
+characters. A name git gave as bytes that are not UTF-8 (surrogate escapes) is written in its
+printed form, each such byte as the four characters `\\xNN`.
 """
 
 from __future__ import annotations
 
 from mj_core.sanitise import undecodable
+from mj_core.yaml11 import plain_value
 from mj_core.yaml11 import resolve11
 from mj_core.yaml11 import resolve12
 
@@ -23,7 +26,7 @@ if TYPE_CHECKING:
     from re import Pattern
     from typing import Any
 
-_SAFE_PLAIN = r"[A-Za-z0-9_/(][A-Za-z0-9_./()~+=@ ,:<>*-]*"
+_SAFE_PLAIN = r"[A-Za-z0-9_./(~][A-Za-z0-9_./()~+=@ ,:<>*-]*"
 _NUMBERISH = frozenset("0123456789+-._:eE")
 _WORDS = frozenset(("y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf"))
 _compiled: list[Pattern[str]] = []
@@ -43,11 +46,14 @@ def plain_is_safe(text: str) -> bool:
     """True when `text` may be written plain: every resolver reads it back as this string."""
     if not text or not _safe_plain_match(text) or ": " in text or text.endswith((" ", ":")):
         return False
+    if text.startswith("..."):
+        return False  # at the start of a line, a document end marker
     if text.lower().lstrip(".") in _WORDS:
         return False
-    if text[0] in "0123456789" and _NUMBERISH.issuperset(text):
-        return False  # `1.0.2`, `1_000`, `1:20`, `1e3`: numbers to some resolver
-    return resolve11(text) == "str" and resolve12(text) == "str"
+    if text != "." and text[0] in "0123456789." and _NUMBERISH.issuperset(text):
+        return False  # `1.0.2`, `1_000`, `1:20`, `1e3`, `._`: numbers to some resolver
+    types = resolve11(text), resolve12(text)
+    return types == ("str", "str") and plain_value(text) == (True, text)  # and it reads back
 
 
 def scalar(value: Any) -> str:
