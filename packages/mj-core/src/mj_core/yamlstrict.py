@@ -7,7 +7,8 @@ to those libraries. Refused, each as `<file>:<line>:<col>: <what> — <how to fi
 - anchors, aliases and tags anywhere — on values and on keys (`!foo version: 1`);
 - flow mappings, block scalars (`|`, `>`), merge keys, duplicate keys, non-string keys, more
   than one document, `%YAML`/`%TAG` directives, nested brackets inside a flow sequence;
-- an unquoted `: ` inside a plain scalar, a plain scalar starting with `` ` ``, `%` or `@`;
+- an unquoted `: ` inside a plain scalar, a plain scalar starting with `` ` ``, `%` or `@`, a
+  plain scalar inside brackets holding `?`, `:` or `#` (libyaml and PyYAML split it apart);
 - a byte-order mark anywhere but the file's first character; U+0085, U+2028, U+2029 anywhere
   (YAML 1.1 breaks lines there, an editor does not); a carriage return not ending a line;
 - a tab anywhere outside a quoted scalar (indentation, after a colon, at a line's end, in a
