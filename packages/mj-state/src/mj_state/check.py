@@ -100,8 +100,14 @@ def checkpoint(layer: Layer, record: Record) -> Record:
     if identity.foreign(layer.root, record):
         raise Refused(f"task {record['id']} belongs to {record['worktree']}; nothing written")
     record = {**record, "checkpoint_at": clock.iso(clock.now())}
-    path = tasks.write_current(layer, record, replace=True)
-    ledger.append(layer.root, layer.state, "task.checkpoint", {}, task_id=str(record["id"]))
+    path = tasks.write_current(
+        layer,
+        record,
+        replace=True,
+        then=lambda: ledger.append(
+            layer.root, layer.state, "task.checkpoint", {}, task_id=str(record["id"])
+        ),
+    )
     return {
         "kind": "record",
         "action": "checkpoint",

@@ -25,6 +25,7 @@ from mj_state.records import Record as StoredRecord
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
     from typing import Any
 
     Record = dict[str, Any]
@@ -58,15 +59,27 @@ def write(layer: Layer, task: Record | None, body: str) -> Record:
             f"{writing.STDIN}: {count} lines, over checkpoint.max_body_lines {cap} — nothing "
             "written; a note this long is a handover: `majordomus handover < body.md`"
         )
-    path, where = writing.publish(layer, "checkpoint", task, body) if count else (None, None)
-    if task is not None:
-        task = writing.touch(layer, task)
-    if path is not None or task is not None:
+    touched: list[Record] = []
+
+    def rest(path: Path | None, where: Record | None) -> None:
+        """The task record and the ledger line: with the checkpoint, or none of the three."""
         payload = {"checkpoint_path": layer.relative(path)} if path else {}
         task_id = str(task["id"]) if task else None
-        ledger.append(
-            layer.root, layer.state, "task.checkpoint", payload, task_id=task_id, where=where
-        )
+
+        def line() -> None:
+            ledger.append(
+                layer.root, layer.state, "task.checkpoint", payload, task_id=task_id, where=where
+            )
+
+        if task is not None:
+            touched.append(writing.touch(layer, task, then=line))
+        elif path is not None:
+            line()
+
+    path = writing.publish(layer, "checkpoint", task, body, then=rest)[0] if count else None
+    if not count:
+        rest(None, None)
+    task = touched[0] if touched else task
     return {
         "kind": "record",
         "action": "checkpoint",

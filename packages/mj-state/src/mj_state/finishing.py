@@ -140,15 +140,22 @@ def record(
 ) -> Record:
     """Write the outcome: the note copy, the task record, then the ledger line."""
     completed = layer.state / "completed" / f"{task['id']}.md"
-    atomic.create(completed, note_text.encode("utf-8"), mode=0o600)
     here = identity.identity(layer.root)
     stamp = clock.iso(clock.now())
     finished = {**task, **here, "outcome": outcome, "checkpoint_at": stamp}
-    tasks.write_current(layer, finished, replace=True)
     verify_record = {k: run[k] for k in ("command", "exit", "seconds")} if run else None
     payload: Record = {"outcome": outcome, "contract": contract, "verify": verify_record}
     payload["checkpoints"] = checkpoints(layer, str(task["id"]))
-    ledger.append(layer.root, layer.state, "task.finished", payload, task_id=str(task["id"]))
+
+    def line() -> None:  # the last of the three writes: all of them land, or none
+        ledger.append(layer.root, layer.state, "task.finished", payload, task_id=str(task["id"]))
+
+    atomic.create(
+        completed,
+        note_text.encode("utf-8"),
+        mode=0o600,
+        then=lambda: tasks.write_current(layer, finished, replace=True, then=line),
+    )
     return {"note": layer.relative(completed), "head": here["head"]}
 
 

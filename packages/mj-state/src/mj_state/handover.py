@@ -25,6 +25,7 @@ from mj_state import writing
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
     from typing import Any
 
     Record = dict[str, Any]
@@ -60,15 +61,24 @@ def write(layer: Layer, task: Record | None, body: str, *, close: bool) -> Recor
     required = [str(s) for s in layer.policy.data["handover"]["required_sections"]]
     bodies.refuse_identity(body, writing.STDIN)
     bodies.refuse_missing(body, required, writing.STDIN)
-    path, where = writing.publish(layer, "handover", task, body)
     closed = close and task is not None
-    if task is not None:
-        task = writing.touch(layer, task, **({"outcome": "handed_over"} if closed else {}))
-    payload = {"handover_path": layer.relative(path), "closed": closed}
     task_id = str(task["id"]) if task else None
-    ledger.append(
-        layer.root, layer.state, "task.handed_over", payload, task_id=task_id, where=where
-    )
+
+    def rest(path: Path, where: Record) -> None:
+        """The task record and the ledger line: with the handover, or none of the three."""
+        payload = {"handover_path": layer.relative(path), "closed": closed}
+
+        def line() -> None:
+            ledger.append(
+                layer.root, layer.state, "task.handed_over", payload, task_id=task_id, where=where
+            )
+
+        if task is None:
+            line()
+        else:
+            writing.touch(layer, task, then=line, **({"outcome": "handed_over"} if closed else {}))
+
+    path, _ = writing.publish(layer, "handover", task, body, then=rest)
     return {
         "kind": "record",
         "action": "handover",

@@ -90,15 +90,22 @@ def begin(
         "outcome": "active",
         **where,
     }
-    archived = None
-    if previous is not None:
-        archived = layer.relative(tasks.archive(layer, previous))
-    tasks.write_current(layer, record, replace=previous is not None)
     payload = {"profile": name, "scope": claims, "owner": record["owner"]}
-    ledger.append(
-        layer.root, layer.state, "task.started", payload, task_id=record["id"], where=where
-    )
-    return record, archived
+
+    def publish() -> None:  # the record and its ledger line land together or not at all
+        tasks.write_current(
+            layer,
+            record,
+            replace=previous is not None,
+            then=lambda: ledger.append(
+                layer.root, layer.state, "task.started", payload, task_id=record["id"], where=where
+            ),
+        )
+
+    if previous is None:
+        publish()
+        return record, None
+    return record, layer.relative(tasks.archive(layer, previous, then=publish))
 
 
 def interval(layer: Layer, profile: str) -> str:

@@ -23,6 +23,7 @@ _COMMENT = "# computed from git at start; refreshed at finish; never authored\n"
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
     from typing import Protocol
 
@@ -76,24 +77,31 @@ def render(record: dict[str, Any]) -> bytes:
     return text.encode("utf-8")
 
 
-def write_current(layer: HasState, record: dict[str, Any], *, replace: bool) -> Path:
-    """Publish the record atomically; an existing one is replaced only when `replace`."""
+def write_current(
+    layer: HasState,
+    record: dict[str, Any],
+    *,
+    replace: bool,
+    then: Callable[[], object] | None = None,
+) -> Path:
+    """Publish the record atomically; an existing one is replaced only when `replace`. `then`
+    (the ledger line) runs after; when it fails the previous record (or none) is put back."""
     target = current_path(layer)
-    atomic.create(target, render(record), mode=0o644, replace=replace)
+    atomic.create(target, render(record), mode=0o600, replace=replace, then=then)
     return target
 
 
-def archive(layer: HasState, record: dict[str, Any]) -> Path:
-    """Copy a terminal record to `state/archive/<id>.yaml`; an existing archive → 15."""
+def archive(
+    layer: HasState, record: dict[str, Any], *, then: Callable[[], object] | None = None
+) -> Path:
+    """Copy a terminal record to `state/archive/<id>.yaml`; an existing archive → 15. `then`
+    (the writes that follow) runs after; when it fails the archive copy is removed."""
     if record.get("outcome") == "active":
         raise Refused(f"task {record.get('id')} is active; an active task is never archived")
     target = layer.state / "archive" / f"{record['id']}.yaml"
-    try:
-        atomic.create(target, render(record), mode=0o644, replace=False)
-    except Refused:
-        raise Refused(
-            f"{shown(layer, target)}: already archived; nothing was overwritten"
-        ) from None
+    if target.exists() or target.is_symlink():
+        raise Refused(f"{shown(layer, target)}: already archived; nothing was overwritten")
+    atomic.create(target, render(record), mode=0o600, replace=False, then=then)
     return target
 
 

@@ -23,6 +23,7 @@ from mj_state import tasks
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     Record = dict[str, Any]
@@ -61,8 +62,17 @@ def where(root: Path, task: Record | None) -> tuple[Record, list[str]]:
     return found, list(dict.fromkeys([*status, *changed]))
 
 
-def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Path, Record]:
-    """Compute the front matter and publish a new record; (its path, the identity used)."""
+def publish(
+    layer: Layer,
+    kind: str,
+    task: Record | None,
+    body: str,
+    *,
+    then: Callable[[Path, Record], object] | None = None,
+) -> tuple[Path, Record]:
+    """Compute the front matter and publish a new record; (its path, the identity used).
+
+    `then(path, identity)` does the writes that go with the record; if it fails, no record."""
     identity_now, changed = where(layer.root, task)
     front = records.front_matter(
         layer.root,
@@ -73,11 +83,15 @@ def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Pa
         moment=clock.now(),
         where=identity_now,
     )
-    return records.publish(layer.state, kind, front, body, name=STDIN), identity_now
+    after = None if then is None else (lambda path: then(path, identity_now))
+    return records.publish(layer.state, kind, front, body, name=STDIN, then=after), identity_now
 
 
-def touch(layer: Layer, task: Record, **changes: Any) -> Record:
-    """Rewrite the task record with `checkpoint_at` now and `changes` (e.g. an outcome)."""
+def touch(
+    layer: Layer, task: Record, *, then: Callable[[], object] | None = None, **changes: Any
+) -> Record:
+    """Rewrite the task record with `checkpoint_at` now and `changes` (e.g. an outcome);
+    `then` (its ledger line) runs after, and when it fails the previous record is put back."""
     record = {**task, "checkpoint_at": clock.iso(clock.now()), **changes}
-    tasks.write_current(layer, record, replace=True)
+    tasks.write_current(layer, record, replace=True, then=then)
     return record
