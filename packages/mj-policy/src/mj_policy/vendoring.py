@@ -10,6 +10,7 @@ atomically — built beside the old one, then exchanged by two renames — and n
 from __future__ import annotations
 
 import os
+import stat
 
 from mj_core import share
 from mj_core import yamlstrict
@@ -23,6 +24,8 @@ from mj_policy import rulepkg
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from mj_core.confine import Place
 
     from mj_policy.layer import Layer
 
@@ -162,7 +165,7 @@ def _swap(target: Path, source: Path) -> None:
     vendor = confine.opened(target, None)
     try:
         with confine.Faults(vendor.shown):
-            if confine.final(vendor) is None:
+            if not _present(vendor):
                 os.rename(fresh, VENDOR, src_dir_fd=vendor.fd, dst_dir_fd=vendor.fd)
                 return
             old = f".{VENDOR}.old-{suffix}"
@@ -171,6 +174,17 @@ def _swap(target: Path, source: Path) -> None:
             _remove_package(vendor.fd, old)
     finally:
         vendor.close()
+
+
+def _present(vendor: Place) -> bool:
+    """Whether the package directory exists (a link there is refused: never followed)."""
+    try:
+        found = os.stat(vendor.name, dir_fd=vendor.fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    if stat.S_ISLNK(found.st_mode):
+        raise Refused(f"{vendor.shown}: is a symbolic link; nothing was written through it")
+    return True
 
 
 def _remove_package(vendor_fd: int, old: str) -> None:
