@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MjError
+from mj_core.errors import Refused
 from mj_core.exitcodes import ExitCode
 
 REFUSED = [
@@ -89,7 +90,7 @@ def test_unclosed_front_matter_is_one_line_error() -> None:
 
 
 def test_file_errors(tmp_path: Path) -> None:
-    with pytest.raises(ContractUnmet, match="is a directory"):
+    with pytest.raises(Refused, match="is a directory"):
         yamlstrict.load_file(tmp_path, "dir.yaml")
     bad = tmp_path / "latin.yaml"
     bad.write_bytes(b"a: caf\xe9\n")
