@@ -12,6 +12,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core.errors import InternalError
 from mj_state import ledger
+from mj_state import ledgerread
 
 
 @pytest.fixture
@@ -94,11 +95,12 @@ from pathlib import Path
 from mj_state import ledger
 root = Path(sys.argv[1])
 for index in range(int(sys.argv[2])):
-    ledger.append(root, root / "st", "question.opened", {"question": f"q{index}"})
+    where = {"head": "0" * 40, "branch": "main"}  # no git process per line: the lock is tested
+    ledger.append(root, root / "st", "question.opened", {"question": f"q{index}"}, where=where)
 """
 
 
-def test_four_processes_append_one_thousand_whole_lines(repo: Path) -> None:
+def test_eight_processes_append_four_thousand_whole_chained_lines(repo: Path) -> None:
     target = repo / "st" / "ledger.jsonl"
     seen: list[int] = []
     stop = threading.Event()
@@ -110,16 +112,18 @@ def test_four_processes_append_one_thousand_whole_lines(repo: Path) -> None:
     thread = threading.Thread(target=reader)
     thread.start()
     writers = [
-        subprocess.Popen([sys.executable, "-c", _WRITER, str(repo), "250"]) for _ in range(4)
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(repo), "500"]) for _ in range(8)
     ]
-    codes = [writer.wait(timeout=300) for writer in writers]
+    codes = [writer.wait(timeout=600) for writer in writers]
     stop.set()
     thread.join()
-    assert codes == [0, 0, 0, 0]
+    assert codes == [0] * 8
     lines = list(ledger.read(target))
-    assert len(lines) == 1000
+    assert len(lines) == 4000
     assert all(line.error is None and ledger.problem(line) is None for line in lines)
-    assert seen and max(seen) <= 1000
+    assert seen and max(seen) <= 4000
+    verdict = ledger.scan(target).chain
+    assert verdict.ok and verdict.broken is None and verdict.legacy == 0
 
 
 @settings(deadline=None, max_examples=200)
@@ -173,12 +177,12 @@ def test_a_valid_ledger_is_judged_whole(tmp_path: Path) -> None:
     """The one-parse path decides a clean ledger; one bad line sends it line by line."""
     declared = ledger.vocabulary()
     clean = VALID + b"\n" + VALID + b"\n"
-    assert ledger._all_valid(clean, declared) == 2
+    assert ledgerread._all_valid(clean, declared) == 2
     for fine in (TRICKY[5], VALID + b"\r", b"  " + VALID):
-        assert ledger._all_valid(clean + fine + b"\n", declared) == 3, fine
+        assert ledgerread._all_valid(clean + fine + b"\n", declared) == 3, fine
     for bad in (*TRICKY[1:5], *TRICKY[6:8], *TRICKY[10:]):
-        assert ledger._all_valid(clean + bad + b"\n", declared) is None, bad
-    assert ledger._all_valid(clean[:-1], declared) is None  # a torn last line
+        assert ledgerread._all_valid(clean + bad + b"\n", declared) is None, bad
+    assert ledgerread._all_valid(clean[:-1], declared) is None  # a torn last line
 
 
 def _seen(line: ledger.Line) -> tuple[int, object, object, bytes]:
@@ -218,7 +222,7 @@ def test_reading_at_once_agrees_with_reading_line_by_line(
 
 def test_a_clean_ledger_is_read_at_once() -> None:
     clean = VALID + b"\n" + VALID + b"\n"
-    assert ledger._plain_objects(clean, 2) is not None
+    assert ledgerread._plain_objects(clean, 2) is not None
     duplicated = b'{"ts":"a","event":"task.checkpoint","note":"x","note":"y"}\n'
-    assert ledger._plain_objects(clean + duplicated, 3) is None
-    assert ledger._plain_objects(clean[:-1], 2) is None  # a torn last line
+    assert ledgerread._plain_objects(clean + duplicated, 3) is None
+    assert ledgerread._plain_objects(clean[:-1], 2) is None  # a torn last line

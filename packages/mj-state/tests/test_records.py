@@ -64,7 +64,7 @@ def test_written_record_has_computed_front_matter_mode_0600_and_name(repo: Path)
     rec = records.read(path, repo)
     assert list(rec.front) == [
         "schema_version", "created_at", "task_id", "profile", "owner", "repository_id",
-        "worktree", "branch", "head", "working_tree", "changed_files",
+        "worktree", "worktree_id", "branch", "head", "working_tree", "changed_files",
     ]  # fmt: skip
     assert rec.front["task_id"] == TASK["id"] and rec.front["head"] == git(
         repo, "rev-parse", "HEAD"
@@ -120,7 +120,7 @@ def test_resolver_prefers_same_worktree_then_same_branch_never_other_branch(repo
     assert resolve.resolve(repo, state, "handover") is None
     mine = write(repo, "handover", "mine\n", stamp="2026-09-03T10:00:00Z")
     foreign = write(repo, "handover", "foreign\n", stamp="2026-09-03T11:00:00Z")
-    foreign.write_text(foreign.read_text().replace(f"worktree: {repo}", "worktree: /elsewhere"))
+    foreign.write_text(foreign.read_text().replace("worktree_id: .", "worktree_id: worktrees/x"))
     assert resolve.resolve(repo, state, "handover").path == mine  # type: ignore[union-attr]
     mine.unlink()
     fallback = resolve.resolve(repo, state, "handover")
@@ -158,7 +158,7 @@ def test_records_of_other_worktrees_are_skipped_unparsed_and_any_spelling_is_fou
     mine = write(repo, "handover", "mine\n", stamp="2026-09-03T09:00:00Z")
     for minute in range(10, 40):
         other = write(repo, "handover", "other\n", stamp=f"2026-09-03T10:{minute}:00Z")
-        other.write_text(other.read_text().replace(f"worktree: {repo}", "worktree: /elsewhere"))
+        other.write_text(other.read_text().replace("worktree_id: .", "worktree_id: worktrees/b"))
     parsed: list[Path] = []
     load = records.load
 
@@ -169,9 +169,12 @@ def test_records_of_other_worktrees_are_skipped_unparsed_and_any_spelling_is_fou
     monkeypatch.setattr(records, "load", counting)
     assert resolve.resolve(repo, state, "handover").path == mine  # type: ignore[union-attr]
     assert len(parsed) == 2  # the newest (the fallback) and mine; 29 others only byte-read
-    escaped = "".join(f"\\x{ord(c):02x}" if c == "/" else c for c in str(repo))
-    for spelling in (f"'{repo}'", f'"{repo}"', f'"{escaped}"'):
-        mine.write_text(mine.read_text().replace(f"worktree: {repo}\n", f"worktree: {spelling}\n"))
+    for spelling in ("'.'", '"."', '"\\x2e"'):
+        mine.write_text(mine.read_text().replace("worktree_id: .\n", f"worktree_id: {spelling}\n"))
         found = resolve.resolve(repo, state, "handover")
         assert found is not None and found.path == mine, spelling
-        mine.write_text(mine.read_text().replace(f"worktree: {spelling}\n", f"worktree: {repo}\n"))
+        mine.write_text(mine.read_text().replace(f"worktree_id: {spelling}\n", "worktree_id: .\n"))
+    legacy = mine.read_text().replace("worktree_id: .\n", "")
+    mine.write_text(legacy)  # a record written before worktree_id: its absolute path names it
+    found = resolve.resolve(repo, state, "handover")
+    assert found is not None and found.path == mine

@@ -81,6 +81,13 @@ def append(fd: int, data: bytes, shown: str) -> int:
     size = os.fstat(fd).st_size
     if size and os.pread(fd, 1, size - 1) != b"\n":
         data = b"\n" + data  # a torn last line stays its own (malformed) line
+    write_at_end(fd, data, size, shown)
+    return size
+
+
+def write_at_end(fd: int, data: bytes, size: int, shown: str) -> None:
+    """One write() of `data` to the locked file `fd`, whose size is `size`; a failed or short
+    write is truncated back to `size` and refused (15) naming `shown`."""
     try:
         written = os.write(fd, data)
     except OSError as exc:
@@ -95,7 +102,6 @@ def append(fd: int, data: bytes, shown: str) -> int:
             f"{shown}: cannot write (short append: {written} of {len(data)} bytes — a full disk "
             "or a file-size limit); nothing was changed"
         )
-    return size
 
 
 def _truncate(fd: int, size: int) -> None:

@@ -20,6 +20,7 @@ from mj_core.appends import append
 from mj_core.appends import append_block
 from mj_core.appends import append_line
 from mj_core.appends import locked
+from mj_core.appends import write_at_end
 from mj_core.errors import Refused
 from mj_core.tempfiles import Kept
 from mj_core.tempfiles import Temp
@@ -39,6 +40,7 @@ __all__ = [
     "locked",
     "make_dirs",
     "publish_unique",
+    "write_at_end",
 ]
 
 # Test-only fault injection point: called between the temporary file and the publish.
@@ -54,12 +56,15 @@ def create(
     replace: bool = False,
     root: Path | None = None,
     then: Callable[[], object] | None = None,
+    durable: bool = True,
 ) -> None:
     """Publish `data` at `path` atomically; refuse (15) an existing file unless `replace`.
 
     `root` is the repository root (a path below `.ai/` names its own). The file gets `mode`
     exactly, at most 0700 below `.ai/local/`. `then` runs after the publish; when it raises,
-    the previous file (or none) is put back and the error goes on.
+    the previous file (or none) is put back and the error goes on. `durable=False` skips the
+    fsync: for a small file rewritten often whose loss in a crash is recognised by its reader
+    (the ledger's tip); readers still never see it half-written.
     """
     where = confine.opened(path, root)
     temp = kept = None
@@ -68,7 +73,7 @@ def create(
             old = confine.final(where)
             if old is not None and not replace:
                 raise Refused(f"{where.shown}: already exists; nothing was overwritten")
-            temp = Temp(where, data, confine.file_mode(where, mode))
+            temp = Temp(where, data, confine.file_mode(where, mode), durable=durable)
             if _before_publish is not None:
                 _before_publish(temp.path, path)
             if old is not None and then is not None:

@@ -31,11 +31,11 @@ class Temp:
 
     __slots__ = ("dir_fd", "name", "path")
 
-    def __init__(self, where: Place, data: bytes, mode: int) -> None:
+    def __init__(self, where: Place, data: bytes, mode: int, *, durable: bool = True) -> None:
         self.dir_fd, directory = _directory(where)
         try:
             sweep(self.dir_fd)
-            self.name = _write(self.dir_fd, data, mode)
+            self.name = _write(self.dir_fd, data, mode, durable)
         except BaseException:
             os.close(self.dir_fd)
             raise
@@ -101,9 +101,9 @@ def sweep(dir_fd: int) -> None:
                 pass  # another writer swept it first
 
 
-def _write(dir_fd: int, data: bytes, mode: int) -> str:
-    """A new file under a random name holding `data`, synced (`tempfile` without `shutil` and
-    `random`: O_EXCL makes a taken name fail, and a taken name is retried)."""
+def _write(dir_fd: int, data: bytes, mode: int, durable: bool) -> str:
+    """A new file under a random name holding `data`, synced when `durable` (`tempfile` without
+    `shutil` and `random`: O_EXCL makes a taken name fail, and a taken name is retried)."""
     for _ in range(100):
         name = PREFIX + os.urandom(8).hex()
         try:
@@ -115,7 +115,8 @@ def _write(dir_fd: int, data: bytes, mode: int) -> str:
             view = memoryview(data)
             while view:
                 view = view[write_some(fd, view) :]
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         except BaseException:
             os.unlink(name, dir_fd=dir_fd)
             raise

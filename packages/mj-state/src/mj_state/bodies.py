@@ -19,6 +19,7 @@ FRONT_KEYS = (
     "owner",
     "repository_id",
     "worktree",
+    "worktree_id",
     "branch",
     "head",
     "working_tree",

@@ -109,7 +109,7 @@ def _acceptance(layer: Layer, task: Record, here: Record) -> Record:
 def newest_handover(layer: Layer, task: Record, here: Record) -> Record:
     """The newest handover of this worktree and branch that names the task."""
     for found, front, body in resolve.scan(layer.root, layer.state, "handover", here):
-        if front.get("task_id") == task["id"] and str(front.get("worktree")) == str(layer.root):
+        if front.get("task_id") == task["id"] and identity.same_checkout(front, here):
             return note_facts(f"handover {found.name}", layer.relative(found), body)
     return {"source": None, "path": None, "sections": []}
 

@@ -12,14 +12,17 @@ import os
 
 from mj_core import atomic
 from mj_core import clock
+from mj_core import jsonl
 from mj_core.cli import Context
 from mj_core.cli import Stage
+from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_core.findings import Finding
 from mj_policy.layer import Layer
 from mj_policy.layer import load
 
+from mj_state import chain
 from mj_state import ledger
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -95,47 +98,127 @@ def _matches(record: Record, task: str | None, event: str | None, threshold: str
     return not threshold or str(record.get("ts")) >= threshold
 
 
-def validate(layer: Layer) -> Iterator[Finding]:
+def validate(layer: Layer, found: ledger.Scan | None = None) -> Iterator[Finding]:
+    """Every malformed line, the first link where the hash chain breaks, and the tip's word."""
     target = ledger.path(layer.state)
     shown = layer.relative(target)
-    count, bad = ledger.problems(target)
-    for number, reason in bad:
+    found = ledger.scan(target) if found is None else found
+    for number, reason in found.problems:
         yield Finding("FAIL", "ledger", f"{shown}:{number}", reason, f"sed -n '{number}p' {shown}")
-    if not bad:
-        yield Finding("OK", "ledger", shown, f"{count} line(s), each an object with ts and event")
+    yield from chain_findings(found.chain, shown)
+    if not found.problems and found.chain.ok:
+        yield Finding("OK", "ledger", shown, _summary(found))
+
+
+def chain_findings(verdict: chain.Verdict, shown: str) -> Iterator[Finding]:
+    """The chain's FAILs (a break, a tip that does not vouch) and the legacy lead as INFO."""
+    tip = f"{shown.rsplit('/', 1)[0]}/{chain.TIP}"
+    if verdict.broken is not None:
+        number, why = verdict.broken
+        before = ""
+        if number > 1:
+            before = f"sed -n '{number - 1}p' {shown} | tr -d '\\n' | sha256sum; "
+        reproduce = f"{before}sed -n '{number}p' {shown} | grep -o '\"prev\":\"[0-9a-f]*\"'"
+        yield Finding(
+            "FAIL", "ledger", f"{shown}:{number}", f"hash chain broken — {why}", reproduce
+        )
+    if verdict.tip_problem is not None:
+        reproduce = f"cat {tip}; wc -c < {shown}; tail -n 1 {shown} | tr -d '\\n' | sha256sum"
+        yield Finding("FAIL", "ledger", tip, verdict.tip_problem, reproduce)
+    if verdict.legacy:
+        first = 2 if verdict.sealed is not None else 1
+        span = f"lines {first}–{first + verdict.legacy - 1}"
+        said = (
+            "the next append seals them"
+            if verdict.unsealed
+            else f"line {first + verdict.legacy} seals them"
+        )
+        message = f"{span} predate the hash chain: accepted once; {said}"
+        yield Finding("INFO", "ledger", shown, message)
+
+
+def _summary(found: ledger.Scan) -> str:
+    count = len(found.rows)
+    text = f"{count} line(s), each an object with ts and event"
+    if count > found.chain.legacy:
+        text += ", hash-chained"
+    if found.chain.sealed:
+        text += f" on from {found.chain.sealed}"
+    return text
 
 
 def rotate(layer: Layer) -> Record:
+    """Archive all but the newest lines (never the active task's start), behind a seal line."""
     target = ledger.path(layer.state)
     cap = int(layer.policy.data["ledger"]["retention_max_lines"])
+    nothing = {"kind": "record", "action": "rotate", "moved": 0, "lines": 0, "cap": cap}
     if not target.exists():
-        return {"kind": "record", "action": "rotate", "moved": 0, "lines": 0, "cap": cap}
+        return nothing
     archive = target.with_name(f"ledger.{clock.compact(clock.now())}.jsonl.archived")
     with atomic.locked(target) as fd:
-        lines = os.pread(fd, os.fstat(fd).st_size, 0).splitlines(keepends=True)
-        if len(lines) <= cap:
-            return {
-                "kind": "record",
-                "action": "rotate",
-                "moved": 0,
-                "lines": len(lines),
-                "cap": cap,
-            }
-        moved, kept = lines[: len(lines) - cap], lines[len(lines) - cap :]
+        found = ledger.scan(target)
+        _refuse_broken(layer, found)
+        cut = _cut(found, cap)
+        nothing["lines"] = len(found.rows)
+        if cut <= (0 if found.chain.sealed is None else 1):
+            return nothing
         if archive.exists():
             raise Refused(f"{layer.relative(archive)}: already exists; nothing was moved")
+        data = os.pread(fd, os.fstat(fd).st_size, 0)
+        lines = data.splitlines(keepends=True)
+        seal = _seal(layer, layer.relative(archive), cut, found.rows[cut - 1][1])
+        moved, kept = lines[:cut], lines[cut:]
+        if found.chain.sealed is not None:  # a seal stays its file's first line, never archived
+            moved, kept = lines[1:cut], lines[cut:]
         atomic.create(archive, b"".join(moved), mode=0o600)
-        atomic.create(target, b"".join(kept), mode=0o600, replace=True)
+        body = seal + b"".join(kept)
+        last = chain.digest(body.rstrip(b"\n").rsplit(b"\n", 1)[-1])
+        # The tip first: a writer that opens the new file before this lock is released must
+        # find the tip that vouches for it (the old file's writers wait on this lock).
+        ledger.write_tip(target, chain.Tip(len(body), last))
+        atomic.create(target, body, mode=0o600, replace=True)
     payload = {"archived": len(moved), "kept": len(kept), "archive": layer.relative(archive)}
     ledger.append(layer.root, layer.state, "ledger.rotated", payload)
-    return {
-        "kind": "record",
-        "action": "rotate",
-        "moved": len(moved),
-        "lines": len(lines),
-        "cap": cap,
-        "archive": payload["archive"],
-    }
+    return {**nothing, "moved": len(moved), "archive": payload["archive"]}
+
+
+def _refuse_broken(layer: Layer, found: ledger.Scan) -> None:
+    if not found.chain.ok:
+        shown = layer.relative(ledger.path(layer.state))
+        raise ContractUnmet(
+            f"{shown}: the hash chain does not hold; nothing was rotated "
+            "(see `majordomus history --validate`)"
+        )
+
+
+def _cut(found: ledger.Scan, cap: int) -> int:
+    """How many leading lines to archive: all but the newest `cap`, stopping before the active
+    task's `task.started` so the task stays provable from this file."""
+    cut = len(found.rows) - cap
+    started: tuple[int, object] | None = None
+    for index, value in enumerate(found.values):
+        if type(value) is not dict:
+            continue
+        event = value.get("event")
+        if event == "task.started":
+            started = (index, value.get("task_id"))
+        elif started is not None and value.get("task_id") == started[1] and _ends(value):
+            started = None
+    return cut if started is None else min(cut, started[0])
+
+
+def _ends(value: dict[str, Any]) -> bool:
+    return value.get("event") == "task.finished" or (
+        value.get("event") == "task.handed_over" and bool(value.get("closed"))
+    )
+
+
+def _seal(layer: Layer, archive: str, archived: int, last: bytes) -> bytes:
+    line = ledger.envelope(
+        layer.root, layer.state, chain.SEAL, {"archive": archive, "archived": archived}
+    )
+    line["prev"] = chain.digest(last)
+    return jsonl.dumps(line)
 
 
 STAGES = {"history": Stage("read the ledger back; --validate, --rotate", arguments, run)}

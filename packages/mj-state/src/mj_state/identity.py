@@ -1,12 +1,19 @@
 """Identity computed from git at write time, and the divergence label computed at read time.
 
-Identity fields (repository_id, worktree, branch, head, working_tree) are never authored: a
-record's copy is compared with git's answer now, and labelled exact, advanced, diverged or
-different_context.
+Identity fields (repository_id, worktree, worktree_id, branch, head, working_tree) are never
+authored: a record's copy is compared with git's answer now, and labelled exact, advanced,
+diverged or different_context.
+
+A checkout is identified by `worktree_id`, its git directory relative to the repository's common
+git directory: `.` for the main worktree, `worktrees/<name>` for a linked one. Unlike the
+absolute paths (`repository_id`, `worktree`, kept as where a record was written), it survives
+moving or re-cloning the repository, and it still tells one linked worktree from another.
 """
 
 from __future__ import annotations
 
+import os
+from functools import cache
 from pathlib import Path
 
 from mj_core import git
@@ -15,18 +22,26 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
-IDENTITY_KEYS = ("repository_id", "worktree", "branch", "head", "working_tree", "changed_files")
+IDENTITY_KEYS = (
+    "repository_id",
+    "worktree",
+    "worktree_id",
+    "branch",
+    "head",
+    "working_tree",
+    "changed_files",
+)
 LABELS = ("exact", "advanced", "diverged", "different_context")
 
 
 def identity(root: Path) -> dict[str, Any]:
-    """The five git-computed fields, in record order (two git processes, run at once)."""
+    """The six git-computed fields, in record order (two git processes, run at once)."""
     here, dirty = git.where_dirty(root)
     return {**from_where(root, *here), "working_tree": "dirty" if dirty else "clean"}
 
 
 def position(root: Path) -> dict[str, Any]:
-    """repository_id, worktree, branch, head: what the divergence label compares (one git call)."""
+    """What the divergence label compares (one git call)."""
     return from_where(root, *git.where(root))
 
 
@@ -35,22 +50,58 @@ def from_where(root: Path, common: Path, head: str | None, branch: str | None) -
     return {
         "repository_id": str(common),
         "worktree": str(root),
+        "worktree_id": worktree_id(root, common),
         "branch": branch or "DETACHED",
         "head": head or "",
     }
 
 
+@cache
+def worktree_id(root: Path, common: Path | None = None) -> str:
+    """`.` for the main worktree, `worktrees/<name>` for a linked one (read from `.git`).
+
+    The worktree's `.git` is the git directory itself (main worktree) or a file naming it
+    (`gitdir: …`, linked worktree or submodule); a linked worktree's directory names the common
+    directory in its `commondir` file. No git process is needed.
+    """
+    dotgit = root / ".git"
+    if dotgit.is_dir():
+        return "."
+    try:
+        text = dotgit.read_text(encoding="utf-8", errors="surrogateescape")
+    except OSError:
+        return "."
+    named = text.strip().removeprefix("gitdir:").strip()
+    gitdir = Path(named) if os.path.isabs(named) else root / named
+    try:
+        pointer = (gitdir / "commondir").read_text(encoding="utf-8", errors="surrogateescape")
+        base = gitdir / pointer.strip()
+    except OSError:
+        base = common if common is not None else gitdir
+    relative = os.path.relpath(os.path.realpath(gitdir), os.path.realpath(base))
+    return "." if relative in (".", "") else Path(relative).as_posix()
+
+
+def same_checkout(record: dict[str, Any], here: dict[str, Any]) -> bool:
+    """Whether `record` was written by the checkout `here` describes (`worktree_id` when the
+    record has one; a record written before it has the absolute paths instead)."""
+    if record.get("worktree_id") is not None:
+        return str(record["worktree_id"]) == str(here["worktree_id"])
+    return record.get("worktree") is None or str(record["worktree"]) == str(here["worktree"])
+
+
 def label(root: Path, record: dict[str, Any], now: dict[str, Any] | None = None) -> str:
     """Divergence of a record's recorded head against HEAD here.
 
-    different_context: another repository, worktree or branch. exact: same head.
+    different_context: another worktree or branch. exact: same head.
     advanced: the recorded head is an ancestor of HEAD. diverged: it is not (e.g. a rebase).
     """
     current = now if now is not None else identity(root)
-    for key in ("repository_id", "worktree", "branch"):
-        recorded = record.get(key)
-        if recorded is not None and str(recorded) != str(current[key]):
-            return "different_context"
+    branch = record.get("branch")
+    if not same_checkout(record, current) or (
+        branch is not None and str(branch) != str(current["branch"])
+    ):
+        return "different_context"
     recorded_head = str(record.get("head") or "")
     if recorded_head == current["head"]:
         return "exact"
@@ -61,5 +112,13 @@ def label(root: Path, record: dict[str, Any], now: dict[str, Any] | None = None)
 
 def foreign(root: Path, record: dict[str, Any]) -> bool:
     """True when a record names another checkout (a copy that travelled here)."""
-    worktree = record.get("worktree")
-    return worktree is not None and str(worktree) != str(root)
+    return not same_checkout(record, {"worktree": str(root), "worktree_id": worktree_id(root)})
+
+
+def differing(record: dict[str, Any], here: dict[str, Any]) -> list[str]:
+    """The identity keys on which `record` and `here` disagree (a `different_context` message)."""
+    if record.get("worktree_id") is not None:
+        keys = ["worktree_id", "branch"]
+    else:
+        keys = ["repository_id", "worktree", "branch"]
+    return [k for k in keys if record.get(k) is not None and str(record[k]) != str(here[k])]

@@ -65,7 +65,7 @@ def state(layer: Layer, record: Record, now: Record) -> Finding:
             f"diverged — recorded head {head[:7]} is not an ancestor of HEAD {now['head'][:7]}",
             f"git merge-base --is-ancestor {head} HEAD || echo diverged",
         )
-    differs = [k for k in ("repository_id", "worktree", "branch") if record[k] != now[k]]
+    differs = identity.differing(record, now)
     what = ", ".join(f"{k} {record[k]} → {now[k]}" for k in differs)
     return Finding(
         "FAIL",

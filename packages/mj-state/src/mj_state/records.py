@@ -61,7 +61,7 @@ def front_matter(
 ) -> dict[str, Any]:
     """The front matter in SCHEMAS order; task fields from the task, identity from git now.
 
-    `where` may carry the five identity fields already computed from git by the caller.
+    `where` may carry the six identity fields already computed from git by the caller.
     """
     front: dict[str, Any] = {
         "schema_version": 1,
@@ -71,7 +71,7 @@ def front_matter(
         "owner": str(task["owner"]) if task else owner,
     }
     computed = where if where is not None else identity.identity(root)
-    front.update({key: computed[key] for key in identity.IDENTITY_KEYS[:5]})
+    front.update({key: computed[key] for key in identity.IDENTITY_KEYS[:6]})
     front["changed_files"] = sorted(set(changed_files))
     return front
 

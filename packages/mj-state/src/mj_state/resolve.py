@@ -77,12 +77,12 @@ def resolve(root: Path, state: Path, kind: str, now: dict[str, Any] | None = Non
     a second worktree), the search reads bytes instead of parsing every front matter.
     """
     here_now = now if now is not None else here(root)
-    worktree, branch = str(here_now["worktree"]), str(here_now["branch"])
+    branch = str(here_now["branch"])
     base = records.directory(state, kind)
     fallback: tuple[Path, dict[str, Any], str] | None = None
     for name in ordered(state, kind, branch):
         path = base / name
-        if fallback is not None and not _may_name(path, worktree):
+        if fallback is not None and not _may_name(path, here_now):
             continue
         try:
             front, body = records.load(path)
@@ -90,7 +90,7 @@ def resolve(root: Path, state: Path, kind: str, now: dict[str, Any] | None = Non
             continue
         if str(front.get("branch")) != branch:
             continue
-        if str(front.get("worktree")) == worktree:
+        if identity.same_checkout(front, here_now):
             return Record(path, front, body, identity.label(root, front, here_now))
         if fallback is None:
             fallback = (path, front, body)
@@ -100,17 +100,17 @@ def resolve(root: Path, state: Path, kind: str, now: dict[str, Any] | None = Non
     return Record(path, front, body, identity.label(root, front, here_now))
 
 
-def _may_name(path: Path, worktree: str) -> bool:
-    """False only when the file cannot hold `worktree: <worktree>` in any YAML spelling.
+def _may_name(path: Path, here_now: dict[str, Any]) -> bool:
+    """False only when the file cannot name this checkout in any YAML spelling: it cannot hold
+    `worktree_id: <this worktree id>`, or (a record written before `worktree_id`, which has no
+    such key) `worktree: <this worktree's path>`.
 
-    A path of letters, digits and `_./-` is written verbatim by every YAML scalar style that
+    A value of letters, digits and `_./-` is written verbatim by every YAML scalar style that
     has no backslash escape (plain, single- or double-quoted; folding would add a space) and is
     followed by a character outside that set (a quote, a space, a line break) or the end. So a
     file with no such occurrence and no backslash cannot name it (`repository_id`, the common
     git directory `<main worktree>/.git`, is an occurrence followed by `/`). Else: parse it.
     """
-    if not worktree or worktree.strip(_VERBATIM):
-        return True
     try:
         raw = files.read_bytes(path)
     except OSError:
@@ -118,7 +118,11 @@ def _may_name(path: Path, worktree: str) -> bool:
     timing.count("files read")
     if b"\\" in raw:
         return True
-    needle = worktree.encode()
+    key = b"worktree_id" in raw
+    value = str(here_now.get("worktree_id") if key else here_now["worktree"])
+    if not value or value.strip(_VERBATIM):
+        return True
+    needle = value.encode()
     start = raw.find(needle)
     while start != -1:
         end = start + len(needle)
@@ -138,5 +142,5 @@ def this_worktree(root: Path, state: Path, kind: str) -> list[Record]:
     return [
         Record(path, front, body, identity.label(root, front, now))
         for path, front, body in scan(root, state, kind, now)
-        if str(front.get("worktree")) == str(now["worktree"])
+        if identity.same_checkout(front, now)
     ]

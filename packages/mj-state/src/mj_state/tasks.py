@@ -17,7 +17,7 @@ from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 
 AUTHORED = ("id", "task", "profile", "owner", "scope", "started_at", "checkpoint_at", "outcome")
-COMPUTED = ("repository_id", "worktree", "branch", "head", "working_tree")
+COMPUTED = ("repository_id", "worktree", "worktree_id", "branch", "head", "working_tree")
 OUTCOMES = ("active", "completed", "partial", "blocked", "no_match", "failed", "handed_over")
 _COMMENT = "# computed from git at start; refreshed at finish; never authored\n"
 
@@ -72,7 +72,7 @@ def read_record(target: Path, name: str) -> dict[str, Any]:
 def render(record: dict[str, Any]) -> bytes:
     """The record in the shape of SCHEMAS.cs.md: authored keys, then the computed block."""
     authored = {key: record[key] for key in AUTHORED}
-    computed = {key: record[key] for key in COMPUTED}
+    computed = {key: record[key] for key in COMPUTED if key in record}
     text = yamlstrict.dump(authored) + "\n" + _COMMENT + yamlstrict.dump(computed)
     return text.encode("utf-8")
 

@@ -115,11 +115,14 @@ def prompt_assets(facts: WatchFacts) -> Iterator[Finding]:
 def foreign_records(facts: WatchFacts) -> Iterator[Finding]:
     """Checkpoints and handovers in this checkout's state written in another worktree.
 
-    A record written here carries exactly the `worktree:` line the writer emits for this root,
-    so only a record without that line is parsed in full (hundreds of records stay cheap).
+    A record written here carries exactly the `worktree_id:` line the writer emits for this
+    checkout, so only a record without that line is parsed in full (hundreds stay cheap).
     """
+    from mj_state import identity
+
     state = facts.loaded.state
-    own = yamlstrict.dump({"worktree": str(facts.root)}).encode()
+    here = {"worktree": str(facts.root), "worktree_id": identity.worktree_id(facts.root)}
+    own = yamlstrict.dump({"worktree_id": here["worktree_id"]}).encode()
     for kind in records.KINDS:
         folder = records.directory(state, kind)
         for name in records.names(state, kind):
@@ -135,9 +138,9 @@ def foreign_records(facts: WatchFacts) -> Iterator[Finding]:
                 front, _ = records.from_text(yamlstrict.decode(raw, str(path)), path)
             except MjError:
                 continue
-            worktree = str(front.get("worktree"))
-            if worktree != str(facts.root):
+            if not identity.same_checkout(front, here):
+                worktree = front.get("worktree_id") or front.get("worktree")
                 shown = facts.shown(folder / name)
                 message = f"{kind} written in {worktree}, not in this worktree"
-                reproduce = f"grep -n '^worktree:' {shlex.quote(shown)}"
+                reproduce = f"grep -n '^worktree' {shlex.quote(shown)}"
                 yield Finding("FAIL", "records", shown, message, reproduce)

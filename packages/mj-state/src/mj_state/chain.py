@@ -1,0 +1,191 @@
+"""The ledger's hash chain: each line's `prev` is the SHA-256 of the previous line's bytes.
+
+The first line of a ledger carries `GENESIS`. After `history --rotate` the file opens with a
+`ledger.sealed` line whose `prev` is the hash of the last archived line; the seal is not itself
+a link, so the line after it carries that same hash and the chain runs on across the files.
+Lines written before the chain existed carry no `prev`: such a leading run is accepted once,
+and the first chained line seals it (its `prev` is the hash of the last of them).
+
+The newest line has no successor to vouch for it, so `ledger.tip` beside the ledger holds the
+file's size and the hash of its last line, written under the ledger's lock around each append
+(first naming the line about to be written as `pending`, then the line written). An edit,
+removal, insertion, duplication or reordering of any line therefore shows, the newest included.
+
+A hash chain without a secret is not a signature: whoever rewrites every line and the tip
+consistently is not stopped. What it stops is the edit made by hand or by a script that does not
+recompute what follows. Everything here is pure: bytes and parsed values in, verdicts out.
+"""
+
+from __future__ import annotations
+
+from mj_core import jsonl
+from mj_core import sha
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+GENESIS = "0" * 64
+SEAL = "ledger.sealed"
+TIP = "ledger.tip"
+_HEX = frozenset("0123456789abcdef")
+
+
+class Tip:
+    """What `ledger.tip` says: the size and last-line hash of the ledger, and the line pending."""
+
+    __slots__ = ("last", "pending", "pending_size", "size")
+
+    def __init__(
+        self, size: int, last: str, pending_size: int | None = None, pending: str | None = None
+    ) -> None:
+        self.size = size
+        self.last = last
+        self.pending_size = pending_size
+        self.pending = pending
+
+    def render(self) -> bytes:
+        data: dict[str, Any] = {"size": self.size, "last": self.last}
+        if self.pending is not None:
+            data.update({"pending_size": self.pending_size, "pending": self.pending})
+        return jsonl.dumps(data)
+
+    def vouches(self, size: int, last: str) -> bool:
+        """True when a ledger of `size` bytes whose last line hashes to `last` is the one this
+        tip describes, or the one it was about to become."""
+        if size == self.size and last == self.last:
+            return True
+        return self.pending is not None and size == self.pending_size and last == self.pending
+
+
+def parse_tip(data: bytes) -> Tip | None:
+    """The tip in `data`, or None when it is not one (a damaged tip is no tip)."""
+    try:
+        value = jsonl.loads_line(data.rstrip(b"\n"))
+    except ValueError:
+        return None
+    if type(value) is not dict or set(value) - {"size", "last", "pending_size", "pending"}:
+        return None
+    size, last = value.get("size"), value.get("last")
+    pending_size, pending = value.get("pending_size"), value.get("pending")
+    if type(size) is not int or not is_hash(last, empty=True):
+        return None
+    if (pending is None) != (pending_size is None):
+        return None
+    if pending is not None and (type(pending_size) is not int or not is_hash(pending)):
+        return None
+    return Tip(size, last, pending_size, pending)
+
+
+def is_hash(value: object, *, empty: bool = False) -> bool:
+    if empty and value == "":
+        return True
+    return type(value) is str and len(value) == 64 and _HEX.issuperset(value)
+
+
+def digest(line: bytes) -> str:
+    """The hash a line's successor carries: over the line's bytes, without its newline."""
+    return sha.hexdigest(line)
+
+
+def is_seal(number: int, value: object) -> bool:
+    return number == 1 and type(value) is dict and value.get("event") == SEAL
+
+
+def prev_after(last: bytes | None, last_value: object, *, only: bool) -> str:
+    """The `prev` of a line appended after `last` (None: the ledger is empty; `only`: the
+    ledger holds that one line)."""
+    if last is None:
+        return GENESIS
+    if only and is_seal(1, last_value) and type(last_value) is dict:
+        return str(last_value.get("prev"))  # a seal alone in its file: the chain runs through it
+    return digest(last)
+
+
+class Verdict:
+    """The chain's verdict over a ledger: the legacy lead, the first break, the tip's word."""
+
+    __slots__ = ("broken", "legacy", "lines", "sealed", "tip_problem", "unsealed")
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.legacy = 0  # leading lines written before the chain
+        self.unsealed = False  # ... and no chained line after them yet
+        self.sealed: str | None = None  # the archive a seal line names
+        self.broken: tuple[int, str] | None = None  # (line number, why)
+        self.tip_problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.broken is None and self.tip_problem is None
+
+
+def verify(
+    rows: list[tuple[int, bytes, bool]],
+    values: list[object],
+    tip: Tip | None,
+    *,
+    tip_present: bool,
+    size: int,
+) -> Verdict:
+    """Judge the chain over every row (line number, bytes, complete) and its parsed value."""
+    verdict = Verdict()
+    verdict.lines = len(rows)
+    expected = GENESIS
+    leading = True  # still inside the run of lines written before the chain
+    for index, ((number, raw, _), value) in enumerate(zip(rows, values, strict=True)):
+        if index == 0 and is_seal(number, value):
+            assert type(value) is dict
+            verdict.sealed = str(value.get("archive"))
+            expected = str(value.get("prev"))
+            if not is_hash(expected):
+                verdict.broken = (number, "the seal line carries no hash of the archived part")
+                break
+            continue
+        prev = value.get("prev") if type(value) is dict else None
+        if prev is None and leading and type(value) is dict:
+            verdict.legacy += 1
+            expected = digest(raw)
+            continue
+        leading = False
+        if prev != expected:
+            verdict.broken = (number, _why(prev, index))
+            break
+        expected = digest(raw)
+    verdict.unsealed = leading and verdict.legacy > 0
+    _judge_tip(verdict, rows, tip, tip_present=tip_present, size=size)
+    return verdict
+
+
+def _why(prev: object, index: int) -> str:
+    if prev is None:
+        return "no `prev`: a line added by hand, or by a writer that does not chain"
+    if index == 0:
+        return "the first line's `prev` is not the chain's start: lines before it were removed"
+    return (
+        "`prev` is not the hash of the line before it: a line was edited, removed, "
+        "inserted or moved"
+    )
+
+
+def _judge_tip(
+    verdict: Verdict,
+    rows: list[tuple[int, bytes, bool]],
+    tip: Tip | None,
+    *,
+    tip_present: bool,
+    size: int,
+) -> None:
+    chained = len(rows) > verdict.legacy + (1 if verdict.sealed is not None else 0)
+    if tip is None:
+        if tip_present:
+            verdict.tip_problem = f"{TIP} is not a tip (damaged or written by hand)"
+        elif chained or verdict.sealed is not None:
+            verdict.tip_problem = f"{TIP} is missing, though the ledger is chained"
+        return
+    last = digest(rows[-1][1]) if rows else ""
+    if not tip.vouches(size, last):
+        verdict.tip_problem = (
+            f"the ledger ({size} bytes) is not the one {TIP} vouches for ({tip.size} bytes): "
+            "its newest lines were edited, removed or added"
+        )
