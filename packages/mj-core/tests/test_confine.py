@@ -179,3 +179,12 @@ def test_a_path_below_ai_names_its_own_root(repo: Path) -> None:
     assert root == repo and parts == (".ai", "local", "state", "x")
     nested = repo / "sub" / ".ai" / "repo" / ".ai" / "local" / "y"
     assert confine.split(nested, None)[0] == repo / "sub" / ".ai" / "repo"
+
+
+def test_a_parent_link_into_a_nested_repositorys_git_directory_is_refused(repo: Path) -> None:
+    (repo / "vendor/lib/.git/hooks").mkdir(parents=True)
+    (repo / "docs").symlink_to(repo / "vendor/lib/.git/hooks")
+    assert "inside a git directory" in (confine.check(repo, "docs/post-checkout") or "")
+    with pytest.raises(Refused, match="inside a git directory"):
+        atomic.create(repo / "docs/post-checkout", b"x", root=repo)
+    assert os.listdir(repo / "vendor/lib/.git/hooks") == []

@@ -113,12 +113,17 @@ def place(target: Path, root: Path | None = None, *, create: bool = True) -> Pla
     """The open parent directory of `target`, every rule above checked; the caller closes it."""
     top, parts = split(target, root)
     shown = "/".join(parts)
-    if any(part.casefold() == ".git" for part in parts):
-        raise Refused(f"{shown}: inside the git directory; majordomus never writes there")
+    _refuse_git(parts, shown)
     if parts[0] != AI:
         parts = _real_parts(top, parts, shown)
+        _refuse_git(parts, shown)  # a link into a nested repository's `.git` too
     fd = walk(top, parts[:-1], shown, create=create)
     return Place(top, parts, fd)
+
+
+def _refuse_git(parts: tuple[str, ...], shown: str) -> None:
+    if any(part.casefold() == ".git" for part in parts):
+        raise Refused(f"{shown}: inside a git directory; majordomus never writes there")
 
 
 def walk(root: Path, parts: tuple[str, ...], shown: str, *, create: bool) -> int:
@@ -237,6 +242,8 @@ def check(root: Path, relative: str) -> str | None:
         return None  # a missing parent is made at write time, without following anything
     except Refused as exc:
         return exc.message
+    except OSError as exc:
+        return f"{relative}: {exc.strerror}"
     try:
         final(where)
     except Refused as exc:
