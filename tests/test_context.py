@@ -229,7 +229,7 @@ def files_read(repo: Repo) -> int:
 
 
 def test_only_the_newest_checkpoint_and_handover_are_read(scenario: Repo) -> None:
-    handover = "# Objective\nx\n\n# Current State\ny\n\n# Next Action\nz\n"
+    handover = "# Objective\nRead less.\n\n# Current State\nDone.\n\n# Next Action\nNone.\n"
     assert scenario.run("mj-state", "handover", stdin=handover).code == 0
     one = files_read(scenario)
     for kind in ("checkpoints", "handovers"):

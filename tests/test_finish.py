@@ -57,9 +57,17 @@ def test_without_verification_completion_is_refused_and_nothing_written(layer_re
 
 def test_verification_runs_without_a_shell(layer_repo: Repo) -> None:
     ready(layer_repo)
-    result = layer_repo.mj("finish", "--outcome", "completed", "--verify-command", "false || true")
+    before = (layer_repo.root / STATE / "ledger.jsonl").read_bytes()
+    for text in ("false || true", "make test | tee log", "a && b", "x > y", "echo `id`"):
+        refused = layer_repo.mj("finish", "--outcome", "completed", "--verify-command", text)
+        assert refused.code == 2 and "without a shell" in refused.err, refused
+        assert "sh -c" in refused.err and refused.err.count("\n") == 1
+    assert (layer_repo.root / STATE / "ledger.jsonl").read_bytes() == before
+    result = layer_repo.mj("finish", "--outcome", "completed", "--verify-command", "false")
     assert result.code == 10 and "FAIL verification" in result.out, result
     assert "exit 1" in result.out
+    shell = layer_repo.mj("finish", "--outcome", "completed", "--verify-command", "sh -c 'exit 3'")
+    assert shell.code == 10 and "exit 3" in shell.out, shell
 
 
 def test_success_writes_outcome_ledger_and_private_note(layer_repo: Repo) -> None:
@@ -89,15 +97,15 @@ def test_scope_violation_fails_the_scope_line(layer_repo: Repo) -> None:
     assert "config/secret.txt" in layer_repo.shell(reproduce).out
 
 
-def test_record_from_another_worktree_is_refused(layer_repo: Repo) -> None:
+def test_a_copy_claiming_another_worktree_is_a_disagreement_not_an_escape(layer_repo: Repo) -> None:
     start(layer_repo)
     path = layer_repo.root / STATE / "current.yaml"
-    path.write_text(
-        path.read_text().replace(f"worktree: {layer_repo.root}", "worktree: /elsewhere")
-    )
+    path.write_text(path.read_text().replace("worktree_id: .", "worktree_id: worktrees/other"))
+    before = (layer_repo.root / STATE / "ledger.jsonl").read_bytes()
     result = layer_repo.mj("finish", "--outcome", "completed", "--verify-command", "true")
-    assert result.code == 15 and "/elsewhere" in result.err, result
-    assert layer_repo.mj("finish", "--check").code == 0
+    assert result.code == 10 and "worktree_id: current.yaml says worktrees/other" in result.out
+    assert (layer_repo.root / STATE / "ledger.jsonl").read_bytes() == before
+    assert layer_repo.mj("finish", "--check").code == 10
 
 
 def test_partial_needs_a_note_with_next_action(layer_repo: Repo) -> None:
@@ -113,12 +121,25 @@ def test_partial_needs_a_note_with_next_action(layer_repo: Repo) -> None:
     assert copied.startswith("---\noutcome: partial")
 
 
-def test_note_outside_the_repository_is_refused(layer_repo: Repo, tmp_path) -> None:
-    start(layer_repo)
+def test_a_note_is_an_input_document_read_from_anywhere(layer_repo: Repo, tmp_path) -> None:
+    task = start(layer_repo)
     outside = tmp_path / "note.md"
-    outside.write_text("# Reason\nx\n")
+    outside.write_text("# Reason\nthe service it needs is gone\n")
+    missing = layer_repo.mj("finish", "--outcome", "failed", "--note", str(tmp_path / "none.md"))
+    assert missing.code == 12 and missing.err.count("\n") == 1, missing
+    folder = layer_repo.mj("finish", "--outcome", "failed", "--note", str(tmp_path))
+    assert folder.code == 2 and "not a regular file" in folder.err, folder
     result = layer_repo.mj("finish", "--outcome", "failed", "--note", str(outside))
-    assert result.code == 15, result
+    assert result.code == 0, result
+    copied = layer_repo.root / STATE / "completed" / f"{task}.md"
+    assert copied.read_text() == outside.read_text()
+
+
+def test_a_note_on_standard_input(layer_repo: Repo) -> None:
+    start(layer_repo)
+    body = "# Next Action\nPick up the parser.\n"
+    result = layer_repo.mj("finish", "--outcome", "partial", "--note", "-", stdin=body)
+    assert result.code == 0, result
 
 
 def test_unknown_finish_requires_key_is_reported_and_refuses(layer_repo: Repo) -> None:

@@ -25,7 +25,8 @@ def test_history_prints_oldest_first_and_json_verbatim(layer_repo: Repo) -> None
     events = [line.split()[1] for line in result.out.splitlines()]
     assert events == ["task.started", "question.opened", "task.checkpoint"]
     stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
-    shape = stamp + r"  task\.started\s+t-\d{14}-[0-9a-f]{4}  [0-9a-f]{7}  profile=implementation"
+    shape = stamp + r"  task\.started\s+t-\d{14}-[0-9a-f]{4}  [0-9a-f]{7}  task=read the ledger "
+    shape += "profile=implementation"
     assert re.match(shape, result.out)
     assert layer_repo.mj("history", "--json").out.splitlines() == stored
     assert layer_repo.mj("history", "--json", "--limit", "1").out.splitlines() == stored[-1:]
@@ -75,23 +76,46 @@ def test_rotate_under_the_cap_does_nothing(layer_repo: Repo) -> None:
 
 
 def test_rotate_moves_all_but_the_newest_lines(layer_repo: Repo) -> None:
-    stored = seeded(layer_repo)
+    seeded(layer_repo)
+    body = "# Objective\nRotate.\n# Current State\nDone.\n# Next Action\nNone.\n"
+    assert layer_repo.mj("handover", "--close", stdin=body).code == 0
+    stored = (layer_repo.root / LEDGER).read_text().splitlines()
     _cap(layer_repo, 1)
     result = layer_repo.mj("history", "--rotate")
     assert result.code == 0, result
     archives = list((layer_repo.root / ".ai/local/state").glob("ledger.*.jsonl.archived"))
     assert len(archives) == 1
-    assert archives[0].read_text().splitlines() == stored[:2]
+    assert archives[0].read_text().splitlines() == stored[:-1]
     kept = (layer_repo.root / LEDGER).read_text().splitlines()
-    assert kept[0] == stored[2]
-    rotated = json.loads(kept[1])
-    assert (
-        rotated["event"] == "ledger.rotated" and rotated["archived"] == 2 and rotated["kept"] == 1
-    )
+    seal, rotated = json.loads(kept[0]), json.loads(kept[2])
+    assert seal["event"] == "ledger.sealed" and seal["archived"] == len(stored) - 1
+    assert kept[1] == stored[-1] and json.loads(kept[1])["prev"] == seal["prev"]
+    assert rotated["event"] == "ledger.rotated" and rotated["archived"] == len(stored) - 1
+    assert rotated["kept"] == 1
+    validate = layer_repo.mj("history", "--validate")
+    assert validate.code == 0 and "hash-chained on from" in validate.out, validate
+
+
+def test_rotate_never_archives_the_active_tasks_start(layer_repo: Repo) -> None:
+    assert layer_repo.mj("start", "first", "--scope", "lib").code == 0
+    body = "# Objective\nOne.\n# Current State\nDone.\n# Next Action\nNone.\n"
+    assert layer_repo.mj("handover", "--close", stdin=body).code == 0
+    assert layer_repo.mj("start", "second", "--scope", "lib").code == 0
+    for _ in range(3):
+        assert layer_repo.mj("check", "--checkpoint").code == 0
+    stored = (layer_repo.root / LEDGER).read_text().splitlines()
+    _cap(layer_repo, 1)
+    assert layer_repo.mj("history", "--rotate").code == 0
+    kept = (layer_repo.root / LEDGER).read_text().splitlines()
+    assert json.loads(kept[1])["event"] == "task.started" and kept[1:5] == stored[2:]
+    assert layer_repo.mj("check").code == 0
+    assert layer_repo.mj("history", "--validate").code == 0
 
 
 def test_rotate_refuses_to_overwrite_an_archive(layer_repo: Repo) -> None:
     seeded(layer_repo)
+    body = "# Objective\nRotate.\n# Current State\nDone.\n# Next Action\nNone.\n"
+    assert layer_repo.mj("handover", "--close", stdin=body).code == 0
     _cap(layer_repo, 1)
     state = layer_repo.root / ".ai/local/state"
     now = datetime.datetime.now(datetime.UTC)

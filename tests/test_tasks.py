@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 from conftest import Repo
@@ -64,11 +65,24 @@ def test_start_refusals(layer_repo: Repo) -> None:
 def test_terminal_record_is_archived_first(layer_repo: Repo) -> None:
     first = started(layer_repo)
     record = layer_repo.root / STATE / "current.yaml"
-    record.write_text(record.read_text().replace("outcome: active", "outcome: completed"))
+    body = "# Objective\nNarrow it.\n# Current State\nHalf.\n# Next Action\nThe rest.\n"
+    assert layer_repo.mj("handover", "--close", stdin=body).code == 0
     second = started(layer_repo)
     archived = layer_repo.root / STATE / "archive" / f"{first}.yaml"
-    assert "outcome: completed" in archived.read_text()
+    assert "outcome: handed_over" in archived.read_text()
     assert f"id: {second}" in record.read_text()
+
+
+def test_an_edited_copy_neither_ends_a_task_nor_opens_the_way_to_start(layer_repo: Repo) -> None:
+    started(layer_repo)
+    record = layer_repo.root / STATE / "current.yaml"
+    record.write_text(record.read_text().replace("outcome: active", "outcome: completed"))
+    before = (layer_repo.root / STATE / "ledger.jsonl").read_bytes()
+    again = layer_repo.mj("start", "y", "--scope", "lib")
+    assert again.code == 15 and "is active" in again.err, again
+    assert (layer_repo.root / STATE / "ledger.jsonl").read_bytes() == before
+    record.unlink()
+    assert layer_repo.mj("start", "y", "--scope", ".").code == 15
 
 
 def test_check_without_task_is_missing_artifact(layer_repo: Repo) -> None:
@@ -145,23 +159,50 @@ def test_record_from_another_worktree_is_reported_not_enforced(layer_repo: Repo)
     assert "WARN state" in result.out and "different_context" in result.out
     assert "outside.txt" not in result.out
     assert layer_repo.run("check", "--checkpoint", cwd=linked).code == 15
+    (linked / STATE / "ledger.jsonl").write_bytes(
+        (layer_repo.root / STATE / "ledger.jsonl").read_bytes()
+    )  # the whole state copied: the ledger's task was started in the main worktree
+    (linked / STATE / "ledger.tip").write_bytes(
+        (layer_repo.root / STATE / "ledger.tip").read_bytes()
+    )
+    copied = layer_repo.run("check", cwd=linked)
+    assert copied.code == 0 and "different_context" in copied.out, copied
+    assert layer_repo.run("finish", "--outcome", "failed", cwd=linked).code == 15
 
 
 def test_checkpoint_age_warns_and_check_checkpoint_is_the_only_write(layer_repo: Repo) -> None:
     started(layer_repo, "lib")
+    profile = layer_repo.root / ".ai/repo/profiles/implementation.yaml"
+    profile.write_text(
+        re.sub(r"checkpoint_interval: \S+", "checkpoint_interval: 1s", profile.read_text())
+    )
     record = layer_repo.root / STATE / "current.yaml"
-    text = re.sub(r"checkpoint_at: \S+", "checkpoint_at: 2020-01-01T00:00:00Z", record.read_text())
-    record.write_text(text)
+    text = record.read_text()
     before = (layer_repo.root / STATE / "ledger.jsonl").read_bytes()
+    time.sleep(2.2)
     stale = layer_repo.mj("check")
-    assert stale.code == 0 and "WARN checkpoint" in stale.out and "interval 15m" in stale.out
+    assert stale.code == 0 and "WARN checkpoint" in stale.out and "interval 1s" in stale.out
     assert (layer_repo.root / STATE / "ledger.jsonl").read_bytes() == before
     assert record.read_text() == text
     moved = layer_repo.mj("check", "--checkpoint")
     assert moved.code == 0, moved
-    assert "2020-01-01" not in record.read_text()
+    assert record.read_text() != text
     assert [line["event"] for line in ledger(layer_repo)] == ["task.started", "task.checkpoint"]
     assert "OK   checkpoint" in layer_repo.mj("check").out
+
+
+def test_an_edited_checkpoint_time_is_caught_and_put_right(layer_repo: Repo) -> None:
+    started(layer_repo, "lib")
+    record = layer_repo.root / STATE / "current.yaml"
+    record.write_text(
+        re.sub(r"checkpoint_at: \S+", "checkpoint_at: 2099-01-01T00:00:00Z", record.read_text())
+    )
+    caught = layer_repo.mj("check")
+    assert caught.code == 10 and "checkpoint_at: current.yaml says 2099" in caught.out, caught
+    for command in reproduce(caught.out):
+        assert layer_repo.shell(command).code == 0
+    assert layer_repo.mj("check", "--checkpoint").code == 10  # reported, then the copy rewritten
+    assert "2099" not in record.read_text() and layer_repo.mj("check").code == 0
 
 
 def test_malformed_lines_and_open_questions_fail(layer_repo: Repo) -> None:

@@ -25,10 +25,16 @@ def test_tour_runs_the_task_lifecycle(git_repo: Repo, tmp_path: Path) -> None:
         assert "\nexit 0\n" in step(result.out, "check")
         assert ".ai/local/state/checkpoints/" in step(result.out, "checkpoint")
         assert ".ai/local/state/handovers/" in step(result.out, "handover")
-        refused = step(result.out, "finish --outcome completed")
-        assert "FAIL verification" in refused and "\nexit 10\n" in refused
-        done = result.out.split("import lib.greeting", 1)[1].split("\n== step", 1)[0]
+        blocks = result.out.split("\n== step ")
+        caught = next(b for b in blocks if "names the edited field" in b.split("\n", 1)[0])
+        assert "current.yaml:outcome" in caught and "the ledger says active" in caught
+        assert "\nexit 10\n" in caught
+        refused = step(result.out, "finish --outcome completed --verify-command true")
+        assert "FAIL verification" in refused and "not a pinned" in refused
+        assert "\nexit 10\n" in refused
+        done = step(result.out, "finish --outcome completed")
         assert "contract met" in done and "\nexit 0\n" in done
+        assert "import lib.greeting" in done
         story = step(result.out, "history")
         for event in ("task.started", "task.checkpoint", "task.handed_over", "task.finished"):
             assert event in story

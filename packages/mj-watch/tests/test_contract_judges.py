@@ -24,10 +24,16 @@ BASE: dict[str, Any] = {
     "touched": ["lib/auth/a.py"],
     "outside": [],
     "base": HEAD,
-    "verify": {"argv": ["make", "test"], "exit": 0, "seconds": 1.5},
+    "verify": {
+        "command": "make test",
+        "exit": 0,
+        "seconds": 1.5,
+        "runs": [{"command": "make test", "argv": ["make", "test"], "exit": 0, "seconds": 1.5}],
+    },
     "state": {"label": "exact", "recorded_head": HEAD},
+    "trust": [],
     "blockers": [],
-    "malformed_questions": [],
+    "question_problems": [],
     "note": {
         "source": "handover x.md",
         "path": ".ai/local/state/handovers/x.md",
@@ -68,7 +74,7 @@ def test_each_unmet_line_fails_with_its_doctrine_and_a_reproduce() -> None:
         "scope_respected": {"outside": ["config/x"]},
         "verification_ran": {"verify": None},
         "state_updated": {"state": {"label": "diverged", "recorded_head": HEAD}},
-        "no_open_blockers": {"blockers": [{"lineno": 3, "question": "why?"}]},
+        "no_open_blockers": {"blockers": [{"where": "q.md:3", "question": "why?"}]},
         "note_present": {"note": {"source": None, "path": None, "sections": []}},
     }
     for key, change in cases.items():
@@ -80,13 +86,48 @@ def test_each_unmet_line_fails_with_its_doctrine_and_a_reproduce() -> None:
 
 
 def test_failing_verification_exit_fails_the_line() -> None:
-    run = {"argv": ["false"], "exit": 1, "seconds": 0.0}
+    one = {"command": "false", "argv": ["false"], "exit": 1, "seconds": 0.0}
+    run = {"command": "false", "exit": 1, "seconds": 0.0, "runs": [one]}
     assert statuses(facts(verify=run))["verification_ran"] == "fail"
 
 
-def test_malformed_question_line_fails_blockers() -> None:
-    bad = [{"lineno": 7, "text": "- [maybe] x"}]
-    assert statuses(facts(malformed_questions=bad))["no_open_blockers"] == "fail"
+def test_a_command_that_is_not_pinned_fails_verification_without_running() -> None:
+    problem = "true is not a pinned verification command (make test)"
+    lines = contract.evaluate(facts(verify=None, verify_problem=problem))
+    [line] = [x for x in lines if x.key == "verification_ran"]
+    assert line.status == "fail" and "not a pinned" in line.finding.message
+
+
+def test_a_timed_out_verification_fails() -> None:
+    one = {"command": "sleep 9", "argv": ["sleep", "9"], "exit": 124, "seconds": 1.0}
+    one["error"] = "timed out after 1s (verification.timeout)"
+    run = {"command": "sleep 9", "exit": 124, "seconds": 1.0, "runs": [one], "error": one["error"]}
+    lines = contract.evaluate(facts(verify=run))
+    [line] = [x for x in lines if x.key == "verification_ran"]
+    assert line.status == "fail" and "timed out" in line.finding.message
+
+
+def test_a_distrusted_record_fails_the_state_doctrine_even_under_check() -> None:
+    trust = [
+        {
+            "kind": "finding",
+            "level": "FAIL",
+            "category": "state",
+            "subject": ".ai/local/state/current.yaml:outcome",
+            "message": "outcome: current.yaml says completed, the ledger says active",
+            "reproduce": "grep -n '^outcome:' .ai/local/state/current.yaml",
+        }
+    ]
+    for check_only in (False, True):
+        lines = contract.evaluate(facts(trust=trust, check_only=check_only))
+        assert lines[0].status == "fail" and "current.yaml says" in lines[0].finding.message
+        assert "majordomus.state-freshness" in contract.blocking(lines)
+        assert contract.verdicts(lines)["majordomus.state-freshness"] == "fail"
+
+
+def test_an_unreadable_question_file_fails_blockers() -> None:
+    bad = [{"where": "q.md:7", "message": "not one of the two question line shapes"}]
+    assert statuses(facts(question_problems=bad))["no_open_blockers"] == "fail"
 
 
 def test_outcomes_skip_and_need_their_sections() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from mj_core import clock
 from mj_core import ids
 from mj_core import jsonl
+from mj_state import chain
 from mj_state import decisions
 from mj_state import identity
 from mj_state import ledger
@@ -94,13 +95,23 @@ def _line(moments: _Clock, event: str, payload: dict[str, Any], task: str | None
 
 
 def _ledger(state: Path, where: dict[str, Any], lines: list[dict[str, Any]]) -> None:
+    """The lines as the tool writes them: the envelope, each chained to the one before, and
+    the tip that vouches for the last (a history is measured as it is really kept)."""
     envelope = {"head": where["head"], "branch": where["branch"], "by": "majordomus/bench"}
-    with ledger.path(state).open("ab") as handle:
-        for line in lines:
-            task = line.pop("task_id")
-            full = {"ts": line.pop("ts"), "event": line.pop("event"), **envelope}
-            full.update({"task_id": task} if task else {})
-            handle.write(jsonl.encode({**full, **line}) + b"\n")
+    target = ledger.path(state)
+    prev = chain.GENESIS
+    written: list[bytes] = []
+    for line in lines:
+        task = line.pop("task_id")
+        full = {"ts": line.pop("ts"), "event": line.pop("event"), **envelope}
+        full.update({"task_id": task} if task else {})
+        encoded = jsonl.encode({**full, **line, "prev": prev})
+        prev = chain.digest(encoded)
+        written.append(encoded + b"\n")
+    data = b"".join(written)
+    target.write_bytes(data)
+    last = chain.digest(written[-1][:-1]) if written else ""
+    target.with_name(chain.TIP).write_bytes(chain.Tip(len(data), last).render())
 
 
 def _records(
@@ -181,9 +192,10 @@ def _questions(state: Path, tasks: list[str], count: int, moments: _Clock) -> li
 def _lifecycle(tasks: list[str], moments: _Clock) -> list[dict[str, Any]]:
     out = []
     for task in tasks:
-        started = {"profile": "implementation", "scope": ["src"], "owner": "bench"}
+        started = {"task": "a past task", "profile": "implementation", "scope": ["src"]}
+        started.update(owner="bench", worktree_id=".", working_tree="clean")
         out.append(_line(moments, "task.started", started, task))
         finished: dict[str, Any] = {"outcome": "completed", "contract": {}, "verify": None}
-        finished["checkpoints"] = 1
+        finished.update(checkpoints=1, working_tree="clean")
         out.append(_line(moments, "task.finished", finished, task))
     return out

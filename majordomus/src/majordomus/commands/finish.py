@@ -21,7 +21,10 @@ OUTCOMES = ("completed", "partial", "blocked", "no_match", "failed")
 def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--outcome", choices=OUTCOMES, help="the typed outcome claimed")
     parser.add_argument("--verify-command", help="verification the tool runs itself (no shell)")
-    parser.add_argument("--note", help="completion note file (else the newest handover)")
+    parser.add_argument(
+        "--note",
+        help="completion note: a file anywhere, or - for stdin (else the newest handover)",
+    )
     parser.add_argument("--check", action="store_true", help="evaluate scope and state; no write")
 
 

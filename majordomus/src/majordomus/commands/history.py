@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 HELP = "read the ledger back (--validate judges it, --rotate caps it)"
-_ENVELOPE = ("ts", "event", "head", "branch", "by", "session", "task_id")
+_ENVELOPE = ("ts", "event", "head", "branch", "by", "session", "task_id", "prev")
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,6 +88,11 @@ def _rotated(record: dict[str, Any], inv: Invocation) -> int:
         inv.stdout.write(
             f"rotated: {record['moved']} line(s) moved to {record['archive']}, "
             f"{record['cap']} kept (ledger.retention_max_lines)\n"
+        )
+    elif record["lines"] > record["cap"]:
+        inv.stdout.write(
+            f"history: {record['lines']} line(s), over the cap of {record['cap']}, but the "
+            "active task's lines are never archived; nothing to rotate\n"
         )
     else:
         inv.stdout.write(

@@ -98,6 +98,25 @@ def undo_outside_scope(root: Path, last: str) -> str:
     return "removed config/settings.ini\n"
 
 
+def pin_verification(root: Path, last: str) -> str:
+    """What a person does after `init`: pin the verification the finish contract will run."""
+    del last
+    policy = root / ".ai" / "repo" / "policy.yaml"
+    text = policy.read_text(encoding="utf-8")
+    pinned = f"verification:\n  commands:\n    - {PINNED}\n"
+    policy.write_text(text.replace("verification:\n", pinned, 1), encoding="utf-8")
+    return f"pinned in .ai/repo/policy.yaml: verification.commands: [{PINNED}]\n"
+
+
+def tamper_with_the_copy(root: Path, last: str) -> str:
+    """A worker who wants to look done edits the task's copy instead of finishing."""
+    del last
+    copy = root / ".ai" / "local" / "state" / "current.yaml"
+    text = copy.read_text(encoding="utf-8")
+    copy.write_text(text.replace("outcome: active", "outcome: completed"), encoding="utf-8")
+    return "sed -i 's/^outcome: active/outcome: completed/' .ai/local/state/current.yaml\n"
+
+
 HANDOVER = (
     "# Objective\nAdd a greeting.\n\n# Current State\nlib/greeting.py defines it.\n\n"
     "# Next Action\nNone; the task is complete.\n"
@@ -105,7 +124,7 @@ HANDOVER = (
 
 
 FINISH = ("finish", "--outcome", "completed")
-VERIFY = ("--verify-command", shlex.join([sys.executable, "-c", "import lib.greeting"]))
+PINNED = shlex.join([sys.executable, "-c", "import lib.greeting"])
 
 
 from majordomus import tour_projections as _tp  # noqa: E402 - the steps below use it
@@ -114,6 +133,7 @@ STEPS: list[Step] = [
     Step("create the layer from the shipped skeleton", ("init",)),
     Step("commit the layer (its local half stays ignored)", act=commit_layer),
     Step("install the two hook lines init printed (majordomus installs none)", act=wire_hooks),
+    Step("pin the verification command finish will run itself", act=pin_verification),
     Step("write the provider files the policy declares, stamped", ("update",)),
     Step("commit them through the pre-commit hook", act=_tp.commit_provider_files),
     Step("check that the layer is well-formed and what it declares is real", ("doctor",)),
@@ -127,10 +147,21 @@ STEPS: list[Step] = [
     Step("change a file outside the claimed scope", act=edit_outside_scope),
     Step("check names the file outside the scope, with a reproduce command", ("check",), expect=10),
     Step("take the stray change back", act=undo_outside_scope),
+    Step("claim done by editing the task's copy instead of finishing", act=tamper_with_the_copy),
+    Step("check takes the task from the ledger and names the edited field", ("check",), expect=10),
+    Step(
+        "reported again, then the copy written anew from the ledger",
+        ("check", "--checkpoint"),
+        expect=10,
+    ),
     Step("a short progress note (body on stdin)", ("checkpoint",), stdin="greeting added\n"),
     Step("a continuation record with its required sections", ("handover",), stdin=HANDOVER),
-    Step("completion claimed without running the verification: refused", FINISH, expect=10),
-    Step("done is the contract met; the tool runs the verification", (*FINISH, *VERIFY)),
+    Step(
+        "completion claimed with a verification the policy does not pin: refused",
+        (*FINISH, "--verify-command", "true"),
+        expect=10,
+    ),
+    Step("done is the contract met; the tool runs the pinned verification itself", FINISH),
     Step("the ledger read back: the whole story", ("history",)),
     # keep this step last: the tour ends with what the next worker would be handed
     Step(

@@ -157,6 +157,11 @@ def task(view: View) -> Section | Excluded:
         f"started      {t.get('started_at')} ({age(view.now, t.get('started_at'))} ago)",
         f"checkpoint   {checkpoint}",
     ]
+    told = view.facts.get("task", {})
+    differ = told.get("disagreements") or []
+    if differ or told.get("copy") in ("missing", "broken"):
+        what = f"departs from it on {', '.join(differ)}" if differ else f"is {told['copy']}"
+        body.append(f"record       the ledger's; current.yaml {what} — majordomus check")
     return Section("task", "## TASK", body)
 
 

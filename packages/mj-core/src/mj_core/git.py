@@ -69,6 +69,14 @@ def decoded(done: list[spawn.Result]) -> list[tuple[int, str, str]]:
     ]
 
 
+def run_with_index(index: Path, *args: str, cwd: Path | str) -> tuple[int, str, str]:
+    """`run` against a private index file (`GIT_INDEX_FILE`), never the user's index."""
+    env = {**clean_env(), "GIT_INDEX_FILE": str(index)}
+    timing.count("git")
+    done = spawn.start_all([("git", "-C", str(cwd), *args)], env).wait()
+    return decoded(done)[0]
+
+
 def out(*args: str, cwd: Path | str) -> str | None:
     """Stdout without the trailing newline, or None when git failed."""
     code, stdout, _ = run(*args, cwd=cwd)

@@ -8,19 +8,19 @@ from git hooks, and CPython ships the same algorithm as a small built-in module 
 from __future__ import annotations
 
 try:  # Python 3.12 and later
-    from _sha2 import sha256 as _sha256
+    from _sha2 import sha256 as _sha256  # type: ignore[import-not-found,unused-ignore]
 except ImportError:  # pragma: no cover - depends on the interpreter
     try:
-        from _sha256 import sha256 as _sha256
+        from _sha256 import sha256 as _sha256  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         from hashlib import sha256 as _sha256
 
 
 def hexdigest(data: bytes) -> str:
     """The SHA-256 of `data` as 64 lowercase hex digits."""
-    return _sha256(data).hexdigest()
+    return str(_sha256(data).hexdigest())
 
 
 def hexdigests(items: list[bytes]) -> list[str]:
     """`hexdigest` of each item, in order."""
-    return [digest.hexdigest() for digest in map(_sha256, items)]
+    return [str(digest.hexdigest()) for digest in map(_sha256, items)]

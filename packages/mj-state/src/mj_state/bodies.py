@@ -56,12 +56,13 @@ def line_count(body: str) -> int:
 
 
 def sections(body: str) -> dict[str, str]:
-    """Level-one heading → its content (up to the next level-one heading)."""
+    """Level-one heading → its content (up to the next level-one heading). A heading inside a
+    code fence or an HTML comment is content, not a heading."""
     out: dict[str, str] = {}
     current: str | None = None
     lines: list[str] = []
-    for line in body.split("\n"):
-        match = _HEADING.match(line)
+    for line, live in _marked(body):
+        match = _HEADING.match(line) if live else None
         if match:
             if current is not None:
                 out.setdefault(current, "\n".join(lines))
@@ -73,15 +74,74 @@ def sections(body: str) -> dict[str, str]:
     return out
 
 
-def is_empty(content: str) -> bool:
-    """No words once `<placeholders>` are removed."""
-    return not re.search(r"\w", _PLACEHOLDER.sub("", content))
+def _marked(body: str) -> list[tuple[str, bool]]:
+    """Each line of `body` with whether it is live text: outside code fences (``` or ~~~) and
+    HTML comments. A fence or comment left open runs to the end."""
+    out: list[tuple[str, bool]] = []
+    fence: str | None = None
+    comment = False
+    for line in body.split("\n"):
+        stripped = line.strip()
+        if fence is not None:
+            out.append((line, False))
+            if stripped.startswith(fence) and not stripped[len(fence) :].strip():
+                fence = None
+            continue
+        if comment:
+            out.append((line, False))
+            comment = "-->" not in line
+            continue
+        opened = _FENCE.match(stripped)
+        if opened:
+            fence = opened.group(1)
+            out.append((line, False))
+            continue
+        live, comment = _outside_comments(line)
+        out.append((live, bool(live.strip()) or not stripped))
+    return out
+
+
+def _outside_comments(line: str) -> tuple[str, bool]:
+    """(the text of `line` outside `<!-- … -->`, whether a comment stays open after it)."""
+    kept = []
+    rest = line
+    while "<!--" in rest:
+        before, _, after = rest.partition("<!--")
+        kept.append(before)
+        if "-->" not in after:
+            return "".join(kept), True
+        rest = after.partition("-->")[2]
+    kept.append(rest)
+    return "".join(kept), False
+
+
+_FENCE = re.compile(r"^(`{3,}|~{3,})")
+PLACEHOLDERS = frozenset(
+    {"todo", "tbd", "tba", "fixme", "xxx", "-", "--", "...", "…", "x", "n/a", "na", "none yet"}
+)
+
+
+def is_empty(content: str, heading: str | None = None) -> bool:
+    """True when no line of `content` says anything: outside code fences and HTML comments,
+    each line is blank, only `<placeholders>`, a placeholder word (`TODO`, `TBD`, `-`, `...`,
+    `x`) or the heading repeated."""
+    for line, live in _marked(content):
+        if not live:
+            continue
+        text = _PLACEHOLDER.sub("", line).strip().strip("-*+> ").strip()
+        if not re.search(r"\w", text):
+            continue
+        folded = text.casefold().rstrip(".:!")
+        if folded in PLACEHOLDERS or (heading is not None and folded == heading.casefold()):
+            continue
+        return False
+    return True
 
 
 def missing_sections(body: str, required: list[str]) -> list[str]:
-    """Required headings that are absent or empty, in the order given."""
+    """Required headings that are absent or say nothing (`is_empty`), in the order given."""
     found = sections(body)
-    return [name for name in required if name not in found or is_empty(found[name])]
+    return [name for name in required if name not in found or is_empty(found[name], name)]
 
 
 def refuse_missing(body: str, required: list[str], name: str) -> None:
@@ -90,5 +150,6 @@ def refuse_missing(body: str, required: list[str], name: str) -> None:
         listed = ", ".join(f"# {section}" for section in missing)
         raise ContractUnmet(
             f"{name}: required section missing or empty: {listed} — write each with content "
-            "(placeholders like <…> count as empty)"
+            "(placeholders like <…>, TODO, TBD, -, x, and text inside code fences or HTML "
+            "comments count as empty)"
         )

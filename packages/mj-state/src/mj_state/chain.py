@@ -68,13 +68,13 @@ def parse_tip(data: bytes) -> Tip | None:
         return None
     size, last = value.get("size"), value.get("last")
     pending_size, pending = value.get("pending_size"), value.get("pending")
-    if type(size) is not int or not is_hash(last, empty=True):
+    if type(size) is not int or type(last) is not str or not is_hash(last, empty=True):
         return None
     if (pending is None) != (pending_size is None):
         return None
     if pending is not None and (type(pending_size) is not int or not is_hash(pending)):
         return None
-    return Tip(size, last, pending_size, pending)
+    return Tip(size, last, pending_size, str(pending) if pending is not None else None)
 
 
 def is_hash(value: object, *, empty: bool = False) -> bool:
@@ -127,11 +127,12 @@ def verify(
     *,
     tip_present: bool,
     size: int,
+    expected: str = GENESIS,
 ) -> Verdict:
-    """Judge the chain over every row (line number, bytes, complete) and its parsed value."""
+    """Judge the chain over rows (line number, bytes, complete) and their parsed values: the
+    whole ledger, or its tail when `expected` is the hash the first of them must carry."""
     verdict = Verdict()
     verdict.lines = len(rows)
-    expected = GENESIS
     leading = True  # still inside the run of lines written before the chain
     for index, ((number, raw, _), value) in enumerate(zip(rows, values, strict=True)):
         if index == 0 and is_seal(number, value):

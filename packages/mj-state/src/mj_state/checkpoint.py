@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from mj_core import clock
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
@@ -59,27 +60,28 @@ def write(layer: Layer, task: Record | None, body: str) -> Record:
             f"{writing.STDIN}: {count} lines, over checkpoint.max_body_lines {cap} — nothing "
             "written; a note this long is a handover: `majordomus handover < body.md`"
         )
-    touched: list[Record] = []
+    moment = clock.now()
+    task_id = str(task["id"]) if task else None
 
-    def rest(path: Path | None, where: Record | None) -> None:
-        """The task record and the ledger line: with the checkpoint, or none of the three."""
+    def line(path: Path | None, where: Record | None) -> None:
         payload = {"checkpoint_path": layer.relative(path)} if path else {}
-        task_id = str(task["id"]) if task else None
+        ledger.append(
+            layer.root,
+            layer.state,
+            "task.checkpoint",
+            payload,
+            task_id=task_id,
+            where=where,
+            moment=moment,
+        )
 
-        def line() -> None:
-            ledger.append(
-                layer.root, layer.state, "task.checkpoint", payload, task_id=task_id, where=where
-            )
-
-        if task is not None:
-            touched.append(writing.touch(layer, task, then=line))
-        elif path is not None:
-            line()
-
-    path = writing.publish(layer, "checkpoint", task, body, then=rest)[0] if count else None
-    if not count:
-        rest(None, None)
-    task = touched[0] if touched else task
+    path, where = None, None
+    if count:  # the record stays only when its ledger line is written
+        path, where = writing.publish(layer, "checkpoint", task, body, then=line)
+    elif task is not None:
+        line(None, None)
+    if task is not None:
+        task = writing.touch(layer, task, moment, where)
     return {
         "kind": "record",
         "action": "checkpoint",

@@ -26,7 +26,7 @@ from mj_state import decisions
 from mj_state import identity
 from mj_state import questions
 from mj_state import resolve as resolver
-from mj_state import tasks
+from mj_state import taskstate
 from mj_state.factsmore import documents
 from mj_state.factsmore import history
 from mj_state.factsmore import prompt
@@ -50,7 +50,8 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
     not depend on it are read; the order they are given in is unchanged.
     """
     lay = layer_mod.load(root)
-    task = tasks.read_current(lay)
+    situation = taskstate.read(lay)
+    task = situation.record()  # the ledger's word; current.yaml is only compared with it
     active = task is not None and task.get("outcome") == "active"
     base = str(task.get("head") or "") if active and task is not None else None
     with git.Snapshot(root, base) as pending:
@@ -60,13 +61,13 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
         if active and task is not None:
             claims = [str(s) for s in task.get("scope") or []]
             chain = fact("documents", chain=documents(lay, claims))
-        asked = _questions(lay, task)
+        asked = _questions(lay, task, situation)
         decided = fact("decisions", entries=[_decision(e) for e in decisions.read(lay.state)])
         where, status, changed = pending.result()
     here = {**identity.from_where(root, *where), "working_tree": "dirty" if status else "clean"}
     yield fact("git", generated_at=clock.iso(clock.now()), repository=str(root), **here)
     yield policy
-    yield _task(root, task, here)
+    yield _task(root, task, here, situation)
     yield profile
     if chain is not None:
         yield chain
@@ -99,10 +100,14 @@ def _policy(lay: Layer) -> Record:
     }
 
 
-def _task(root: Path, task: Record | None, here: Record) -> Record:
+def _task(root: Path, task: Record | None, here: Record, situation: taskstate.Situation) -> Record:
+    """The task as the ledger records it, its label, and the fields its copy departs on."""
     if task is None:
-        return fact("task", task=None, label=None)
-    return fact("task", task=task, label=identity.label(root, task, here))
+        return fact("task", task=None, label=None, disagreements=[])
+    differ = [key for key, _, _ in situation.disagreements()]
+    if situation.copy is None or situation.copy_problem is not None:
+        differ.insert(0, "current.yaml")
+    return fact("task", task=task, label=identity.label(root, task, here), disagreements=differ)
 
 
 def _profile(lay: Layer, task: Record | None) -> Record:
@@ -115,11 +120,17 @@ def _profile(lay: Layer, task: Record | None) -> Record:
         return fact("profile", name=name, exists=False, data=None)
 
 
-def _questions(lay: Layer, task: Record | None) -> Record:
+def _questions(lay: Layer, task: Record | None, situation: taskstate.Situation) -> Record:
+    """The task's open questions, the file's and the ledger's together (`judge.blockers`)."""
+    from mj_state import judge
+
+    if task is None:
+        return fact("questions", unresolved=[])
+    found = judge.task_blockers(lay, str(task["id"]), situation)
     entries, _ = questions.load(lay.state)
-    task_id = str(task["id"]) if task else None
-    mine = questions.unresolved_for(entries, task_id) if task_id else []
-    return fact("questions", unresolved=[{"question": e.question, "date": e.date} for e in mine])
+    dates = {e.question: e.date for e in entries if not e.resolved}
+    mine = [{"question": q, "date": dates.get(q, "")} for q, _ in found.open]
+    return fact("questions", unresolved=mine)
 
 
 def _decision(entry: decisions.Entry) -> Record:

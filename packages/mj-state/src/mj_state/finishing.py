@@ -1,24 +1,22 @@
 """The state side of `finish`: the facts the contract is judged on, the verification run, the write.
 
-`facts` gathers what `mj_watch.contract` judges (JSON-native). `verify` runs the worker's
-verification command itself — an argument vector from `shlex.split`, never a shell — in the
-repository root and records command, exit code and seconds. `record` writes only after every
-line passed: the completion note, the task's outcome with refreshed git fields, `task.finished`.
+`facts` gathers what `mj_watch.contract` judges (JSON-native), the task taken from the ledger
+and the record's trust included; `mj_state.verifying` runs the verification. `record` writes
+only after every line passed: the completion note, `task.finished` (with the verified tree),
+then the task's copy with its outcome and refreshed head and working tree.
 """
 
 from __future__ import annotations
 
-import shlex
 import sys
-import time
 from pathlib import Path
 
 from mj_core import atomic
 from mj_core import clock
-from mj_core import git
-from mj_core import paths
 from mj_core import yamlstrict
+from mj_core.errors import MissingArtifact
 from mj_core.errors import UsageError
+from mj_core.findings import Finding
 from mj_policy.layer import Layer
 
 from mj_state import bodies
@@ -28,44 +26,27 @@ from mj_state import ledger
 from mj_state import questions
 from mj_state import resolve
 from mj_state import scope
-from mj_state import tasks
+from mj_state import taskstate
+from mj_state import writing
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from typing import IO
     from typing import Any
 
     Record = dict[str, Any]
 
 
-def verify(root: Path, command: str) -> Record:
-    """Run `command` as an argument vector in `root`; its output goes to stderr."""
-    import subprocess  # only `finish --verify-command` spawns the worker's command
-
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise UsageError(f"--verify-command {command!r}: {exc}") from None
-    if not argv:
-        raise UsageError("--verify-command is empty")
-    began = time.monotonic()
-    error = None
-    try:
-        proc = subprocess.run(
-            argv, cwd=root, env=git.clean_env(), stdin=subprocess.DEVNULL,
-            stdout=sys.stderr.fileno(), check=False,
-        )  # fmt: skip
-        code = proc.returncode
-    except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
-        code, error = (127 if isinstance(exc, FileNotFoundError) else 126), exc.strerror
-    run: Record = {"command": command, "argv": argv, "exit": code}
-    run["seconds"] = round(time.monotonic() - began, 2)
-    if error:
-        run["error"] = error
-    return run
-
-
-def facts(layer: Layer, task: Record, outcome: str, *, check_only: bool) -> Record:
-    """Scope and state always; blockers, note, decisions and profile only for a real finish."""
+def facts(
+    layer: Layer,
+    task: Record,
+    outcome: str,
+    *,
+    check_only: bool,
+    situation: taskstate.Situation,
+) -> Record:
+    """Scope, state and the record's trust always; blockers, note, decisions and profile only
+    for a real finish. `task` is the task as the ledger records it."""
     root, here = layer.root, resolve.here(layer.root)
     policy = layer.policy.data
     touched = scope.touched(root, str(task["head"]))
@@ -81,6 +62,7 @@ def facts(layer: Layer, task: Record, outcome: str, *, check_only: bool) -> Reco
         "outside": scope.outside(touched, list(task["scope"]), allowed),
         "base": str(task["head"]),
         "state": {"label": identity.label(root, task, here), "recorded_head": str(task["head"])},
+        "trust": [f.record() for f in trust_findings(layer, situation)],
         "profile": {},
         "paths": {
             "questions": layer.relative(questions.path(layer.state)),
@@ -88,19 +70,37 @@ def facts(layer: Layer, task: Record, outcome: str, *, check_only: bool) -> Reco
         },
     }
     if not check_only:
-        out.update(_acceptance(layer, task, here))
+        out.update(_acceptance(layer, task, here, situation))
     return out
 
 
-def _acceptance(layer: Layer, task: Record, here: Record) -> Record:
-    entries, bad = questions.load(layer.state)
-    open_ = questions.unresolved_for(entries, str(task["id"]))
+def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding]:
+    """The FAILs that make the task's record untrustworthy: a copy that does not parse or that
+    departs from the ledger, a ledger whose chain over the task's lines does not hold."""
+    from mj_state import history
+    from mj_state import judge
+
+    found: list[Finding] = []
+    if situation.copy_problem is not None:
+        found.append(judge.unreadable_copy(layer, situation.copy_problem))
+    found.extend(taskstate.copy_findings(layer, situation))
+    shown = layer.relative(ledger.path(layer.state))
+    found.extend(
+        f for f in history.chain_findings(situation.scan.chain, shown) if f.level == "FAIL"
+    )
+    return found
+
+
+def _acceptance(layer: Layer, task: Record, here: Record, situation: taskstate.Situation) -> Record:
+    from mj_state import judge
+
+    found = judge.task_blockers(layer, str(task["id"]), situation)
     profile = layer.profile(str(task["profile"])).data.get("verification") or {}
     logged = decisions.read(layer.state)
     return {
         "profile": {key: bool(value) for key, value in profile.items()},
-        "blockers": [{"lineno": e.lineno, "question": e.question} for e in open_],
-        "malformed_questions": [{"lineno": m.lineno, "text": m.text} for m in bad],
+        "blockers": [{"where": where, "question": q} for q, where in found.open],
+        "question_problems": [{"where": where, "message": m} for where, m in found.problems],
         "decision_recorded": any(e.fields.get("Task") == task["id"] for e in logged),
         "note": newest_handover(layer, task, here),
     }
@@ -115,18 +115,30 @@ def newest_handover(layer: Layer, task: Record, here: Record) -> Record:
 
 
 def note_facts(source: str, shown: str, body: str) -> Record:
-    present = [name for name, text in bodies.sections(body).items() if not bodies.is_empty(text)]
+    found = bodies.sections(body).items()
+    present = [name for name, text in found if not bodies.is_empty(text, name)]
     return {"source": source, "path": shown, "sections": present}
 
 
-def read_note(layer: Layer, argument: str) -> tuple[Record, str]:
-    """`--note <file>` inside the repository (an escape → 15); its optional YAML block is kept."""
-    relative = paths.repo_relative(layer.root, argument, what="--note")
-    text = yamlstrict.read_text(layer.root / relative, relative)
+def read_note(layer: Layer, argument: str, stdin: IO[bytes] | None = None) -> tuple[Record, str]:
+    """`--note <file>`: an input document, read from wherever it is (`-`: standard input); it
+    must be a readable regular file (CLI-REFERENCE Decision 2). Its optional YAML block is kept."""
+    if argument == "-":
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        text = yamlstrict.decode(stream.read(), "<stdin>")
+        shown = "-"
+    else:
+        target = Path(argument)
+        if not target.exists():
+            raise MissingArtifact(f"--note {argument}: no such file")
+        if not target.is_file():
+            raise UsageError(f"--note {argument}: not a regular file")
+        text = yamlstrict.read_text(target, argument)
+        shown = argument
     body = text
     if text.startswith("---\n") and "\n---\n" in text[4:]:
         body = text[4:].split("\n---\n", 1)[1]
-    return note_facts(f"--note {relative}", relative, body), text
+    return note_facts(f"--note {shown}", shown, body), text
 
 
 def record(
@@ -138,24 +150,31 @@ def record(
     run: Record | None,
     note_text: str,
 ) -> Record:
-    """Write the outcome: the note copy, the task record, then the ledger line."""
+    """Write the outcome: the note copy, the ledger line, then the task's copy from it."""
     completed = layer.state / "completed" / f"{task['id']}.md"
+    atomic.create(completed, note_text.encode("utf-8"), mode=0o600)
     here = identity.identity(layer.root)
-    stamp = clock.iso(clock.now())
-    finished = {**task, **here, "outcome": outcome, "checkpoint_at": stamp}
-    verify_record = {k: run[k] for k in ("command", "exit", "seconds")} if run else None
+    moment = clock.now()
+    verify_record: Record | None = None
+    if run:
+        verify_record = {k: run[k] for k in ("command", "exit", "seconds", "tree") if k in run}
+        verify_record["runs"] = [
+            {k: one[k] for k in ("command", "exit", "seconds")} for one in run.get("runs", [])
+        ]
     payload: Record = {"outcome": outcome, "contract": contract, "verify": verify_record}
     payload["checkpoints"] = checkpoints(layer, str(task["id"]))
-
-    def line() -> None:  # the last of the three writes: all of them land, or none
-        ledger.append(layer.root, layer.state, "task.finished", payload, task_id=str(task["id"]))
-
-    atomic.create(
-        completed,
-        note_text.encode("utf-8"),
-        mode=0o600,
-        then=lambda: tasks.write_current(layer, finished, replace=True, then=line),
+    payload["working_tree"] = here["working_tree"]
+    ledger.append(
+        layer.root,
+        layer.state,
+        "task.finished",
+        payload,
+        task_id=str(task["id"]),
+        where=here,
+        moment=moment,
     )
+    refreshed = {**task, "head": here["head"], "working_tree": here["working_tree"]}
+    writing.touch(layer, refreshed, moment, here, outcome=outcome)
     return {"note": layer.relative(completed), "head": here["head"]}
 
 

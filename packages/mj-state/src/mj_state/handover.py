@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from mj_core import clock
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
@@ -63,22 +64,25 @@ def write(layer: Layer, task: Record | None, body: str, *, close: bool) -> Recor
     bodies.refuse_missing(body, required, writing.STDIN)
     closed = close and task is not None
     task_id = str(task["id"]) if task else None
+    moment = clock.now()
 
-    def rest(path: Path, where: Record) -> None:
-        """The task record and the ledger line: with the handover, or none of the three."""
+    def line(path: Path, where: Record) -> None:
         payload = {"handover_path": layer.relative(path), "closed": closed}
+        ledger.append(
+            layer.root,
+            layer.state,
+            "task.handed_over",
+            payload,
+            task_id=task_id,
+            where=where,
+            moment=moment,
+        )
 
-        def line() -> None:
-            ledger.append(
-                layer.root, layer.state, "task.handed_over", payload, task_id=task_id, where=where
-            )
-
-        if task is None:
-            line()
-        else:
-            writing.touch(layer, task, then=line, **({"outcome": "handed_over"} if closed else {}))
-
-    path, _ = writing.publish(layer, "handover", task, body, then=rest)
+    # the record stays only when its ledger line is written
+    path, where = writing.publish(layer, "handover", task, body, then=line)
+    if task is not None:
+        changes = {"outcome": "handed_over"} if closed else {}
+        writing.touch(layer, task, moment, where, **changes)
     return {
         "kind": "record",
         "action": "handover",

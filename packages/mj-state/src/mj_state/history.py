@@ -118,12 +118,15 @@ def chain_findings(verdict: chain.Verdict, shown: str) -> Iterator[Finding]:
         before = ""
         if number > 1:
             before = f"sed -n '{number - 1}p' {shown} | tr -d '\\n' | sha256sum; "
-        reproduce = f"{before}sed -n '{number}p' {shown} | grep -o '\"prev\":\"[0-9a-f]*\"'"
+        reproduce = f"{before}sed -n '{number}p' {shown}"
         yield Finding(
             "FAIL", "ledger", f"{shown}:{number}", f"hash chain broken — {why}", reproduce
         )
     if verdict.tip_problem is not None:
-        reproduce = f"cat {tip}; wc -c < {shown}; tail -n 1 {shown} | tr -d '\\n' | sha256sum"
+        reproduce = (
+            f"cat {tip}; echo; wc -c < {shown}; tail -n 1 {shown} | tr -d '\\n' | sha256sum; "
+            f"tail -n 1 {shown}"
+        )
         yield Finding("FAIL", "ledger", tip, verdict.tip_problem, reproduce)
     if verdict.legacy:
         first = 2 if verdict.sealed is not None else 1

@@ -24,6 +24,7 @@ from mj_core.errors import MjError
 from mj_state import chain
 from mj_state.ledgerread import Event
 from mj_state.ledgerread import Line
+from mj_state.ledgerread import Scan
 from mj_state.ledgerread import parse
 from mj_state.ledgerread import parse_line
 from mj_state.ledgerread import problem
@@ -31,6 +32,7 @@ from mj_state.ledgerread import problems
 from mj_state.ledgerread import raw_lines
 from mj_state.ledgerread import read
 from mj_state.ledgerread import scan
+from mj_state.ledgerread import task_scan
 from mj_state.ledgerread import vocabulary
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [  # the readers, named here for the ledger's callers
     "Event",
     "Line",
+    "Scan",
     "parse",
     "parse_line",
     "problem",
@@ -47,6 +50,7 @@ __all__ = [  # the readers, named here for the ledger's callers
     "raw_lines",
     "read",
     "scan",
+    "task_scan",
     "vocabulary",
 ]
 

@@ -291,20 +291,72 @@ class Scan:
 def scan(ledger: Path) -> Scan:
     """The ledger read once: the tip first (so an append racing this read is seen as pending,
     never as a removal), then every line, parsed once, judged and chained."""
-    tip_path = ledger.with_name(chain.TIP)
+    tip_bytes, data = _tip_then_data(ledger)
+    rows = _rows(data)
+    values, found = _values_and_problems(data, rows)
+    tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
+    verdict = chain.verify(rows, values, tip, tip_present=tip_bytes is not None, size=len(data))
+    return Scan(rows, values, found, verdict)
+
+
+def task_scan(ledger: Path) -> Scan:
+    """`scan` of the ledger's tail from its newest `task.started` line: what a judge of the
+    task needs. Its chain verdict covers that tail (its first link to the line before, each
+    link after, the tip); `scan` judges the whole ledger (history --validate, doctor, watch)."""
+    tip_bytes, data = _tip_then_data(ledger)
+    start = _newest_start(data)
+    before = data[:start]
+    number = before.count(b"\n")
+    segment = data[start:]
+    rows = [(n + number, text, complete) for n, text, complete in _rows(segment)]
+    values, found = _values_and_problems(segment, rows)
+    expected = chain.GENESIS
+    if start:
+        previous = before[:-1].rsplit(b"\n", 1)[-1]
+        expected = chain.prev_after(previous, _maybe(previous), only=number == 1)
+    tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
+    verdict = chain.verify(
+        rows, values, tip, tip_present=tip_bytes is not None, size=len(data), expected=expected
+    )
+    return Scan(rows, values, found, verdict)
+
+
+def _tip_then_data(ledger: Path) -> tuple[bytes | None, bytes]:
     try:
-        tip_bytes: bytes | None = tip_path.read_bytes()
+        tip_bytes: bytes | None = ledger.with_name(chain.TIP).read_bytes()
     except FileNotFoundError:
         tip_bytes = None
     try:
         data = ledger.read_bytes()
     except FileNotFoundError:
         data = b""
-    rows = _rows(data)
-    values, found = _values_and_problems(data, rows)
-    tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
-    verdict = chain.verify(rows, values, tip, tip_present=tip_bytes is not None, size=len(data))
-    return Scan(rows, values, found, verdict)
+    return tip_bytes, data
+
+
+_STARTED = b'"event":"task.started"'
+
+
+def _newest_start(data: bytes) -> int:
+    """The offset of the newest line whose own event is `task.started` (0 when none): the
+    bytes can appear nested in a line, so each candidate line is parsed to be sure."""
+    end = len(data)
+    while True:
+        found = data.rfind(_STARTED, 0, end)
+        if found == -1:
+            return 0
+        start = data.rfind(b"\n", 0, found) + 1
+        stop = data.find(b"\n", found)
+        value = _maybe(data[start : stop if stop != -1 else len(data)])
+        if type(value) is dict and value.get("event") == "task.started":
+            return start
+        end = start
+
+
+def _maybe(line: bytes) -> object:
+    try:
+        return jsonl.loads_line(line)
+    except ValueError:
+        return None
 
 
 def _values_and_problems(

@@ -64,11 +64,16 @@ def path(state_dir: Path) -> Path:
     return state_dir / NAME
 
 
+_LOOKS = re.compile(rf"\[\s*(?:un)?resolved|{_TASK}", re.IGNORECASE)
+
+
 def parse(text: str) -> tuple[list[Entry], list[Malformed]]:
+    """Entries and malformed lines. A line that merely looks like an entry (`* [unresolved]`,
+    an indented one, a bare task id) is malformed, not ignored: the gate fails closed."""
     entries: list[Entry] = []
     bad: list[Malformed] = []
     for lineno, line in _live_lines(text):
-        if not line.startswith("- ["):
+        if not line.startswith("- [") and not _LOOKS.search(line):
             continue
         entry = parse_line(len(entries) + 1, lineno, line)
         if entry is None:
@@ -79,12 +84,92 @@ def parse(text: str) -> tuple[list[Entry], list[Malformed]]:
 
 
 def load(state_dir: Path) -> tuple[list[Entry], list[Malformed]]:
+    """The entries and malformed lines of the file (missing: none). A file that is not UTF-8
+    is one malformed line 1 (`read` says why)."""
+    text, problem = read(state_dir)
+    if problem is not None:
+        return [], [Malformed(1, problem)]
+    return parse(text or "")
+
+
+def read(state_dir: Path) -> tuple[str | None, str | None]:
+    """(the file's text or None when it is missing, why it cannot be read)."""
     try:
-        text = path(state_dir).read_text(encoding="utf-8", errors="replace")
+        data = path(state_dir).read_bytes()
         timing.count("files read")
     except FileNotFoundError:
-        return [], []
-    return parse(text)
+        return None, None
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror})"
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return None, f"is not UTF-8 (byte {exc.start + 1})"
+
+
+class Blockers:
+    """The open questions of one task, from the file and the ledger together, and every way
+    the two disagree or the file cannot be trusted (each a failure)."""
+
+    __slots__ = ("open", "problems")
+
+    def __init__(self) -> None:
+        self.open: list[tuple[str, str]] = []  # (question, where it is shown: file:line)
+        self.problems: list[tuple[str, str]] = []  # (where, what is wrong)
+
+
+def blockers(
+    text: str | None,
+    problem: str | None,
+    rows: list[tuple[int, object]],
+    task_id: str,
+    *,
+    shown: str = NAME,
+    ledger: str = "ledger.jsonl",
+) -> Blockers:
+    """Judge `task_id`'s blockers: the file's text (None: missing; `problem`: unreadable) and
+    the ledger's (line number, value) rows. The ledger knows every question opened and resolved
+    through the tool, so a question it holds open blocks even when the file no longer shows it
+    (garbled, deleted, hidden in a comment, resolved by hand)."""
+    out = Blockers()
+    held = _held_open(rows, task_id)
+    if problem is not None:
+        out.problems.append((f"{shown}:1", f"{shown} {problem}"))
+    elif text is None and held:
+        out.problems.append((shown, f"{shown} is missing, but the ledger records questions"))
+    entries, bad = parse(text or "") if problem is None else ([], [])
+    for item in bad:
+        out.problems.append((f"{shown}:{item.lineno}", "not one of the two question line shapes"))
+    unmatched = unresolved_for(entries, task_id)
+    for question, number in held:
+        entry = next((e for e in unmatched if e.question == question), None)
+        if entry is not None:
+            unmatched.remove(entry)
+            out.open.append((question, f"{shown}:{entry.lineno}"))
+            continue
+        where = f"{ledger}:{number}"
+        out.problems.append(
+            (where, f'"{question}" is open in the ledger, but {shown} does not show it open')
+        )
+        out.open.append((question, where))
+    out.open.extend((e.question, f"{shown}:{e.lineno}") for e in unmatched)
+    return out
+
+
+def _held_open(rows: list[tuple[int, object]], task_id: str) -> list[tuple[str, int]]:
+    """(question, line opened) still open for `task_id` by the ledger's own lines."""
+    held: list[tuple[str, int]] = []
+    for number, value in rows:
+        if type(value) is not dict or value.get("task_id") != task_id:
+            continue
+        if value.get("event") == "question.opened":
+            held.append((str(value.get("question")), number))
+        elif value.get("event") == "question.resolved":
+            for index, (question, _) in enumerate(held):
+                if question == value.get("question"):
+                    del held[index]
+                    break
+    return held
 
 
 def _live_lines(text: str) -> Iterator[tuple[int, str]]:

@@ -13,6 +13,7 @@ from mj_core import ids
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
+from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_policy.layer import Layer
 from mj_policy.layer import load
@@ -22,6 +23,7 @@ from mj_state import ledger
 from mj_state import overlap
 from mj_state import scope
 from mj_state import tasks
+from mj_state import taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -68,44 +70,70 @@ def task_line(task: str) -> str:
 def begin(
     layer: Layer, text: str, claims: list[str], profile: str | None, owner: str | None
 ) -> tuple[Record, str | None]:
-    """Validate, archive a terminal predecessor, write the record and its ledger line."""
+    """Validate, archive what the previous task left, append `task.started`, write the copy.
+
+    The ledger decides whether a task is active here, never `current.yaml` (an edited copy
+    neither blocks a start nor lets one through); its line is written first, the copy after.
+    """
     name = profile or str(layer.policy.data["profiles"]["default"])
     layer.profile(name)  # absent → 12 naming profiles/
-    previous = tasks.require_startable(layer)
+    situation = taskstate.read(layer)
+    previous = _previous(layer, situation)
     where = identity.identity(layer.root)
     if not where["head"]:
         raise MissingArtifact(
             "start: this repository has no commit yet — a task is anchored to a commit; "
             "commit once (e.g. the adopted .ai/ layer), then start"
         )
-    moment = clock.iso(clock.now())
+    moment = clock.now()
     record: Record = {
         "id": ids.task_id(),
         "task": text,
         "profile": name,
         "owner": owner or tasks.default_owner(),
         "scope": claims,
-        "started_at": moment,
-        "checkpoint_at": moment,
+        "started_at": clock.iso(moment),
+        "checkpoint_at": clock.iso(moment),
         "outcome": "active",
         **where,
     }
-    payload = {"profile": name, "scope": claims, "owner": record["owner"]}
+    archived = None
+    if previous is not None:
+        archived = layer.relative(tasks.archive(layer, previous, stray=situation.own is None))
+    payload = {
+        "task": text,
+        "profile": name,
+        "scope": claims,
+        "owner": record["owner"],
+        "worktree_id": where["worktree_id"],
+        "working_tree": where["working_tree"],
+    }
+    ledger.append(
+        layer.root,
+        layer.state,
+        "task.started",
+        payload,
+        task_id=record["id"],
+        where=where,
+        moment=moment,
+    )
+    tasks.write_current(layer, record, replace=True)
+    return record, archived
 
-    def publish() -> None:  # the record and its ledger line land together or not at all
-        tasks.write_current(
-            layer,
-            record,
-            replace=previous is not None,
-            then=lambda: ledger.append(
-                layer.root, layer.state, "task.started", payload, task_id=record["id"], where=where
-            ),
+
+def _previous(layer: Layer, situation: taskstate.Situation) -> Record | None:
+    """What to archive before starting: the ledger's ended task (as the ledger tells it), or a
+    copy the ledger does not know (another checkout's, or a stray); an active task here → 15."""
+    active = situation.active
+    if active is not None:
+        shown = layer.relative(ledger.path(layer.state))
+        raise Refused(
+            f"{shown}: task {active.id} is active (finish it with `majordomus finish` or "
+            "`majordomus handover --close`; no flag discards it)"
         )
-
-    if previous is None:
-        publish()
-        return record, None
-    return record, layer.relative(tasks.archive(layer, previous, then=publish))
+    if situation.own is not None:
+        return situation.record()
+    return situation.copy
 
 
 def interval(layer: Layer, profile: str) -> str:

@@ -23,7 +23,6 @@ _COMMENT = "# computed from git at start; refreshed at finish; never authored\n"
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
     from typing import Protocol
 
@@ -77,44 +76,31 @@ def render(record: dict[str, Any]) -> bytes:
     return text.encode("utf-8")
 
 
-def write_current(
-    layer: HasState,
-    record: dict[str, Any],
-    *,
-    replace: bool,
-    then: Callable[[], object] | None = None,
-) -> Path:
-    """Publish the record atomically; an existing one is replaced only when `replace`. `then`
-    (the ledger line) runs after; when it fails the previous record (or none) is put back."""
+def write_current(layer: HasState, record: dict[str, Any], *, replace: bool) -> Path:
+    """Publish the record atomically; an existing one is replaced only when `replace`."""
     target = current_path(layer)
-    atomic.create(target, render(record), mode=0o600, replace=replace, then=then)
+    atomic.create(target, render(record), mode=0o600, replace=replace)
     return target
 
 
-def archive(
-    layer: HasState, record: dict[str, Any], *, then: Callable[[], object] | None = None
-) -> Path:
-    """Copy a terminal record to `state/archive/<id>.yaml`; an existing archive → 15. `then`
-    (the writes that follow) runs after; when it fails the archive copy is removed."""
-    if record.get("outcome") == "active":
+def archive(layer: HasState, record: dict[str, Any], *, stray: bool = False) -> Path:
+    """Copy an ended record to `state/archive/<id>.yaml`; an existing archive → 15.
+
+    `stray`: a copy the ledger does not know (another checkout's, or one written by hand) is
+    kept as it was found, whatever its outcome, under `<id>.stray.yaml`.
+    """
+    if record.get("outcome") == "active" and not stray:
         raise Refused(f"task {record.get('id')} is active; an active task is never archived")
-    target = layer.state / "archive" / f"{record['id']}.yaml"
-    if target.exists() or target.is_symlink():
-        raise Refused(f"{shown(layer, target)}: already archived; nothing was overwritten")
-    atomic.create(target, render(record), mode=0o600, replace=False, then=then)
-    return target
-
-
-def require_startable(layer: HasState) -> dict[str, Any] | None:
-    """The previous terminal record to archive, or None; an active task here → 15."""
-    previous = read_current(layer)
-    if previous is not None and previous.get("outcome") == "active":
+    name = f"{record.get('id')}.stray.yaml" if stray else f"{record['id']}.yaml"
+    target = layer.state / "archive" / name
+    data = render(record) if not stray else yamlstrict.dump(record).encode("utf-8")
+    try:
+        atomic.create(target, data, mode=0o600, replace=False)
+    except Refused:
         raise Refused(
-            f"{shown(layer, current_path(layer))}: task {previous['id']} is active "
-            "(finish it with `majordomus finish` or `majordomus handover --close`; "
-            "no flag discards it)"
-        )
-    return previous
+            f"{shown(layer, target)}: already archived; nothing was overwritten"
+        ) from None
+    return target
 
 
 def default_owner() -> str:

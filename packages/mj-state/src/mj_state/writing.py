@@ -20,6 +20,7 @@ from mj_state import identity
 from mj_state import records
 from mj_state import scope
 from mj_state import tasks
+from mj_state import taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -40,11 +41,9 @@ def stdin_body(context: Context) -> str:
 
 
 def active_here(layer: Layer) -> Record | None:
-    """This checkout's active task, or None (none, terminal, or another worktree's record)."""
-    record = tasks.read_current(layer)
-    if record is None or record.get("outcome") != "active":
-        return None
-    return None if identity.foreign(layer.root, record) else record
+    """This checkout's active task as the ledger records it, or None (none, ended, or a
+    ledger brought from another checkout). `current.yaml` is never asked."""
+    return taskstate.read(layer).active_record()
 
 
 def changed_files(root: Path, task: Record | None) -> list[str]:
@@ -71,8 +70,7 @@ def publish(
     then: Callable[[Path, Record], object] | None = None,
 ) -> tuple[Path, Record]:
     """Compute the front matter and publish a new record; (its path, the identity used).
-
-    `then(path, identity)` does the writes that go with the record; if it fails, no record."""
+    `then(path, identity)` (its ledger line) runs after; when it fails the record is removed."""
     identity_now, changed = where(layer.root, task)
     front = records.front_matter(
         layer.root,
@@ -88,10 +86,15 @@ def publish(
 
 
 def touch(
-    layer: Layer, task: Record, *, then: Callable[[], object] | None = None, **changes: Any
+    layer: Layer, task: Record, moment: int, where: Record | None = None, **changes: Any
 ) -> Record:
-    """Rewrite the task record with `checkpoint_at` now and `changes` (e.g. an outcome);
-    `then` (its ledger line) runs after, and when it fails the previous record is put back."""
-    record = {**task, "checkpoint_at": clock.iso(clock.now()), **changes}
-    tasks.write_current(layer, record, replace=True, then=then)
+    """Rewrite the copy of the task (`current.yaml`) after its ledger line: `checkpoint_at` is
+    that line's moment, `changes` (e.g. an outcome) what the line said; identity the task's
+    record lacks (a copy gone missing) comes from `where`, or from git."""
+    record = {**task, "checkpoint_at": clock.iso(moment), **changes}
+    missing = [key for key in tasks.COMPUTED if key not in record]
+    if missing:
+        known = where if where is not None else identity.position(layer.root)
+        record.update({key: known[key] for key in missing if key in known})
+    tasks.write_current(layer, record, replace=True)
     return record

@@ -9,8 +9,6 @@ Every line is `pass`, `fail` or `skipped`, and a failing line names its blocking
 
 from __future__ import annotations
 
-import shlex
-
 from mj_core.findings import Finding
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -67,14 +65,20 @@ def _scope(f: Facts) -> tuple[bool, str, str]:
 def _verification(f: Facts) -> tuple[bool, str, str]:
     run = f.get("verify")
     again = f"majordomus finish --outcome {f['outcome']}"
-    if not run:
+    if f.get("verify_problem"):
+        repro = "grep -n -A6 '^verification:' .ai/repo/policy.yaml"
+        return False, str(f["verify_problem"]), repro
+    if not run or not run.get("runs"):
         return False, "no --verify-command given; the tool must run the verification", again
-    command = shlex.join(run["argv"])
+    failed = next((r for r in run["runs"] if r["exit"] != 0), run["runs"][-1])
+    command = failed["command"]
     repro = f"{command}; echo exit=$?"
-    if run.get("error"):
-        return False, f"{command} — could not run ({run['error']})", repro
-    summary = f"{command} — exit {run['exit']}, {run['seconds']}s"
-    return run["exit"] == 0, summary, repro
+    if failed.get("error"):
+        return False, f"{command} — could not run ({failed['error']})", repro
+    if run["exit"] != 0:
+        return False, f"{command} — exit {failed['exit']}, {failed['seconds']}s", repro
+    shown = run["command"]
+    return True, f"{shown} — exit 0, {run['seconds']}s", f"{shown.replace('; ', ' && ')}; echo $?"
 
 
 def _state(f: Facts) -> tuple[bool, str, str]:
@@ -87,15 +91,19 @@ def _state(f: Facts) -> tuple[bool, str, str]:
 
 def _blockers(f: Facts) -> tuple[bool, str, str]:
     path = f["paths"]["questions"]
-    if f["malformed_questions"]:
-        bad = f["malformed_questions"][0]
-        text = f"{path}:{bad['lineno']}: unreadable question line — fix it to one of the two shapes"
-        return False, text, f"grep -n '^- \\[' {path}"
+    ledger = ".ai/local/state/ledger.jsonl"
+    if f["question_problems"]:
+        bad = f["question_problems"][0]
+        more = (
+            f" (+{len(f['question_problems']) - 1} more)" if len(f["question_problems"]) > 1 else ""
+        )
+        text = f"{bad['where']}: {bad['message']}{more} — the gate cannot be read, so it is shut"
+        return False, text, f"grep -n 'resolved' {path}; grep -n question {ledger}"
     if f["blockers"]:
         first = f["blockers"][0]
         more = f" (+{len(f['blockers']) - 1} more)" if len(f["blockers"]) > 1 else ""
-        text = f'{path}: "{first["question"]}" unresolved{more}'
-        return False, text, f"grep -n 'unresolved.*{f['task_id']}' {path}"
+        text = f'{first["where"]}: "{first["question"]}" unresolved{more}'
+        return False, text, f"majordomus question list --task {f['task_id']}"
     return True, "none open", f"majordomus question list --task {f['task_id']}"
 
 
@@ -170,7 +178,8 @@ def evaluate(facts: Facts) -> list[Line]:
     completed = facts["outcome"] == "completed" and not check_only
     if completed and facts["profile"].get("verify_command_required"):
         keys += [] if "verification_ran" in keys else ["verification_ran"]
-    lines = [line(key, JUDGES[key], facts) if key in JUDGES else _unknown(key) for key in keys]
+    lines = [_distrusted(finding) for finding in facts.get("trust") or []]
+    lines += [line(key, JUDGES[key], facts) if key in JUDGES else _unknown(key) for key in keys]
     for key, judge in EXTRAS.items():
         if completed and facts["profile"].get(key):
             lines.append(line(key, judge, facts))
@@ -190,6 +199,15 @@ def line(key: str, judge: Judge, facts: Facts) -> Line:
     return Line(key, judge.doctrine, "pass" if passed else "fail", finding)
 
 
+def _distrusted(found: dict[str, Any]) -> Line:
+    """A FAIL on the task's record itself (a copy departing from the ledger, a broken chain):
+    the state doctrine's, whatever the outcome claimed."""
+    finding = Finding(
+        "FAIL", found["category"], found["subject"], found["message"], found["reproduce"]
+    )
+    return Line("state_updated", "majordomus.state-freshness", "fail", finding)
+
+
 def _unknown(key: str) -> Line:
     finding = Finding(
         "FAIL",
@@ -207,5 +225,10 @@ def blocking(lines: list[Line]) -> list[str]:
 
 
 def verdicts(lines: list[Line]) -> dict[str, str]:
-    """doctrine id → pass | fail | skipped, as the ledger's `task.finished.contract` records it."""
-    return {line.doctrine: line.status for line in lines}
+    """doctrine id → pass | fail | skipped, as the ledger's `task.finished.contract` records it
+    (a doctrine with several lines fails when any of them does)."""
+    out: dict[str, str] = {}
+    for line in lines:
+        if out.get(line.doctrine) != "fail":
+            out[line.doctrine] = line.status
+    return out

@@ -26,6 +26,7 @@ from mj_watch.retention import retention_caps
 from mj_watch.selftime import doctor_budget
 from mj_watch.taskrules import ledger_integrity
 from mj_watch.taskrules import question_lines
+from mj_watch.taskrules import state_consistency
 from mj_watch.vendorcheck import declarations
 from mj_watch.vendorcheck import vendor_integrity
 from mj_watch.wiring import enforcement_wiring
@@ -53,6 +54,7 @@ CHECKS: list[Any] = [
     context_budget,
     retention_caps,
     ledger_integrity,
+    state_consistency,
     question_lines,
     vendor_integrity,
     decision_records,

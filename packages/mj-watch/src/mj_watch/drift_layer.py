@@ -18,8 +18,8 @@ from mj_core.findings import Finding
 from mj_policy import projections
 from mj_policy import prompts
 from mj_state import decisions
+from mj_state import history
 from mj_state import judge
-from mj_state import ledger as state_ledger
 from mj_state import records
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -79,13 +79,9 @@ def questions(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def ledger(facts: WatchFacts) -> Iterator[Finding]:
-    """`history --validate`'s judgement of each line, over the lines watch has already read."""
-    shown = shlex.quote(facts.shown(facts.ledger_path))
-    for line in facts.events:
-        reason = state_ledger.problem(line)
-        if reason:
-            where = f"{facts.shown(facts.ledger_path)}:{line.lineno}"
-            yield Finding("FAIL", "ledger", where, reason, f"sed -n '{line.lineno}p' {shown}")
+    """`history --validate`'s judgement (each line, the whole hash chain, the tip), over the
+    scan watch has already made."""
+    yield from (f for f in history.validate(facts.loaded, facts.scan) if f.level != "OK")
 
 
 def decision_log(facts: WatchFacts) -> Iterator[Finding]:

@@ -1,8 +1,8 @@
 """Drift in the task of this checkout: state, scope, handover, verification, checkpoint, activity.
 
 Each check is `check`'s own judgement where one exists (`mj_state.judge`), plus the few that
-compare the task record with the ledger and the handovers. Findings come back at their native
-level; `watch` turns every FAIL or WARN into DRIFT.
+compare the task's copy with the ledger's record and the handovers. Findings come back at
+their native level; `watch` turns every FAIL or WARN into DRIFT.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from mj_core import clock
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_state import bodies
-from mj_state import check
-from mj_state import identity
 from mj_state import judge
 from mj_state import records
+from mj_state import taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -31,16 +30,9 @@ TERMINAL = ("completed", "partial", "blocked", "no_match", "failed")
 LIFECYCLE = ("task.started", "task.finished", "task.handed_over")
 
 
-def _grep(pattern: str, file: str, absent: str) -> str:
-    return f"grep -nF -e {shlex.quote(pattern)} {shlex.quote(file)} || echo {shlex.quote(absent)}"
-
-
 def _own(facts: WatchFacts) -> Task | None:
-    """The task record when it parses and is this checkout's own."""
-    record, _ = facts.task
-    if record is None or identity.foreign(facts.root, record):
-        return None
-    return record
+    """This checkout's task as the ledger records it."""
+    return facts.situation.record()
 
 
 def _lifecycle(facts: WatchFacts, task: str) -> list[tuple[int, dict[str, Any]]]:
@@ -53,50 +45,32 @@ def _lifecycle(facts: WatchFacts, task: str) -> list[tuple[int, dict[str, Any]]]
 
 
 def state(facts: WatchFacts) -> Iterator[Finding]:
-    record, problem = facts.task
-    if problem is not None:
-        yield check.unreadable(facts.loaded, problem)
+    """The copy departing from the ledger (each field), a copy that does not parse, a task of
+    another checkout (reported), an active task diverged from HEAD."""
+    situation = facts.situation
+    if situation.copy_problem is not None:
+        yield judge.unreadable_copy(facts.loaded, situation.copy_problem)
+    yield from taskstate.copy_findings(facts.loaded, situation)
+    foreign = judge.foreign(facts.loaded, situation)
+    if foreign is not None:
+        yield foreign
         return
-    if record is None:
-        return
-    if identity.foreign(facts.root, record):  # check's different_context report, first line
-        yield next(iter(judge.all_findings(facts.loaded, record, facts.interval)))
-        return
-    if record["outcome"] == "active":
+    record = situation.active_record()
+    if record is not None:
         yield judge.state(facts.loaded, record, facts.now)
-    yield from _against_ledger(facts, record)
-
-
-def _against_ledger(facts: WatchFacts, record: Task) -> Iterator[Finding]:
-    task, outcome = str(record["id"]), str(record["outcome"])
-    ledger = facts.shown(facts.ledger_path)
-    said = _lifecycle(facts, task)
-    if not said:
-        message = f"{outcome} in current.yaml, but no ledger line names the task"
-        yield Finding("FAIL", "state", task, message, _grep(task, ledger, f"no line names {task}"))
-        return
-    number, last = said[-1]
-    event = str(last["event"])
-    contradicts = (
-        (outcome == "active" and event != "task.started")
-        or (outcome == "handed_over" and event == "task.finished")
-        or (outcome in TERMINAL and event == "task.finished" and last.get("outcome") != outcome)
-    )
-    if contradicts:
-        told = f"{event} {last['outcome']}" if event == "task.finished" else event
-        message = f"{outcome} in current.yaml, but the ledger's last word is {told}"
-        yield Finding("FAIL", "state", task, message, f"sed -n '{number}p' {shlex.quote(ledger)}")
 
 
 def verification(facts: WatchFacts) -> Iterator[Finding]:
-    record = _own(facts)
-    if record is None or record["outcome"] not in TERMINAL:
+    """A copy claiming an ended outcome the ledger has no `task.finished` line for."""
+    copy = facts.situation.copy
+    own = facts.situation.own
+    if copy is None or own is None or copy.get("outcome") not in TERMINAL:
         return
-    task = str(record["id"])
-    if any(r["event"] == "task.finished" for _, r in _lifecycle(facts, task)):
+    if any(r.get("event") == "task.finished" for _, r in _lifecycle(facts, own.id)):
         return
+    task = own.id
     ledger = facts.shown(facts.ledger_path)
-    message = f"outcome {record['outcome']} without a task.finished line — finish never ran"
+    message = f"outcome {copy['outcome']} without a task.finished line — finish never ran"
     absent = shlex.quote(f"no task.finished line for {task}")
     reproduce = f"grep -n task.finished {shlex.quote(ledger)} | grep -F -e {task} || echo {absent}"
     yield Finding("FAIL", "verification", task, message, reproduce)

@@ -32,43 +32,100 @@ OUTCOMES = ("completed", "partial", "blocked", "no_match", "failed")
 def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--outcome", choices=OUTCOMES, help="the typed outcome claimed")
     parser.add_argument("--verify-command", help="the verification the tool runs (no shell)")
-    parser.add_argument("--note", help="completion note file (else the newest handover)")
+    parser.add_argument(
+        "--note",
+        help="completion note: a file anywhere, or - for stdin (else the newest handover)",
+    )
     parser.add_argument("--check", action="store_true", help="evaluate scope and state; no write")
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_policy.layer import load
-    from mj_state import tasks
+    from mj_state import taskstate
 
     root = context.root()  # outside a repository, that is the usage error reported
     if not options.check and not options.outcome:
         raise UsageError(
             "finish: --outcome is required (completed|partial|blocked|no_match|failed)"
         )
-    if options.check and not (root / ".ai" / "local" / "state" / "current.yaml").exists():
+    state = root / ".ai" / "local" / "state"
+    if options.check and not any((state / n).exists() for n in ("current.yaml", "ledger.jsonl")):
         yield from _inert("no active task — nothing to check")
         return
     layer = load(root)
-    task = tasks.read_current(layer)
-    reason = _not_finishable(layer, task)
-    if reason and options.check:
-        yield from _inert(reason)
-        return
-    if task is None or reason:
-        raise (MissingArtifact if task is None else Refused)(f"finish: {reason}")
-    yield from _judge(layer, task, options)
-
-
-def _not_finishable(layer: Any, task: Record | None) -> str | None:
-    from mj_state import identity
-
+    situation = taskstate.read(layer)
+    task = situation.active_record()
     if task is None:
+        yield from _without_task(layer, situation, options)
+        return
+    yield from _judge(layer, task, options, situation)
+
+
+def _without_task(layer: Any, situation: Any, options: argparse.Namespace) -> Iterator[Record]:
+    """No active task here by the ledger: a copy that says otherwise fails (10); otherwise
+    `--check` is inert (reporting commits no verification covered) and a finish is refused."""
+    from mj_state import finishing
+
+    distrust = finishing.trust_findings(layer, situation)
+    if distrust:
+        yield from (finding.record() for finding in distrust)
+        action = "checked" if options.check else "refused"
+        yield {"kind": "record", "action": action, "blocking": ["majordomus.state-freshness"]}
+        return
+    own = situation.own
+    if options.check:
+        yield from (f.record() for f in _uncovered(layer, situation))
+        yield from _inert(_reason(situation))
+        return
+    if own is None and not situation.foreign:
+        raise MissingArtifact(f"finish: {_reason(situation)}")
+    raise Refused(f"finish: {_reason(situation)}")
+
+
+def _reason(situation: Any) -> str:
+    if situation.foreign:
+        where = situation.task.fields.get("worktree_id")
+        return (
+            f"task {situation.task.id} belongs to the checkout {where}; "
+            "nothing enforced or written here"
+        )
+    own = situation.own
+    if own is None:
         return "no task in this checkout — run `majordomus start`"
-    if task["outcome"] != "active":
-        return f"task {task['id']} already finished ({task['outcome']}); nothing written"
-    if identity.foreign(layer.root, task):
-        return f"task {task['id']} belongs to {task['worktree']}; nothing enforced or written here"
-    return None
+    return f"task {own.id} already finished ({own.outcome}); nothing written"
+
+
+def _uncovered(layer: Any, situation: Any) -> Iterator[Finding]:
+    """INFO for each commit since the finished task's start whose tree no verification of the
+    task covered (the verified tree is recorded on `task.finished`)."""
+    from mj_core import git
+
+    own = situation.own
+    if own is None or own.outcome == "handed_over":
+        return
+    trees = {
+        str((value.get("verify") or {}).get("tree"))
+        for value in situation.scan.values
+        if type(value) is dict
+        and value.get("event") == "task.finished"
+        and value.get("task_id") == own.id
+    }
+    base = own.start_head
+    code, out, _ = git.run("log", "--format=%H %T", f"{base}..HEAD", cwd=layer.root)
+    if code != 0:
+        return
+    for line in out.splitlines():
+        commit, _, tree = line.partition(" ")
+        if tree not in trees:
+            message = (
+                f"commit {commit[:7]} (tree {tree[:7]}) was made after {own.id} finished; "
+                "no verification covered its tree"
+            )
+            reproduce = (
+                f"git log --format='%h %T' {base[:7]}..HEAD; "
+                f"majordomus history --task {own.id} --event task.finished --json"
+            )
+            yield Finding("INFO", "verification", commit[:7], message, reproduce)
 
 
 def _inert(reason: str) -> Iterator[Record]:
@@ -76,17 +133,19 @@ def _inert(reason: str) -> Iterator[Record]:
     yield {"kind": "record", "action": "checked", "blocking": []}
 
 
-def _judge(layer: Any, task: Record, options: argparse.Namespace) -> Iterator[Record]:
+def _judge(
+    layer: Any, task: Record, options: argparse.Namespace, situation: Any
+) -> Iterator[Record]:
     from mj_state import finishing
 
     outcome = options.outcome or "completed"
-    facts = finishing.facts(layer, task, outcome, check_only=options.check)
+    facts = finishing.facts(layer, task, outcome, check_only=options.check, situation=situation)
     note_text = None
     if not options.check:
         if options.note:
             facts["note"], note_text = finishing.read_note(layer, options.note)
-        if options.verify_command:
-            facts["verify"] = finishing.verify(layer.root, options.verify_command)
+        if outcome == "completed":
+            facts.update(_verified(layer, task, options.verify_command))
     lines = contract.evaluate(facts)
     yield from (line.finding.record() for line in lines)
     blocking = contract.blocking(lines)
@@ -102,6 +161,20 @@ def _judge(layer: Any, task: Record, options: argparse.Namespace) -> Iterator[Re
     )  # fmt: skip
     yield {"kind": "record", "action": "finished", "task_id": task["id"], "outcome": outcome,
            "blocking": [], **written}  # fmt: skip
+
+
+def _verified(layer: Any, task: Record, given: str | None) -> Record:
+    """The verification facts: the pinned (or given) commands run, the tree they ran on."""
+    from mj_state import verifying
+
+    policy = layer.policy.data
+    argvs, problem = verifying.plan(policy, given)
+    if problem:
+        return {"verify_problem": problem}
+    tree = verifying.tree(layer.root, layer.state, [str(s) for s in task["scope"]])
+    run = verifying.run(layer.root, argvs, verifying.timeout(policy))
+    run["tree"] = tree
+    return {"verify": run}
 
 
 STAGES = {"finish": Stage("evaluate the finish contract; record the outcome", arguments, run)}

@@ -23,17 +23,20 @@ DECISIONS = ".ai/local/state/decisions.md"
 
 def _contract_line(facts: Facts, key: str) -> Iterator[Finding]:
     from mj_state import finishing
-    from mj_state import writing
+    from mj_state import taskstate
 
     from mj_watch import contract
 
     if facts.layer is None:
         return
     try:
-        task = writing.active_here(facts.layer)
+        situation = taskstate.read(facts.layer)
+        task = situation.active_record()
         if task is None:
             return
-        gathered = finishing.facts(facts.layer, task, "completed", check_only=False)
+        gathered = finishing.facts(
+            facts.layer, task, "completed", check_only=False, situation=situation
+        )
     except MjError:
         return  # an unreadable task or profile is the state check's finding, not this one's
     judge = contract.JUDGES.get(key) or contract.EXTRAS[key]

@@ -30,7 +30,28 @@ def policy_schema(facts: Facts) -> Iterator[Finding]:
     yield from found
     if not found:
         yield Finding("OK", CATEGORY, relative, "parsed, version 1")
+        yield from _verification(relative, doc.data)
     yield from _profiles(facts, doc.data)
+
+
+def _verification(relative: str, data: Any) -> Iterator[Finding]:
+    """Pinned verification (Decision 16): unpinned, any `--verify-command` counts, even `true`;
+    a pinned command that needs a shell can never run."""
+    from mj_core.errors import MjError
+    from mj_state import verifying
+
+    block = data.get("verification") if isinstance(data, dict) else None
+    if not isinstance(block, dict) or not block.get("commands"):
+        message = (
+            "verification.commands pins no command: any --verify-command satisfies "
+            "verification_ran, even `true` — pin the project's test command"
+        )
+        yield Finding("WARN", CATEGORY, relative, message, repro.show_absent(relative, "commands"))
+        return
+    try:
+        verifying.pinned(data)
+    except MjError as exc:
+        yield Finding("FAIL", CATEGORY, relative, exc.message, repro.show_key(relative, "commands"))
 
 
 def _policy(relative: str, data: Any) -> Iterator[Finding]:

@@ -1,17 +1,18 @@
 """The task-and-ledger doctrines as registry validators, over the same judges `check` runs.
 
-scope_integrity, state_consistency and checkpoint_freshness judge the active task of this
-checkout (none, or one from another worktree: nothing to judge); ledger_integrity and
-question_lines judge the state files whether or not a task is active.
+scope_integrity and checkpoint_freshness judge the active task of this checkout as the ledger
+records it (none, or one from another worktree: nothing to judge); state_consistency judges the
+task's copy against the ledger; ledger_integrity and question_lines judge the state files
+whether or not a task is active.
 """
 
 from __future__ import annotations
 
-from mj_core.errors import ContractUnmet
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_state import history
 from mj_state import judge
+from mj_state import taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -23,23 +24,20 @@ if TYPE_CHECKING:
     from mj_watch.facts import Facts
 
 
-def _active(facts: Facts) -> tuple[Layer, dict[str, Any]] | None:
-    # the task validators are `doctrine` and `check --rule`'s, not doctor's: imported on use
-    from mj_state import identity
-    from mj_state import tasks
-
+def _situation(facts: Facts) -> tuple[Layer, taskstate.Situation] | None:
     layer = facts.layer
     if layer is None:
         return None
-    try:
-        record = tasks.read_current(layer)
-    except MjError:
-        return None  # unreadable: state_consistency's finding
-    if record is None or record.get("outcome") != "active":
+    return layer, taskstate.read(layer)
+
+
+def _active(facts: Facts) -> tuple[Layer, dict[str, Any]] | None:
+    """This checkout's active task as the ledger records it."""
+    found = _situation(facts)
+    if found is None:
         return None
-    if identity.foreign(layer.root, record):
-        return None
-    return layer, record
+    record = found[1].active_record()
+    return None if record is None else (found[0], record)
 
 
 def scope_integrity(facts: Facts) -> Iterator[Finding]:
@@ -49,21 +47,23 @@ def scope_integrity(facts: Facts) -> Iterator[Finding]:
 
 
 def state_consistency(facts: Facts) -> Iterator[Finding]:
-    from mj_state import check
+    """The copy of the task agrees with the ledger field by field and parses; the ledger's
+    active task has not diverged from HEAD (doctor, check, finish: Decision 15)."""
     from mj_state import identity
-    from mj_state import tasks
 
-    layer = facts.layer
-    if layer is None:
+    found = _situation(facts)
+    if found is None:
         return
-    try:
-        tasks.read_current(layer)
-    except ContractUnmet as exc:
-        yield check.unreadable(layer, exc.message)
-        return
-    found = _active(facts)
-    if found:
-        yield judge.state(found[0], found[1], identity.position(found[0].root))
+    layer, situation = found
+    if situation.copy_problem is not None:
+        yield judge.unreadable_copy(layer, situation.copy_problem)
+    distrust = list(taskstate.copy_findings(layer, situation))
+    yield from distrust
+    record = situation.active_record()
+    if record is not None:
+        yield judge.state(layer, record, identity.position(layer.root))
+    elif not distrust and situation.copy_problem is None:
+        yield Finding("OK", "state", "current.yaml", "no active task; nothing to disagree on")
 
 
 def checkpoint_freshness(facts: Facts) -> Iterator[Finding]:

@@ -1,7 +1,8 @@
-"""What `watch` looks at, read once per run: the layer, the task record, git identity, ledger.
+"""What `watch` looks at, read once per run: the layer, the ledger, the task, git identity.
 
-Each fact is loaded the first time a check asks for it. A task record that does not parse is
-kept as its one-line reason, so the state check can report it instead of the run failing.
+Each fact is loaded the first time a check asks for it. The task is the ledger's; a copy
+(`current.yaml`) that does not parse is kept as its one-line reason, so the state check can
+report it instead of the run failing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from mj_core.errors import MjError
 from mj_state import identity
 from mj_state import ledger
 from mj_state import start
-from mj_state import tasks
+from mj_state import taskstate
 
 from mj_watch.facts import Facts
 
@@ -33,12 +34,19 @@ class WatchFacts(Facts):
         return layer.load(self.root)
 
     @cached_property
+    def scan(self) -> ledger.Scan:
+        """The whole ledger, read and chained once (watch judges every line)."""
+        return ledger.scan(ledger.path(self.loaded.state))
+
+    @cached_property
+    def situation(self) -> taskstate.Situation:
+        """The task as the ledger records it, and what `current.yaml` says."""
+        return taskstate.read(self.loaded, self.scan)
+
+    @cached_property
     def task(self) -> tuple[dict[str, Any] | None, str | None]:
-        """(current.yaml, or the reason it does not parse)."""
-        try:
-            return tasks.read_current(self.loaded), None
-        except MjError as exc:
-            return None, exc.message
+        """(this checkout's task as the ledger records it, or the reason the copy is broken)."""
+        return self.situation.record(), self.situation.copy_problem
 
     @cached_property
     def now(self) -> dict[str, Any]:
@@ -48,16 +56,12 @@ class WatchFacts(Facts):
     def ledger_path(self) -> Path:
         return ledger.path(self.loaded.state)
 
-    @cached_property
-    def events(self) -> list[ledger.Line]:
-        return list(ledger.read(self.ledger_path))
-
     def task_lines(self, task_id: str) -> list[tuple[int, dict[str, Any]]]:
-        """(line number, record) of the well-formed ledger lines naming `task_id`, in order."""
+        """(line number, record) of the ledger lines that are objects naming `task_id`."""
         return [
-            (line.lineno, line.record)
-            for line in self.events
-            if line.record is not None and line.record.get("task_id") == task_id
+            (row[0], value)
+            for row, value in zip(self.scan.rows, self.scan.values, strict=True)
+            if type(value) is dict and value.get("task_id") == task_id
         ]
 
     @cached_property

@@ -1,0 +1,144 @@
+"""This checkout's task as the judges see it: the ledger's word, the copy's, and where they differ.
+
+`read` gathers it once (one ledger scan, one parse of `current.yaml`); `copy_findings` turns the
+disagreements into one FAIL each, naming the field, both values and a command that shows them.
+The judges — check, finish, finish --check, doctor, watch, context — take the task from the
+ledger (`Situation.task`), never from the copy (CLI-REFERENCE Decision 15).
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from mj_core.errors import ContractUnmet
+from mj_core.findings import Finding
+
+from mj_state import identity
+from mj_state import ledger
+from mj_state import tasklog
+from mj_state import tasks
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from mj_policy.layer import Layer
+
+    Record = dict[str, Any]
+
+
+class Situation:
+    """What the ledger and `current.yaml` say about this checkout's task."""
+
+    __slots__ = ("copy", "copy_problem", "here_id", "root", "scan", "task")
+
+    def __init__(
+        self,
+        root: Path,
+        scan: ledger.Scan,
+        task: tasklog.Task | None,
+        copy: Record | None,
+        copy_problem: str | None,
+    ) -> None:
+        self.root = root
+        self.scan = scan
+        self.task = task  # the newest task the ledger started, whoever's it is
+        self.copy = copy
+        self.copy_problem = copy_problem  # why current.yaml does not parse
+        self.here_id = identity.worktree_id(root)
+
+    @property
+    def foreign(self) -> bool:
+        """The ledger's task was started in another checkout (its `.ai/local` was copied)."""
+        if self.task is None:
+            return False
+        started_in = self.task.fields.get("worktree_id")
+        return started_in is not None and str(started_in) != self.here_id
+
+    @property
+    def own(self) -> tasklog.Task | None:
+        """The ledger's task when it is this checkout's own."""
+        return None if self.task is None or self.foreign else self.task
+
+    @property
+    def active(self) -> tasklog.Task | None:
+        """This checkout's active task, as the ledger records it."""
+        own = self.own
+        return own if own is not None and own.active else None
+
+    @property
+    def copy_foreign(self) -> bool:
+        """`current.yaml` names another checkout (and the ledger knows no task of this one)."""
+        return self.copy is not None and identity.foreign(self.root, self.copy)
+
+    def record(self, where: Record | None = None) -> Record | None:
+        """The task as a `current.yaml` record, from the ledger (the copy fills what a line
+        written before the chain does not carry)."""
+        own = self.own
+        if own is None:
+            return None
+        fallback = {**(self.copy or {}), **(where or {})}
+        return tasklog.copy_of(own, fallback)
+
+    def active_record(self) -> Record | None:
+        """`record` of this checkout's active task, or None."""
+        return self.record() if self.active is not None else None
+
+    def disagreements(self) -> list[tuple[str, Any, Any]]:
+        own = self.own
+        if own is None or self.copy is None:
+            return []
+        return tasklog.disagreements(self.copy, own)
+
+
+def read(layer: Layer, found: ledger.Scan | None = None) -> Situation:
+    """The situation of `layer`'s checkout; `found` is a ledger scan already made."""
+    scan = ledger.task_scan(ledger.path(layer.state)) if found is None else found
+    task = tasklog.derive(list(zip((row[0] for row in scan.rows), scan.values, strict=True)))
+    copy, problem = None, None
+    try:
+        copy = tasks.read_current(layer)
+    except ContractUnmet as exc:
+        problem = exc.message
+    return Situation(layer.root, scan, task, copy, problem)
+
+
+def copy_findings(layer: Layer, situation: Situation) -> Iterator[Finding]:
+    """One FAIL per way `current.yaml` departs from the ledger (missing, unknown, differing)."""
+    copy_path = layer.relative(tasks.current_path(layer))
+    ledger_path = layer.relative(ledger.path(layer.state))
+    own = situation.own
+    if own is None:
+        if situation.copy is not None and not situation.copy_foreign:
+            task = situation.copy.get("id")
+            message = f"current.yaml names task {task}, but the ledger never started it here"
+            reproduce = (
+                f"grep -n '^id:' {copy_path}; grep -c {shlex.quote(str(task))} {ledger_path}"
+            )
+            yield Finding("FAIL", "state", copy_path, message, reproduce)
+        return
+    if situation.copy is None and situation.copy_problem is None:
+        message = (
+            f"missing — the ledger records task {own.id} ({own.outcome}); "
+            "`majordomus check --checkpoint` writes the copy again"
+        )
+        reproduce = f"ls -l {copy_path}; sed -n '{own.started_line}p' {ledger_path}"
+        yield Finding("FAIL", "state", copy_path, message, reproduce)
+        return
+    for key, ours, theirs in situation.disagreements():
+        message = (
+            f"{key}: current.yaml says {_shown(ours)}, the ledger says {_shown(theirs)} — the "
+            "ledger is the task's record (`majordomus check --checkpoint` rewrites the copy)"
+        )
+        line = own.lines.get(key, own.started_line)
+        after = f" -A{len(ours)}" if isinstance(ours, list) else ""
+        reproduce = f"grep -n{after} '^{key}:' {copy_path}; sed -n '{line}p' {ledger_path}"
+        yield Finding("FAIL", "state", f"{copy_path}:{key}", message, reproduce)
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(str(item) for item in value) + "]"
+    return "nothing" if value is None else str(value)
