@@ -16,7 +16,10 @@ from conftest import make_env
 from conftest import wire
 
 STATE = ".ai/local/state"
-BODY = "# Objective\nKeep state private.\n\n# Current State\nModes are set.\n\n# Next Action\nCheck them again.\n"
+BODY = (
+    "# Objective\nKeep state private.\n\n# Current State\nModes are set.\n\n"
+    "# Next Action\nCheck them again.\n"
+)
 
 
 @pytest.fixture

@@ -172,7 +172,10 @@ def test_state_is_0600_and_0700_under_any_umask(git_repo: Repo, umask: int) -> N
         (("checkpoint",), "a note\n"),
         (
             ("handover", "--close"),
-            "# Objective\nKeep state private.\n\n# Current State\nModes are set.\n\n# Next Action\nCheck them again.\n",
+            (
+                "# Objective\nKeep state private.\n\n# Current State\nModes are set.\n\n"
+                "# Next Action\nCheck them again.\n"
+            ),
         ),
         (("start", "the next one", "--scope", "lib"), None),  # archives the closed record
         (("history", "--rotate"), None),
