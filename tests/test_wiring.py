@@ -291,3 +291,91 @@ def test_the_pre_commit_framework_end_to_end(adopted: Repo) -> None:
         "not `majordomus doctor`" in message and "majordomus check" in adopted.shell(reproduce).out
     )
     assert os.access(adopted.root / ".git/hooks/pre-commit", os.X_OK)
+
+
+HOOKS_MANIFEST = Path(__file__).resolve().parents[1] / ".pre-commit-hooks.yaml"
+
+
+def test_a_framework_hook_without_stages_runs_at_its_manifests_stage(
+    adopted: Repo, tmp_path: Path
+) -> None:
+    """`majordomus-finish-check` from this repository's manifest (`stages: [pre-push]`),
+    configured without `stages:`, is wired by the framework's pre-push hook, not pre-commit."""
+    tool = _pre_commit()
+    if tool is None:
+        pytest.skip("the pre-commit package is not installed")
+    offered = Repo(tmp_path / "offered", adopted.env)  # a repository offering the hooks by id
+    offered.root.mkdir()
+    offered.git("init", "-q", "-b", "main")
+    shutil.copy(HOOKS_MANIFEST, offered.root / ".pre-commit-hooks.yaml")
+    rev = offered.commit("hooks")
+    wire(adopted)
+    (adopted.root / ".git/hooks/pre-push").unlink()
+    edit_policy(
+        adopted, "wired_by: git-hook:pre-push", "wired_by: pre-commit:majordomus-finish-check"
+    )
+    edit_policy(adopted, "wired_by: git-hook:pre-commit", "wired_by: manual")  # the framework's
+    config = f"repos:\n  - repo: {offered.root}\n    rev: {rev}\n    hooks:\n"
+    adopted.write(".pre-commit-config.yaml", config + "      - id: majordomus-finish-check\n")
+    adopted.commit("the framework runs finish --check")
+    adopted.env = dict(adopted.env, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
+
+    def framework(*args: str) -> None:
+        done = subprocess.run(
+            [tool, *args], cwd=adopted.root, env=adopted.env, capture_output=True, check=False
+        )
+        assert done.returncode == 0, done
+
+    framework("install", "--overwrite")  # the pre-commit hook type only
+    result = adopted.mj("doctor")
+    [(_, subject, message, reproduce)] = failures(result.out)
+    assert subject == "finish-on-push" and "pre-push hook is not installed" in message
+    assert adopted.shell(reproduce).code != 0
+    framework("install", "--hook-type", "pre-push")
+    assert adopted.mj("doctor").code == 0
+    proven = adopted.mj("doctor", "--prove")
+    assert proven.code == 0 and "finish-on-push — `majordomus finish --check` proven" in proven.out
+    remote = tmp_path / "remote.git"
+    adopted.git("init", "-q", "--bare", str(remote))
+    adopted.git("remote", "add", "origin", str(remote))
+    adopted.git("push", "-q", "origin", "main")  # inert before the first start
+    assert adopted.run("mj-state", "start", "fix lib", "--scope", "lib").code == 0
+    adopted.write("config/settings.ini", "x\n")
+    adopted.commit("outside the claim")
+    blocked = adopted.shell("git push origin main")
+    assert blocked.code != 0 and "config/settings.ini" in blocked.out + blocked.err, blocked
+
+
+def _snapshot(repo: Repo) -> tuple[bytes, str, str, str]:
+    return (
+        (repo.root / ".git/index").read_bytes(),
+        repo.git("status", "--porcelain=v1", "--untracked-files=all"),
+        repo.git("rev-parse", "HEAD"),
+        repo.git("worktree", "list", "--porcelain"),
+    )
+
+
+def test_doctor_prove_runs_the_hooks_and_touches_nothing_of_the_user(adopted: Repo) -> None:
+    wire(adopted)
+    adopted.write("staged.txt", "staged\n")
+    adopted.git("add", "staged.txt")
+    adopted.write("README.md", "# edited, not staged\n\nAI workers: read AGENTS.md.\n")
+    before = _snapshot(adopted)
+    result = adopted.mj("doctor", "--prove")
+    assert result.code == 0, result
+    assert "doctor-on-commit — `majordomus doctor` proven by running .git/hooks/pre-commit" in (
+        result.out
+    )
+    assert _snapshot(adopted) == before
+    install(adopted, ".git/hooks/pre-commit", "#!/bin/sh\nmajordomus doctor; exit 0\n")
+    static = adopted.mj("doctor")
+    assert static.code == 10 and "`majordomus doctor --prove` runs the hook" in static.out
+    proven = adopted.mj("doctor", "--prove")
+    [(_, subject, message, reproduce)] = [f for f in failures(proven.out) if f[0] == "wiring"]
+    assert proven.code == 10 and subject == "doctor-on-commit"
+    assert "exited 97, and then exited 0" in message and reproduce == "majordomus doctor --prove"
+    assert _snapshot(adopted) == before
+    install(adopted, ".git/hooks/pre-commit", "#!/bin/sh\ncd . && majordomus doctor || exit $?\n")
+    assert adopted.mj("doctor").code == 10  # statically unproven ...
+    proven = adopted.mj("doctor", "--prove")  # ... and wired when run
+    assert proven.code == 0 and "WARN wiring      doctor-on-commit — the static proof" in proven.out

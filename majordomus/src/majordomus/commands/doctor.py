@@ -1,6 +1,8 @@
-"""`majordomus doctor`: is the governance layer real and wired here? Read-only; writes nothing.
+"""`majordomus doctor [--prove]`: is the governance layer real and wired here? Read-only.
 
-Composition: one stage, `mj-watch doctor`, which runs every check in `mj_watch.doctor.CHECKS`.
+Composition: one stage, `mj-watch doctor`, which runs every check in `mj_watch.doctor.CHECKS`;
+its options are the stage's own (`--prove` also runs each declared hook, in a throw-away
+worktree, to show it is wired).
 """
 
 from __future__ import annotations
@@ -15,8 +17,14 @@ if TYPE_CHECKING:
 HELP = "check that the layer is well-formed and that what it declares is real (read-only)"
 
 
+def arguments(parser: argparse.ArgumentParser) -> None:
+    from mj_watch import doctor
+
+    doctor.arguments(parser)
+
+
 def stages(options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
-    return [["mj-watch", "doctor"]]
+    return [["mj-watch", "doctor", *(["--prove"] if options.prove else [])]]
 
 
 def run(options: argparse.Namespace, inv: Invocation) -> int:

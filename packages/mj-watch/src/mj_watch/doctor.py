@@ -103,18 +103,26 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, An
     root = context.root()
     if not (root / layer.MANIFEST).exists():
         raise layer.absent(root)
-    for finding in findings(Facts(root)):
+    facts = Facts(root)
+    facts.prove = bool(options.prove)
+    for finding in findings(facts):
         yield finding.record()
 
 
-def _arguments(parser: argparse.ArgumentParser) -> None:
-    del parser  # doctor takes no options of its own
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--prove",
+        action="store_true",
+        help="also run each declared hook in a throw-away worktree of HEAD, with a recording "
+        "majordomus shim first on PATH; the hook is wired when the shim ran and its status "
+        "came out",
+    )
 
 
 STAGES = {
     "doctor": Stage(
         help="check that the layer is well-formed and what it declares is real (read-only)",
-        arguments=_arguments,
+        arguments=arguments,
         run=_run,
     ),
 }

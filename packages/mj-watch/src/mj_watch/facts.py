@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 
 class Facts:
+    prove = False  # `doctor --prove`: the wiring judge also runs the declared hooks
+
     def __init__(self, root: Path, _parsed: dict[str, Parsed] | None = None) -> None:
         self.root = root
         self._parsed: dict[str, Parsed] = {} if _parsed is None else _parsed

@@ -53,7 +53,9 @@ def shown(root: Path, path: Path) -> str:
 
 
 def read(path: Path) -> str:
+    """The script as the shell reads it: line endings untranslated (a CRLF hook is not a sh
+    script), undecodable bytes replaced."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return path.read_bytes().decode("utf-8", errors="replace")
     except OSError:
         return ""

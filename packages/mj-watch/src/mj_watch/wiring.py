@@ -2,7 +2,10 @@
 
 Declared but not wired is the default end state of every governance layer; this check is the
 product. Each `policy.enforcement[]` entry gets one finding: OK naming the file and line that
-runs it, FAIL (10) with a command that shows what is missing, or INFO for `manual`.
+runs it, FAIL (10) with a command that shows what is missing, or INFO for `manual`. A git hook
+is judged by the static proof of `hookproof` (a `<hook>.d/` runner and the sub-hook holding the
+call both proven); with `doctor --prove` the hooks are also run (`proving`) and that verdict
+is the entry's.
 """
 
 from __future__ import annotations
@@ -12,9 +15,8 @@ import shlex
 from mj_core import git
 from mj_core.findings import Finding
 
+from mj_watch import hookcall
 from mj_watch import hooks
-from mj_watch import hookscan
-from mj_watch import precommit
 from mj_watch.resolve import resolves
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -24,8 +26,13 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_watch.facts import Facts
+    from mj_watch.hookcall import Verdict
+
+    Proofs = dict[str, Finding]  # entry name → the verdict of running its hook
+    Judged = tuple[Finding, bool]  # a finding, and whether it is about what the script does
 
 CATEGORY = "wiring"
+PROVE = "`majordomus doctor --prove` runs the hook to show what it does"
 
 
 class Entry:
@@ -36,12 +43,17 @@ class Entry:
         self.wired_by = str(data.get("wired_by", ""))
 
     @property
-    def command(self) -> str:
-        return f"majordomus {self.args[0]}" if self.args else "majordomus"
+    def declared(self) -> list[str]:
+        return [self.path, *self.args]
 
-    def pattern(self) -> Any:
-        names = sorted({"majordomus", self.path})
-        return hookscan.call_pattern(names, self.args[0] if self.args else None)
+    @property
+    def names(self) -> list[str]:
+        """What the hook may call it: the entry's path, or `majordomus` from any directory."""
+        return [self.path, "majordomus"] if self.path != "majordomus" else [self.path]
+
+    @property
+    def command(self) -> str:
+        return shlex.join(self.declared)
 
 
 def fail(entry: Entry, message: str, reproduce: str) -> Finding:
@@ -53,122 +65,196 @@ def enforcement_wiring(facts: Facts) -> Iterator[Finding]:
     that calls majordomus throws its exit code away."""
     directory = hooks.hooks_dir(facts.root)  # asked of git once per run, shared by every judge
     if facts.layer is not None:
-        yield from check(facts.root, facts.layer.policy.data, directory)
+        policy = facts.layer.policy.data
+        proofs = None
+        if facts.prove:
+            from mj_watch import proving  # spawns processes: only on `doctor --prove`
+
+            proofs = proving.prove(facts.root, entries(policy), directory)
+        yield from check(facts.root, policy, directory, proofs)
     yield from swallowing_hooks(facts.root, directory)
 
 
-def check(root: Path, policy: dict[str, Any], directory: Path | None = None) -> Iterator[Finding]:
+def entries(policy: dict[str, Any]) -> list[Entry]:
+    return [Entry(data) for data in policy.get("enforcement") or [] if isinstance(data, dict)]
+
+
+def check(
+    root: Path,
+    policy: dict[str, Any],
+    directory: Path | None = None,
+    proofs: Proofs | None = None,
+) -> Iterator[Finding]:
     """One finding per enforcement entry; `directory` is the hooks directory when known."""
     directory = hooks.hooks_dir(root) if directory is None else directory
-    for data in policy.get("enforcement") or []:
-        entry = Entry(data)
-        yield from _entry(root, entry, directory)
+    for entry in entries(policy):
+        found = list(_entry(root, entry, directory))
+        proof = (proofs or {}).get(entry.name)
+        if proof is None:
+            yield from (finding for finding, _ in found)
+        else:
+            yield from _with_proof(found, proof)
+
+
+def _with_proof(found: list[Judged], proof: Finding) -> Iterator[Finding]:
+    """The verdict of running the hook replaces a static verdict about the script."""
+    for finding, script in found:
+        if finding.level == "FAIL" and not script:
+            yield finding  # missing, not executable, does not resolve: running cannot fix that
+            return
+    yield proof
+    for finding, _ in found:
+        if finding.level == "FAIL" and proof.level == "OK":
+            message = (
+                f"the static proof fails, so plain `majordomus doctor` does: {finding.message}"
+            )
+            yield Finding("WARN", CATEGORY, finding.subject, message, finding.reproduce)
 
 
 def swallowing_hooks(root: Path, directory: Path | None = None) -> Iterator[Finding]:
-    """Every hook script calling majordomus that discards its code, named or not in the policy."""
-    pattern = hookscan.call_pattern(["majordomus"], None)
+    """Every hook script calling majordomus that can discard its code, named or not in the
+    policy."""
     directory = hooks.hooks_dir(root) if directory is None else directory
     for path in hooks.all_hook_files(directory):
-        for call in hookscan.calls(hooks.read(path), pattern):
-            if call.swallow:
-                where = hooks.shown(root, path)
-                reproduce = f"grep -n majordomus {shlex.quote(where)}"
-                message = (
-                    f"line {call.lineno} calls majordomus and loses its exit code: {call.swallow}"
-                )
-                yield Finding("FAIL", "hooks", where, message, reproduce)
+        text = hooks.read(path)
+        if "majordomus" not in text or hookcall.printed(text) is not None:
+            continue  # no call, or the printed line: nothing of a status is lost
+        from mj_watch import hookproof  # the shell parser: only for a hook it is needed for
+
+        for verdict in hookproof.losses(text):
+            where = hooks.shown(root, path)
+            reproduce = f"grep -n majordomus {shlex.quote(where)}"
+            message = f"line {verdict.line} calls majordomus and can lose its exit code: "
+            yield Finding("FAIL", "hooks", where, message + verdict.reason, reproduce)
 
 
-def _entry(root: Path, entry: Entry, directory: Path) -> Iterator[Finding]:
+def _entry(root: Path, entry: Entry, directory: Path) -> Iterator[Judged]:
     kind, _, value = entry.wired_by.partition(":")
     if kind == "manual":
-        yield Finding("INFO", CATEGORY, entry.name, f"{entry.command}: manual — unverified")
+        info = Finding("INFO", CATEGORY, entry.name, f"{entry.command}: manual — unverified")
+        yield info, False
         return
     handler = _HANDLERS.get(kind)
     if handler is None:
         reproduce = f"grep -n 'wired_by: {entry.wired_by}' .ai/repo/policy.yaml"
         message = f"wired_by {entry.wired_by} cannot be verified by this majordomus"
-        yield fail(entry, message, reproduce)
+        yield fail(entry, message, reproduce), False
         return
     yield from handler(root, entry, value, directory)
 
 
-def _git_hook(root: Path, entry: Entry, name: str, directory: Path) -> Iterator[Finding]:
+def _git_hook(root: Path, entry: Entry, name: str, directory: Path) -> Iterator[Judged]:
     hook = directory / name
     where = hooks.shown(root, hook)
     if not hook.is_file():
-        yield fail(entry, f"{where} does not exist", f"ls -l {shlex.quote(where)}")
+        yield fail(entry, f"{where} does not exist", f"ls -l {shlex.quote(where)}"), False
         return
     if not hooks.executable(hook):
-        yield fail(entry, f"{where} is not executable", f"ls -l {shlex.quote(where)}")
+        yield fail(entry, f"{where} is not executable", f"ls -l {shlex.quote(where)}"), False
         return
-    yield from _judge_files(root, entry, [hook, *hooks.sub_hooks(hook)], where)
+    text = hooks.read(hook)
+    verdict = hookcall.proven(text, entry.declared, entry.names)
+    if verdict is None:
+        from mj_watch import hookproof  # the shell parser: only for a hook not as printed
 
-
-def _judge_files(root: Path, entry: Entry, files: list[Path], where: str) -> Iterator[Finding]:
-    pattern = entry.pattern()
-    for path in files:
-        found = hookscan.calls(hooks.read(path), pattern)
-        if found:
-            yield from _judge_call(root, entry, path, found[0])
-            return
-    grep = f"grep -rn {shlex.quote(entry.command)} {shlex.quote(where)}*"
-    yield fail(entry, f"{where} does not invoke `{entry.command}`", grep)
-
-
-def _judge_call(root: Path, entry: Entry, path: Path, call: hookscan.Call) -> Iterator[Finding]:
-    where = hooks.shown(root, path)
-    grep = f"grep -n {shlex.quote(entry.command)} {shlex.quote(where)}"
-    if not hooks.executable(path):
-        yield fail(entry, f"{where} holds the call but is not executable", f"ls -l {where}")
-    elif call.swallow:
-        yield fail(entry, f"{where}:{call.lineno} swallows the exit code: {call.swallow}", grep)
-    elif not resolves(root, entry.path, call.line):
-        yield fail(entry, f"path {entry.path} does not resolve", f"command -v {entry.path}")
+        verdict = hookproof.prove(text, entry.declared, entry.names)
+    subs = hooks.sub_hooks(hook)
+    if verdict.kind == "absent" and subs:
+        yield from _runner(root, entry, hook, text, subs)
     else:
-        yield Finding(
-            "OK", CATEGORY, entry.name, f"`{entry.command}` runs from {where}:{call.lineno}"
-        )
+        yield _judged(root, entry, hook, verdict)
 
 
-def _ci(root: Path, entry: Entry, value: str, directory: Path) -> Iterator[Finding]:
+def _runner(root: Path, entry: Entry, hook: Path, text: str, subs: list[Path]) -> Iterator[Judged]:
+    """The call lives in `<hook>.d/`: the runner and the sub-hook must both be proven."""
+    from mj_watch import hookproof
+
+    verdicts = [(p, hookproof.prove(hooks.read(p), entry.declared, entry.names)) for p in subs]
+    holding = [(p, v) for p, v in verdicts if v.kind != "absent"]
+    where = hooks.shown(root, hook)
+    if not holding:
+        grep = f"grep -rn {shlex.quote(entry.command)} {shlex.quote(where)}*"
+        yield fail(entry, f"{where} does not invoke `{entry.command}`", grep), True
+        return
+    proven = [(p, v) for p, v in holding if v.ok and hooks.executable(p)]
+    path, verdict = (proven or holding)[0]
+    runner = hookproof.prove_runner(text)
+    if not hooks.executable(path) or not verdict.ok or runner.ok:
+        yield _judged(root, entry, path, verdict)
+        return
+    message = f"{where}:{runner.line} runs {hooks.shown(root, path)} unproven: {runner.reason}"
+    yield fail(entry, f"{message}; {PROVE}", _line(where, runner.line)), True
+
+
+def _judged(root: Path, entry: Entry, path: Path, verdict: Verdict) -> Judged:
+    where = hooks.shown(root, path)
+    if not hooks.executable(path):
+        message = f"{where} holds the call but is not executable"
+        return fail(entry, message, f"ls -l {shlex.quote(where)}"), False
+    if verdict.kind == "absent":
+        grep = f"grep -n {shlex.quote(entry.command)} {shlex.quote(where)}"
+        return fail(entry, f"{where} does not invoke `{entry.command}`", grep), True
+    if not verdict.ok:
+        what = "swallows the exit code" if verdict.kind == "swallow" else "unproven"
+        message = f"{where}:{verdict.line} {what}: {verdict.reason}; {PROVE}"
+        return fail(entry, message, _line(where, verdict.line)), True
+    if not resolves(root, entry.path, _text_line(path, verdict.line)):
+        message = f"path {entry.path} does not resolve"
+        return fail(entry, message, f"command -v {shlex.quote(entry.path)}"), False
+    message = f"`{entry.command}` runs from {where}:{verdict.line}"
+    return Finding("OK", CATEGORY, entry.name, message), False
+
+
+def _line(where: str, line: int) -> str:
+    return f"sed -n {max(line, 1)}p {shlex.quote(where)}"
+
+
+def _text_line(path: Path, line: int) -> str:
+    lines = hooks.read(path).splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _ci(root: Path, entry: Entry, value: str, directory: Path) -> Iterator[Judged]:
     del directory  # a CI file is named from the root
     path = root / value
     if not path.is_file():
-        yield fail(entry, f"{value} does not exist", f"ls -l {shlex.quote(value)}")
+        yield fail(entry, f"{value} does not exist", f"ls -l {shlex.quote(value)}"), False
         return
-    found = hookscan.calls(hooks.read(path), entry.pattern())
-    if not found:
-        grep = f"grep -n {shlex.quote(entry.command)} {shlex.quote(value)}"
-        yield fail(entry, f"{value} does not invoke `{entry.command}`", grep)
+    from mj_watch import cicall
+
+    found = cicall.find(hooks.read(path), entry.declared, entry.names)
+    grep = f"grep -n {shlex.quote(entry.command)} {shlex.quote(value)}"
+    if found is None:
+        yield fail(entry, f"{value} does not invoke `{entry.command}`", grep), False
         return
-    call = found[0]
-    if call.explicit:
-        grep = f"grep -n {shlex.quote(entry.command)} {shlex.quote(value)}"
-        yield fail(entry, f"{value}:{call.lineno} swallows the exit code: {call.swallow}", grep)
+    line, swallow = found
+    if swallow:
+        message = f"{value}:{line} swallows the exit code: `{swallow}` after the call"
+        yield fail(entry, message, grep), False
         return
-    yield Finding("OK", CATEGORY, entry.name, f"`{entry.command}` runs from {value}:{call.lineno}")
+    message = f"`{entry.command}` runs from {value}:{line}"
+    yield Finding("OK", CATEGORY, entry.name, message), False
 
 
-def _git_config(root: Path, entry: Entry, key: str, directory: Path) -> Iterator[Finding]:
+def _git_config(root: Path, entry: Entry, key: str, directory: Path) -> Iterator[Judged]:
     del directory  # the setting lives in git config
     value = git.out("config", "--local", "--get", key, cwd=root)
     reproduce = f"git config --local --get {shlex.quote(key)}"
     if not value or "majordomus" not in value:
-        yield fail(
-            entry, f"git config {key} does not name majordomus ({value or 'unset'})", reproduce
-        )
+        message = f"git config {key} does not name majordomus ({value or 'unset'})"
+        yield fail(entry, message, reproduce), False
         return
-    yield Finding("OK", CATEGORY, entry.name, f"git config {key} = {value}")
+    yield Finding("OK", CATEGORY, entry.name, f"git config {key} = {value}"), False
 
 
-def _pre_commit(root: Path, entry: Entry, hook_id: str, directory: Path) -> Iterator[Finding]:
-    problem, detail = precommit.judge(root, hook_id, entry.command, directory)
+def _pre_commit(root: Path, entry: Entry, hook_id: str, directory: Path) -> Iterator[Judged]:
+    from mj_watch import precommit
+
+    problem, detail = precommit.judge(root, hook_id, entry.declared, entry.names, directory)
     if problem:
-        yield fail(entry, problem, detail)
+        yield fail(entry, problem, detail), True
         return
-    yield Finding("OK", CATEGORY, entry.name, detail)
+    yield Finding("OK", CATEGORY, entry.name, detail), False
 
 
 _HANDLERS = {

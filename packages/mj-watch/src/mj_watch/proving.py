@@ -1,0 +1,167 @@
+"""`doctor --prove`: each declared hook is run, and what it does is the proof.
+
+In a throw-away detached worktree of HEAD (created with hooks switched off, always removed with
+its administrative entry, also on error or timeout) each `git-hook:` entry's hook, and the
+pre-commit framework's hook for `pre-commit:` entries, runs the way git would run it: from the
+checkout's root, with the hook type's arguments and standard input, `GIT_*` scrubbed as the
+git runner does. A `majordomus` shim placed first on PATH (and over a repository-relative
+`path`) records its arguments and exits with SENTINEL. The hook is wired when the shim ran
+with the declared arguments and the hook exited with SENTINEL; the pre-commit framework reports
+any failing hook as 1, so there a non-zero exit is the shim's. A hook that runs longer than
+TIMEOUT seconds is killed with everything it started, and is not wired. The user's worktree,
+index and HEAD are never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+from mj_core import git
+from mj_core.findings import Finding
+
+from mj_watch import hooks
+from mj_watch import precommit
+from mj_watch import provingrun
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mj_watch.wiring import Entry
+
+SENTINEL = 97
+TIMEOUT = 20.0
+REPRODUCE = "majordomus doctor --prove"
+
+
+def prove(
+    root: Path, entries: list[Entry], directory: Path, timeout: float = TIMEOUT
+) -> dict[str, Finding]:
+    """entry name → the verdict of running its hook, for every entry a hook can prove."""
+    jobs = [job for job in (_job(root, e, directory) for e in entries) if job is not None]
+    if not jobs:
+        return {}
+    import tempfile  # with shutil and random: loaded only on this path, never by plain doctor
+
+    with (
+        tempfile.TemporaryDirectory(prefix="mj-prove-", ignore_cleanup_errors=True) as scratch,
+        _Worktree(root, Path(scratch)) as tree,
+    ):
+        if tree is None:
+            message = "cannot check out HEAD to run the hooks in (no commit yet?)"
+            return {e.name: _fail(e, message) for e, _, _ in jobs}
+        place = _Place(root, tree, Path(scratch), timeout)
+        return {entry.name: place.verdict(entry, path, kind) for entry, path, kind in jobs}
+
+
+def _job(root: Path, entry: Entry, directory: Path) -> tuple[Entry, Path, str] | None:
+    """(entry, the hook file to run, its hook type) when running a hook can prove the entry."""
+    kind, _, value = entry.wired_by.partition(":")
+    if kind == "git-hook":
+        path = directory / value
+        return (entry, path, value) if hooks.executable(path) else None
+    if kind == "pre-commit":
+        for name in precommit.hook_types_for(root, value):
+            path = directory / name
+            if hooks.executable(path) and precommit.MARKER in hooks.read(path):
+                return entry, path, name
+    return None
+
+
+class _Worktree:
+    """A detached worktree of HEAD under `scratch`, and its removal whatever happens."""
+
+    def __init__(self, root: Path, scratch: Path) -> None:
+        self.root = root
+        self.tree = scratch / "tree"
+        self.admin: str | None = None
+
+    def __enter__(self) -> Path | None:
+        add = ("-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet")
+        code, _, _ = git.run(*add, str(self.tree), "HEAD", cwd=self.root)
+        if code != 0:
+            return None
+        self.admin = git.out("rev-parse", "--absolute-git-dir", cwd=self.tree)
+        return self.tree
+
+    def __exit__(self, *exc: object) -> None:
+        git.run("worktree", "remove", "--force", str(self.tree), cwd=self.root)
+        if self.admin and os.path.isdir(self.admin):
+            import shutil
+
+            shutil.rmtree(self.admin, ignore_errors=True)  # the entry of this worktree only
+
+
+class _Place:
+    """Where the hooks run: the scratch worktree, the shims, the time limit."""
+
+    def __init__(self, root: Path, tree: Path, scratch: Path, timeout: float) -> None:
+        self.root = root
+        self.tree = tree
+        self.scratch = scratch
+        self.timeout = timeout
+
+    def verdict(self, entry: Entry, path: Path, kind: str) -> Finding:
+        where = hooks.shown(self.root, path)
+        shims = self.scratch / "bin"
+        calls = self.scratch / f"calls-{len(list(self.scratch.glob('calls-*')))}"
+        calls.mkdir()
+        _shims(entry, shims, self.tree, calls)
+        run = provingrun.run_hook(
+            path, kind, tree=self.tree, shims=shims, scratch=self.scratch, timeout=self.timeout
+        )
+        argv = [c[1:] for c in _read_calls(calls)]
+        if run.timed_out:
+            return _fail(entry, f"{where} was still running after {self.timeout:g} s: stopped")
+        if run.code is None:
+            return _fail(entry, f"{where} could not be run: {run.output}")
+        ran = entry.args in argv
+        framework = entry.wired_by.startswith("pre-commit:")
+        if ran and (run.code == SENTINEL or (framework and run.code != 0)):
+            message = f"`{entry.command}` proven by running {where}: it exited {run.code}"
+            return Finding("OK", "wiring", entry.name, message + " with the call's status")
+        return _fail(entry, _why(entry, where, argv, run))
+
+
+def _why(entry: Entry, where: str, argv: list[list[str]], run: provingrun.Run) -> str:
+    code, out = run.code, run.output
+    if entry.args in argv:
+        return f"{where} ran `{entry.command}`, which exited {SENTINEL}, and then exited {code}"
+    if argv:
+        shown = "; ".join(shlex.join(["majordomus", *a]) for a in argv)
+        return f"{where} ran `{shown}`, never `{entry.command}`, and exited {code}"
+    tail = out.strip().splitlines()[-1:] if out.strip() else []
+    said = f" ({tail[0][:120]})" if tail else ""
+    return f"{where} exited {code} without running `{entry.command}` in a checkout of HEAD{said}"
+
+
+def _fail(entry: Entry, message: str) -> Finding:
+    return Finding("FAIL", "wiring", entry.name, message, REPRODUCE)
+
+
+def _shims(entry: Entry, shim: Path, tree: Path, calls: Path) -> None:
+    shim.mkdir(exist_ok=True)
+    body = (
+        "#!/bin/sh\n"
+        f'{{ printf \'%s\\0\' "$0" "$@"; }} > {shlex.quote(str(calls))}/$$\n'
+        f"exit {SENTINEL}\n"
+    )
+    targets = [shim / "majordomus"]
+    if "/" not in entry.path and entry.path != "majordomus":
+        targets.append(shim / entry.path)
+    elif "/" in entry.path and not os.path.isabs(entry.path):
+        targets.append(tree / entry.path)  # the checkout's own copy of a repository tool
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_symlink() or target.exists():
+            target.unlink()
+        target.write_text(body, encoding="utf-8")
+        target.chmod(0o755)
+
+
+def _read_calls(calls: Path) -> Iterator[list[str]]:
+    for record in sorted(calls.iterdir()):
+        data = record.read_bytes().decode("utf-8", "surrogateescape")
+        yield data.split("\0")[:-1]
