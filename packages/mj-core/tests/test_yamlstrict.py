@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MjError
+from mj_core.errors import Refused
 from mj_core.exitcodes import ExitCode
 
 REFUSED = [
@@ -151,7 +152,7 @@ def test_the_writer_quotes_what_any_resolver_types() -> None:
 
 
 def test_file_errors(tmp_path: Path) -> None:
-    with pytest.raises(ContractUnmet, match="is a directory"):
+    with pytest.raises(Refused, match="is a directory"):
         yamlstrict.load_file(tmp_path, "dir.yaml")
     bad = tmp_path / "latin.yaml"
     bad.write_bytes(b"a: caf\xe9\n")

@@ -236,8 +236,22 @@ def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> 
     except Exception as exc:
         if os.environ.get("MJ_DEBUG") == "1":
             raise
+        fault = _world(exc)
+        if fault is not None:  # the last resort: a file the world made unreadable or absent
+            err.write(f"{prog}: {fault.message}\n")
+            return int(fault.code)
         err.write(f"{prog}: internal error: {type(exc).__name__}: {exc}\n")
         return int(ExitCode.INTERNAL_ERROR)
+
+
+def _world(exc: Exception) -> MjError | None:
+    """An OSError naming a file that the world caused (absent 12; no space, read-only,
+    no permission, not a file 15), as its contract error; anything else stays a bug (13)."""
+    if not isinstance(exc, OSError) or exc.filename is None:
+        return None
+    from mj_core.errors import world_fault
+
+    return world_fault(exc)
 
 
 class Tool:

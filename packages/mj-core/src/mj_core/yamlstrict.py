@@ -124,10 +124,14 @@ def read_text(path: Path, name: str | None = None, limit: tuple[int, int] = LAYE
         from mj_core.errors import MissingArtifact
 
         raise MissingArtifact(f"{shown}: no such file") from None
-    except IsADirectoryError:
-        raise ContractUnmet(f"{shown}:1:1: is a directory — a file is expected here") from None
+    except IsADirectoryError:  # the world's fault, not the text's: 15, as a write would be
+        from mj_core.errors import Refused
+
+        raise Refused(f"{shown}: is a directory — a file is expected here") from None
     except OSError as exc:
-        raise ContractUnmet(f"{shown}:1:1: unreadable ({exc.strerror})") from None
+        from mj_core.errors import Refused
+
+        raise Refused(f"{shown}: unreadable ({exc.strerror})") from None
     return decode(raw, shown)
 
 

@@ -2,7 +2,8 @@
 
 `add` stamps the active task (none → 12) and appends one line in one locked write; `resolve`
 rewrites that one line in place atomically; an unknown or ambiguous selector → 15, never a
-guess. Each write appends its ledger event (question.opened / question.resolved).
+guess. Each write appends its ledger event (question.opened / question.resolved); when that
+append fails the question file is put back as it was, so the two never disagree.
 """
 
 from __future__ import annotations
@@ -56,9 +57,12 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         raise UsageError(f"question: the text may not contain {questions.SEP.strip()!r}")
     task = check.active(layer)
     line = questions.unresolved_line(str(task["id"]), text, clock.day(clock.now()))
-    atomic.append_line(questions.path(layer.state), (undecodable(line) + "\n").encode("utf-8"))
-    ledger.append(
-        layer.root, layer.state, "question.opened", {"question": text}, task_id=task["id"]
+    atomic.append_line(  # the question stays only if its ledger line is written too
+        questions.path(layer.state),
+        (undecodable(line) + "\n").encode("utf-8"),
+        then=lambda: ledger.append(
+            layer.root, layer.state, "question.opened", {"question": text}, task_id=task["id"]
+        ),
     )
     yield {"kind": "record", "action": "opened", "task_id": task["id"], "question": text}
 
@@ -71,9 +75,16 @@ def resolve(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     target = questions.path(layer.state)
     lines = yamlstrict.read_text(target, f"state/{questions.NAME}", limits.LOG).split("\n")
     lines[entry.lineno - 1] = questions.resolved_line(entry, clock.day(clock.now()), answer)
-    atomic.create(target, "\n".join(lines).encode("utf-8"), mode=0o644, replace=True)
     payload = {"question": entry.question, "answer": answer}
-    ledger.append(layer.root, layer.state, "question.resolved", payload, task_id=entry.task_id)
+    atomic.create(  # the previous file comes back if the ledger line cannot be written
+        target,
+        "\n".join(lines).encode("utf-8"),
+        mode=0o600,
+        replace=True,
+        then=lambda: ledger.append(
+            layer.root, layer.state, "question.resolved", payload, task_id=entry.task_id
+        ),
+    )
     yield {"kind": "record", "action": "resolved", "number": entry.number, **payload}
 
 

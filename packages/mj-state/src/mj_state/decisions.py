@@ -20,6 +20,10 @@ from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_core.sanitise import undecodable
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 NAME = "decisions.md"
 FIELDS = ("Task", "Head", "Why", "Rejected", "Evidence", "Supersedes")
 ATTRIBUTION = ("Task", "Head", "Why")
@@ -136,8 +140,9 @@ def _supersedes(entries: list[Entry], text: str | None) -> str:
     return found[0].title
 
 
-def append(state: Path, entry: Entry) -> None:
-    """One locked write of the whole entry, separated from the previous one by a blank line."""
+def append(state: Path, entry: Entry, *, then: Callable[[], object] | None = None) -> None:
+    """One locked write of the whole entry, separated from the previous one by a blank line;
+    `then` (its ledger line) runs under the lock, and when it fails the entry is taken back."""
     target = path(state)
     lead = b"\n" if target.exists() and target.stat().st_size else b""
-    atomic.append_block(target, lead + undecodable(entry.text()).encode("utf-8"))
+    atomic.append_block(target, lead + undecodable(entry.text()).encode("utf-8"), then=then)

@@ -26,6 +26,7 @@ from mj_state import identity
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 KINDS = {"handover": "handovers", "checkpoint": "checkpoints"}
@@ -83,8 +84,17 @@ def render(front: dict[str, Any], body: str) -> bytes:
     return f"---\n{yamlstrict.dump(front)}---\n\n{body}".encode()
 
 
-def publish(state: Path, kind: str, front: dict[str, Any], body: str, *, name: str) -> Path:
-    """Refuse an identity-like body line (10), then publish a new 0600 file; return its path."""
+def publish(
+    state: Path,
+    kind: str,
+    front: dict[str, Any],
+    body: str,
+    *,
+    name: str,
+    then: Callable[[Path], object] | None = None,
+) -> Path:
+    """Refuse an identity-like body line (10), then publish a new 0600 file; return its path.
+    `then(path)` (the writes that go with the record) runs after; if it fails, no record."""
     bodies.refuse_identity(body, name)
     stamped = clock.parse_iso(front["created_at"])
     moment = clock.now() if stamped is None else stamped
@@ -93,7 +103,7 @@ def publish(state: Path, kind: str, front: dict[str, Any], body: str, *, name: s
     def make_name() -> str:
         return ids.record_name(moment, front["branch"], front["head"] or None)
 
-    return atomic.publish_unique(target, make_name, render(front, body), MODE)
+    return atomic.publish_unique(target, make_name, render(front, body), MODE, then=then)
 
 
 def load(path: Path) -> tuple[dict[str, Any], str]:

@@ -26,6 +26,7 @@ from mj_state import taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     Record = dict[str, Any]
@@ -63,8 +64,16 @@ def where(root: Path, task: Record | None) -> tuple[Record, list[str]]:
     return found, list(dict.fromkeys([*status, *changed]))
 
 
-def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Path, Record]:
-    """Compute the front matter and publish a new record; (its path, the identity used)."""
+def publish(
+    layer: Layer,
+    kind: str,
+    task: Record | None,
+    body: str,
+    *,
+    then: Callable[[Path, Record], object] | None = None,
+) -> tuple[Path, Record]:
+    """Compute the front matter and publish a new record; (its path, the identity used).
+    `then(path, identity)` (its ledger line) runs after; when it fails the record is removed."""
     identity_now, changed = where(layer.root, task)
     front = records.front_matter(
         layer.root,
@@ -75,7 +84,8 @@ def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Pa
         moment=clock.now(),
         where=identity_now,
     )
-    return records.publish(layer.state, kind, front, body, name=STDIN), identity_now
+    after = None if then is None else (lambda path: then(path, identity_now))
+    return records.publish(layer.state, kind, front, body, name=STDIN, then=after), identity_now
 
 
 def touch(
