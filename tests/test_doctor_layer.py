@@ -97,7 +97,7 @@ def extreme_effort(repo: Repo) -> str:
 
 
 def unignored_local(repo: Repo) -> str:
-    _replace(repo, ".gitignore", ".ai/local/\n", "")
+    _replace(repo, ".gitignore", ".ai/local\n", "")
     return "not ignored"
 
 

@@ -7,6 +7,7 @@ import re
 import stat
 from pathlib import Path
 
+import pytest
 from conftest import Repo
 
 LAYER_FILES = [
@@ -83,17 +84,31 @@ def test_init_prints_the_two_hook_lines_and_installs_no_hook(git_repo: Repo) -> 
 def test_gitignore_gets_one_line_once(git_repo: Repo) -> None:
     git_repo.write(".gitignore", "build/")  # no trailing newline
     assert git_repo.mj("init").code == 0
-    assert (git_repo.root / ".gitignore").read_text() == "build/\n.ai/local/\n"
+    assert (git_repo.root / ".gitignore").read_text() == "build/\n.ai/local\n"
     assert git_repo.mj("init", "--extend").code == 0
-    assert (git_repo.root / ".gitignore").read_text().count(".ai/local/") == 1
+    assert (git_repo.root / ".gitignore").read_text().count(".ai/local") == 1
     assert git_repo.git("check-ignore", ".ai/local/state/decisions.md").strip()
 
 
-def test_an_existing_ignore_line_is_kept(git_repo: Repo) -> None:
-    git_repo.write(".gitignore", "/.ai/local/\n")
+@pytest.mark.parametrize("line", [".ai/local", "/.ai/local"])
+def test_an_existing_ignore_line_is_kept(git_repo: Repo, line: str) -> None:
+    git_repo.write(".gitignore", f"{line}\n")
     result = git_repo.mj("init")
     assert ".gitignore:" not in result.out
-    assert (git_repo.root / ".gitignore").read_text() == "/.ai/local/\n"
+    assert (git_repo.root / ".gitignore").read_text() == f"{line}\n"
+
+
+@pytest.mark.parametrize("line", [".ai/local/", "/.ai/local/", ".ai/local/*"])
+def test_a_directory_only_ignore_line_gets_the_line_that_also_ignores_a_link(
+    git_repo: Repo, line: str
+) -> None:
+    git_repo.write(".gitignore", f"{line}\n")
+    result = git_repo.mj("init")
+    assert ".gitignore:.ai/local" in result.out
+    assert (git_repo.root / ".gitignore").read_text() == f"{line}\n.ai/local\n"
+    (git_repo.root / ".ai/local").rename(git_repo.root / "moved")
+    (git_repo.root / ".ai/local").symlink_to(git_repo.root / "moved")
+    assert git_repo.git("check-ignore", ".ai/local").strip() == ".ai/local"
 
 
 def test_init_writes_only_the_layer_and_gitignore(git_repo: Repo) -> None:

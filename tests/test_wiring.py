@@ -359,7 +359,8 @@ def test_doctor_prove_runs_the_hooks_and_touches_nothing_of_the_user(adopted: Re
     wire(adopted)
     adopted.write("staged.txt", "staged\n")
     adopted.git("add", "staged.txt")
-    adopted.write("README.md", "# edited, not staged\n\nAI workers: read AGENTS.md.\n")
+    readme = (adopted.root / "README.md").read_text()  # its region (update owns it) is kept
+    adopted.write("README.md", readme + "An edit, not staged.\n")
     before = _snapshot(adopted)
     result = adopted.mj("doctor", "--prove")
     assert result.code == 0, result

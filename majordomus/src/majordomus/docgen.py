@@ -74,8 +74,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"stale: {TARGET} (regenerate with `python -m majordomus.docgen`)")
             return 10
         return 0
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    from mj_core import atomic
+
+    atomic.create(target, text.encode("utf-8"), replace=True, root=root)
     print(f"wrote {TARGET}")
     return 0
 

@@ -91,3 +91,40 @@ def test_leaving_the_block_reaps_children_nobody_asked_about() -> None:
         pass  # already reaped by the block's exit: no zombie left behind
     else:
         raise AssertionError(f"child {pid} was not reaped")
+
+
+def test_a_child_past_its_deadline_is_stopped_and_named_in_one_line() -> None:
+    import pytest
+    from mj_core.errors import ContractUnmet
+
+    began = time.monotonic()
+    running = spawn.start_all(
+        [(PY, "-c", "print('quick')"), (PY, "-c", "import time; time.sleep(30)")], ENV, 0.5
+    )
+    with pytest.raises(ContractUnmet) as caught:
+        running.wait()
+    assert time.monotonic() - began < 10
+    message = caught.value.message
+    assert "time.sleep(30)" in message and "did not finish within 0.5 s" in message
+    assert "\n" not in message and caught.value.code == 10
+    running.wait()  # a second wait has nothing left to reap
+
+
+def test_git_is_asked_without_fsmonitor_signatures_or_a_pager(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    hook = tmp_path / "monitor.sh"
+    touched = tmp_path / "touched"
+    hook.write_text(f"#!/bin/sh\ntouch {touched}\nexit 1\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "-C", str(root), "config", "core.fsmonitor", str(hook)], check=True)
+    subprocess.run(["git", "-C", str(root), "status"], check=True, capture_output=True)
+    assert touched.exists()  # git itself runs the configured monitor
+    touched.unlink()
+    assert (
+        git.status_paths(root) == []
+        and git.run("config", "--get", "core.fsmonitor", cwd=root)[0] == 0
+    )
+    assert not touched.exists()
+    code, out, _ = git.run("config", "--get", "log.showSignature", cwd=root)
+    assert (code, out) == (0, "false\n")

@@ -1,9 +1,14 @@
-"""YAML 1.1 implicit types without PyYAML, checked against PyYAML's resolver on generated text."""
+"""YAML 1.1 implicit types without PyYAML, and the agreement of YAML 1.1 and 1.2 on a scalar.
+
+The oracles are the libraries: PyYAML's resolver for the 1.1 types; PyYAML, libyaml and
+ruamel.yaml (under YAML 1.2 and 1.1) for the value an agreed plain scalar has.
+"""
 
 from __future__ import annotations
 
-import math
-import re
+import datetime
+import os
+from typing import Any
 
 import yaml
 from hypothesis import example
@@ -12,6 +17,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core.yaml11 import plain_value
 from mj_core.yaml11 import resolve11
+from ruamel.yaml import YAML
 
 RESOLVER = yaml.resolver.Resolver()
 PIECES = [
@@ -74,46 +80,71 @@ def test_resolution_equals_pyyaml_resolver(value: str) -> None:
 def test_plain_value_agreement() -> None:
     assert plain_value("1") == (True, 1)
     assert plain_value("-1.5") == (True, -1.5)
-    assert plain_value("1e3") == (False, 1000.0)  # YAML 1.1 reads text
+    assert plain_value("1e3") == (False, "1e3")  # YAML 1.1 reads text, 1.2 a float
     assert plain_value("yes") == (False, "yes")
-    assert plain_value("012") == (False, 12)
+    assert plain_value("y") == (False, "y")  # a YAML 1.1 boolean, though PyYAML omits it
+    assert plain_value("012") == (False, "012")
+    assert plain_value("0o17") == (False, "0o17")  # YAML 1.2 octal
+    assert plain_value("1.0.2") == (True, "1.0.2")  # text to every parser (the writer quotes it)
+    assert plain_value("-_") == (False, "-_")  # ruamel.yaml's integer pattern takes it
     assert plain_value("~") == (True, None)
     assert plain_value("2026-01-01") == (True, "2026-01-01")
+    assert plain_value("2001-02-30") == (False, "2001-02-30")
+    assert plain_value(str(2**63)) == (False, str(2**63))
+    assert plain_value(str(-(2**63))) == (True, -(2**63))
+    assert plain_value("1" * 5000) == (False, "1" * 5000)  # no int() of 5,000 digits
+    assert plain_value("1.0e+999") == (False, "1.0e+999")
     assert plain_value("<<") == (False, "<<")
     assert plain_value("name") == (True, "name")
 
 
-INT12 = re.compile(r"[-+]?(0|[1-9][0-9]*)")
-FLOAT12 = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
-BOOL12 = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+def _ruamel(version: str) -> Any:
+    loader = YAML(typ="safe", pure=True)
+    return lambda text: loader.load(f"%YAML {version}\n---\n{text}")
 
 
-def reference_plain_value(value: str) -> tuple[bool, object]:
-    """The agreement check as it was written over PyYAML's resolver."""
-    tag11 = pyyaml_tag(value)
-    if tag11 == "timestamp":
-        return True, value
-    if value in {"", "~", "null", "Null", "NULL"}:
-        return tag11 == "null", None
-    if value in BOOL12:
-        return tag11 == "bool", BOOL12[value]
-    if INT12.fullmatch(value):
-        return tag11 == "int", int(value)
-    if FLOAT12.fullmatch(value) and any(c.isdigit() for c in value):
-        return tag11 == "float", float(value)
-    return tag11 == "str", value
+LIBRARIES = {
+    "pyyaml": lambda text: yaml.load(text, Loader=yaml.SafeLoader),
+    "libyaml": lambda text: yaml.load(text, Loader=yaml.CSafeLoader),
+    "ruamel 1.2": _ruamel("1.2"),
+    "ruamel 1.1": _ruamel("1.1"),
+}
 
 
-@settings(max_examples=3000, deadline=None)
+def _is_plain_scalar(value: str) -> bool:
+    """True when PyYAML reads `a: <value>` as one plain scalar spelled `value`."""
+    try:
+        node = yaml.compose(f"a: {value}\n", Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return False
+    if node is None or len(node.value) != 1:
+        return False
+    scalar = node.value[0][1]
+    return isinstance(scalar, yaml.ScalarNode) and scalar.style is None and scalar.value == value
+
+
+def _as_text(value: object) -> object:
+    if isinstance(value, datetime.datetime):
+        moment = value.astimezone(datetime.UTC).replace(tzinfo=None)
+        return moment.isoformat(timespec="seconds") + "Z"
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return value
+
+
+@settings(max_examples=int(os.environ.get("MJ_FUZZ_EXAMPLES", "0")) or 3000, deadline=None)
 @given(scalar)
 @example("012")
-@example("0")
-@example("1e3")
-def test_plain_value_equals_the_check_over_pyyaml(value: str) -> None:
-    mine, reference = plain_value(value), reference_plain_value(value)
-    assert mine[0] == reference[0]
-    assert type(mine[1]) is type(reference[1])
-    if isinstance(mine[1], float) and math.isnan(mine[1]):
-        assert isinstance(reference[1], float) and math.isnan(reference[1])
-    else:
-        assert mine[1] == reference[1]
+@example("0o17")
+@example("y")
+@example("-_")
+@example("2001-02-30")
+@example("9223372036854775808")
+def test_an_agreed_plain_scalar_is_that_value_to_every_library(value: str) -> None:
+    agreed, mine = plain_value(value)
+    if not agreed or not _is_plain_scalar(value):
+        return
+    for name, load in LIBRARIES.items():
+        theirs = _as_text(load(f"a: {value}\n")["a"])
+        assert type(theirs) is type(mine), (name, value, theirs)
+        assert theirs == mine, (name, value, theirs)

@@ -26,7 +26,7 @@ def test_create_writes_every_source_byte_for_byte(root: Path) -> None:
     for relative, source in skeleton.sources():
         assert (root / relative).read_bytes() == source.read_bytes()
         assert relative in created
-    assert created[-1] == ".gitignore:.ai/local/"
+    assert created[-1] == ".gitignore:.ai/local"
     assert layer.load(root).profile_names() == [
         "debugging",
         "deep-work",

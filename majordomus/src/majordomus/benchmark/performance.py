@@ -33,7 +33,7 @@ def write(root: Path, target: Path, doc: dict[str, Any]) -> None:
     where = paths.guard_write(root, target if target.is_absolute() else root / target)
     tables = "\n".join(document(doc))
     old = where.read_text(encoding="utf-8") if where.is_file() else ""
-    atomic.create(where, splice(old, tables).encode(), mode=0o644, replace=True)
+    atomic.create(where, splice(old, tables).encode(), mode=0o644, replace=True, root=root)
 
 
 def splice(old: str, tables: str) -> str:

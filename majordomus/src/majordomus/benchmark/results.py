@@ -104,7 +104,7 @@ def write_baseline(root: Path, path: Path, doc: dict[str, Any], *, force: bool) 
     baseline = {**doc, "schema": BASELINE_SCHEMA}
     baseline["results"] = [row for row in doc["results"] if row["status"] == "ok"]
     data = jsonl.pretty(baseline)
-    atomic.create(path, data, mode=0o644, replace=True)
+    atomic.create(path, data, mode=0o644, replace=True, root=root)
 
 
 def load_baseline(root: Path, path: Path) -> dict[str, Any]:

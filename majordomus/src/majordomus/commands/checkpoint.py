@@ -34,7 +34,15 @@ def text(record: Record) -> str:
         return "  ".join(fields) + "\n"
     if record["path"] is None:
         return "No relevant checkpoint.\n"
-    return header("checkpoint", record) + "\n" + str(record["body"])
+    return header("checkpoint", record) + "\n" + shown_body(str(record["body"]))
+
+
+def shown_body(body: str) -> str:
+    """A record's body for a terminal: every line through the one sanitiser, so no escape
+    sequence or control character a worker stored reaches the reader's terminal."""
+    from mj_core import sanitise
+
+    return "\n".join(sanitise.line(line) for line in body.split("\n"))
 
 
 def header(kind: str, record: Record) -> str:

@@ -22,6 +22,7 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
 def text(record: Record, *, path_only: bool) -> str:
     from majordomus.commands.checkpoint import header
+    from majordomus.commands.checkpoint import shown_body
 
     if record["action"] == "handover":
         closed = f"  (task {record['task_id']} closed: handed_over)" if record["closed"] else ""
@@ -30,4 +31,4 @@ def text(record: Record, *, path_only: bool) -> str:
         return "" if path_only else "No relevant handover.\n"  # --path: a script sees no path
     if path_only:
         return f"{record['path']}\n"
-    return header("handover", record) + "\n" + str(record["body"])
+    return header("handover", record) + "\n" + shown_body(str(record["body"]))

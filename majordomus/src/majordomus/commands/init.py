@@ -1,4 +1,9 @@
-"""`majordomus init [--extend]`: create the .ai/ layer from the shipped skeleton."""
+"""`majordomus init`: create the `.ai/` layer from the shipped skeleton; installs nothing else.
+
+The writing happens in `mj-policy init`; this module prints what was created, the hook lines
+the policy's enforcement asks for (it installs none) and the next commands: followed as printed,
+they end in a first commit that passes its own pre-commit hook.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterable
+    from pathlib import Path
     from typing import Any
 
     from majordomus.invocation import Invocation
@@ -34,18 +40,39 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
         for hook, line in lines:
             inv.stdout.write(jsonl.dumps({"kind": "hook", "file": hook, "line": line}).decode())
         return code
-    inv.stdout.write(_text(created, lines))
+    inv.stdout.write(_text(created, lines, _targets(inv.root())))
     return code
 
 
-def _text(created: list[str], lines: list[tuple[str, str]]) -> str:
+def _targets(root: Path) -> list[str]:
+    """The projection targets the policy declares (what `update` writes and the commit adds)."""
+    from mj_core.errors import MjError
+    from mj_policy import layer
+    from mj_policy import projections
+
+    try:
+        return [p.target for p in projections.declared(layer.load(root).policy.data)]
+    except MjError:
+        return []
+
+
+def _text(created: list[str], lines: list[tuple[str, str]], targets: list[str]) -> str:
+    """What was made and the next steps, in the order that ends in a first commit that passes
+    its own pre-commit hook: projections, hooks, doctor, then add and commit."""
+    import shlex
+
     out = ["created", *(f"  {path}" for path in created)] if created else ["nothing to add"]
     out.append("local state: .ai/local/state/ (ignored by git; this checkout's own)")
-    out.append("hook lines (majordomus installs no hook; add each line to its file, executable):")
+    out.append(
+        "next: majordomus update      # the provider files the policy declares "
+        "(README.md gets a region naming AGENTS.md)"
+    )
+    out.append(
+        "next: install each hook below (majordomus installs none): a file whose first line is "
+        "#!/bin/sh, then its line; make it executable (chmod +x)"
+    )
     out += [f"  {hook}: {line}" for hook, line in lines]
-    out += [
-        "next: majordomus update      # write the provider files the policy declares",
-        "next: majordomus doctor      # verify the layer and that the hook lines are wired",
-        "next: git add .ai .gitignore # .ai/repo/ belongs to the repository; .ai/local/ never",
-    ]
+    out.append("next: majordomus doctor      # verify the layer and that the hooks are wired")
+    out.append(f"next: {shlex.join(['git', 'add', '.ai', '.gitignore', *targets])}")
+    out.append("next: git commit -m 'Adopt majordomus'   # its pre-commit hook runs doctor")
     return "\n".join(out) + "\n"

@@ -85,14 +85,20 @@ def assemble(facts: dict[str, Record]) -> tuple[View, list[Section], list[Exclud
 
 
 def fit(shown: list[Section], excluded: list[Excluded], limit: int) -> list[str]:
-    """Drop in DROP_ORDER until the text fits `limit`; returns the names dropped, in order."""
+    """Drop in DROP_ORDER until the text fits `limit`; returns the names dropped, in order.
+
+    A drop is made only when it shortens the text: its EXCLUDED line (and the EXCLUDED heading
+    and blank line, for the first) counts against what it saves, so trimming never lengthens
+    the briefing.
+    """
     dropped: list[str] = []
     reason = f"context budget {limit} lines"
     for name in DROP_ORDER:
-        if total(shown, excluded) <= limit:
-            break
         for section in [s for s in shown if s.drop == name]:
-            item = DROPPED_ITEM.get(name, name)
+            if total(shown, excluded) <= limit:
+                return dropped
+            if saving(section) <= (1 if excluded else 3):
+                continue
             if section.degraded is not None:
                 section.body = section.degraded
                 section.drop = None
@@ -101,9 +107,16 @@ def fit(shown: list[Section], excluded: list[Excluded], limit: int) -> list[str]
             why = reason + (
                 "; run: majordomus context resolve <path>" if name == "documents" else ""
             )
-            excluded.append(Excluded(item, why))
+            excluded.append(Excluded(DROPPED_ITEM.get(name, name), why))
             dropped.append(name)
     return dropped
+
+
+def saving(section: Section) -> int:
+    """Lines the text loses when `section` is dropped (or degraded to its reference line)."""
+    if section.degraded is not None:
+        return len(section.body) - len(section.degraded)
+    return section.lines() + 1  # its title, its body and the blank line after it
 
 
 def build(facts_in: Iterable[Record], budget_lines: int | None = None) -> Iterator[Record]:

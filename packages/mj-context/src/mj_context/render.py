@@ -3,13 +3,21 @@
 Both forms come from the same records, so they carry the same selection. A FAIL finding in the
 stream (the budget could not be met) is not printed: after the briefing, the stage ends with
 that message and exit 10.
+
+Every line either form prints goes through `mj_core.sanitise`, the one sanitiser: control
+characters and terminal escape sequences are removed, a line is cut at `limits.BRIEFING_LINE`
+characters, and a line of stored text (a section's body) that would read as a heading is
+indented — so a record cannot forge a section (`## GIT`) or drive the reader's terminal, and
+the line count the budget reports is the count of lines printed.
 """
 
 from __future__ import annotations
 
+from mj_core import sanitise
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.errors import UsageError
+from mj_core.limits import BRIEFING_LINE
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -59,20 +67,33 @@ class Briefing:
         raise UsageError(f"--for {name}: no projection for that provider in the policy ({known})")
 
 
+def section_lines(section: Record) -> list[str]:
+    """A section as printed: its title, then each body line as stored text."""
+    body = [sanitise.body_line(str(line), BRIEFING_LINE) for line in section["body"]]
+    return [_line(section["title"]), *body]
+
+
 def section_text(section: Record) -> str:
-    return "\n".join([section["title"], *section["body"]]) + "\n"
+    return "\n".join(section_lines(section)) + "\n"
+
+
+def _line(text: object) -> str:
+    return sanitise.line(str(text), BRIEFING_LINE)
 
 
 def text(brief: Briefing, provider: Record | None) -> str:
     out: list[str] = []
     if provider is not None:
         loaded = "always loaded" if provider.get("always_loaded") else "not always loaded"
-        out.append(f"# for {provider['provider']} — its file {provider['target']} ({loaded})")
-    out += [f"# Majordomus context — {brief.head['generated_at']}", DISCLAIMER, ""]
+        out.append(
+            _line(f"# for {provider['provider']} — its file {provider['target']} ({loaded})")
+        )
+    out += [_line(f"# Majordomus context — {brief.head['generated_at']}"), DISCLAIMER, ""]
     for section in brief.sections:
-        out += [section["title"], *section["body"], ""]
+        out += [*section_lines(section), ""]
     if brief.excluded:
-        out += ["## EXCLUDED", *[f"- {e['item']} — {e['reason']}" for e in brief.excluded], ""]
+        excluded = [_line(f"- {e['item']} — {e['reason']}") for e in brief.excluded]
+        out += ["## EXCLUDED", *excluded, ""]
     out += ["## BUDGET", budget_line(brief.budget)]
     return "\n".join(out) + "\n"
 

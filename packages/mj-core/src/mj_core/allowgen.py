@@ -57,8 +57,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         stale.append(target)
         if "--check" not in args:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+            from mj_core import atomic
+
+            atomic.create(target, text.encode("utf-8"), replace=True, root=share.root())
     for target in stale:
         print(f"{'stale' if '--check' in args else 'wrote'}: {target}")
     return 10 if stale and "--check" in args else 0

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mj_core import jsonl
+from mj_core import sanitise
 from mj_core import timing
 from mj_core.errors import MjError
 from mj_core.errors import UsageError
@@ -83,7 +84,7 @@ class Parser(argparse.ArgumentParser):
 
 def write_record(out: IO[bytes], record: Record, *, raw: bool) -> None:
     if raw and record.get("kind") == "text":
-        out.write(str(record["text"]).encode("utf-8"))
+        out.write(str(record["text"]).encode("utf-8", sanitise.ESCAPE))
     else:
         out.write(jsonl.dumps(record))
 
@@ -161,6 +162,7 @@ def _ended(prog: str, summary: Record, stderr: IO[str] | None) -> int:
 
 def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> int:
     """The single error funnel: expected errors → their code and one line; anything else → 13."""
+    sanitise.escape_streams()
     err = stderr if stderr is not None else sys.stderr
     try:
         return body()
@@ -181,8 +183,22 @@ def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> 
     except Exception as exc:
         if os.environ.get("MJ_DEBUG") == "1":
             raise
+        fault = _world(exc)
+        if fault is not None:  # the last resort: a file the world made unreadable or absent
+            err.write(f"{prog}: {fault.message}\n")
+            return int(fault.code)
         err.write(f"{prog}: internal error: {type(exc).__name__}: {exc}\n")
         return int(ExitCode.INTERNAL_ERROR)
+
+
+def _world(exc: Exception) -> MjError | None:
+    """An OSError naming a file that the world caused (absent 12; no space, read-only,
+    no permission, not a file 15), as its contract error; anything else stays a bug (13)."""
+    if not isinstance(exc, OSError) or exc.filename is None:
+        return None
+    from mj_core.errors import world_fault
+
+    return world_fault(exc)
 
 
 class Tool:

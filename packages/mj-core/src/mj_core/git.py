@@ -3,6 +3,16 @@
 Inside a git hook, git exports `GIT_DIR`, `GIT_INDEX_FILE` and friends; a tool that inherits
 them would answer for the wrong repository, so the runner removes them (keeping the few that
 configure identity and behaviour, not location).
+
+Every command the tool runs only reads, and none may start a program the repository's
+configuration names: `core.fsmonitor` is switched off (status, diff and ls-files would run it),
+signatures are not verified (`log.showSignature` runs `gpg.program`), there is no pager, and
+the diffs the tool asks for are name lists, which run no external diff or textconv driver
+(`--no-ext-diff --no-textconv` say so anyway). `-c` settings reach the git processes git
+itself starts (submodules) through `GIT_CONFIG_PARAMETERS`. Every git process has the
+`spawn.TIMEOUT` deadline. (Clean filters named in `.gitattributes` and defined in the
+repository's configuration can still run under `git status` on a racily clean file: git
+before 2.40 has no switch that turns attributes off.)
 """
 
 from __future__ import annotations
@@ -33,6 +43,10 @@ _KEEP = {
 }
 
 
+SAFE = ("--no-pager", "-c", "core.fsmonitor=false", "-c", "log.showSignature=false")
+NO_DRIVERS = ("--no-ext-diff", "--no-textconv")
+
+
 def clean_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in _KEEP}
     env["GIT_OPTIONAL_LOCKS"] = "0"  # read-only commands must not take the index lock
@@ -58,7 +72,8 @@ def start_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> spawn.Running
     """`run_many` without the wait: the caller works while git answers, then `decoded(.wait())`."""
     for _ in calls:
         timing.count("git")
-    return spawn.start_all([("git", "-C", str(cwd), *args) for args, cwd in calls], clean_env())
+    argv = [("git", *SAFE, "-C", str(cwd), *args) for args, cwd in calls]
+    return spawn.start_all(argv, clean_env())
 
 
 def decoded(done: list[spawn.Result]) -> list[tuple[int, str, str]]:
@@ -157,7 +172,7 @@ def is_ancestor(root: Path, older: str, newer: str) -> bool:
 
 def changed_since(root: Path, base: str) -> list[str]:
     """Files changed in commits `base..HEAD` (names only)."""
-    code, stdout, _ = run("diff", "--name-only", "-z", f"{base}..HEAD", cwd=root)
+    code, stdout, _ = run("diff", *NO_DRIVERS, "--name-only", "-z", f"{base}..HEAD", cwd=root)
     return zsplit(stdout) if code == 0 else []
 
 
@@ -241,7 +256,7 @@ class Snapshot:
         self._base = base
         calls: list[tuple[tuple[str, ...], Path | str]] = [(WHERE_ARGS, root), (STATUS_ARGS, root)]
         if base:
-            calls.append((("diff", "--name-only", "-z", f"{base}..HEAD"), root))
+            calls.append((("diff", *NO_DRIVERS, "--name-only", "-z", f"{base}..HEAD"), root))
         self._running = start_many(calls)
 
     def result(self) -> tuple[tuple[Path, str | None, str | None], list[str], list[str]]:

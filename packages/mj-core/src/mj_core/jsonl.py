@@ -32,14 +32,21 @@ _DECODER = json.JSONDecoder(parse_constant=_constant)
 
 
 def encode(value: Any) -> bytes:
-    """Any JSON value as compact UTF-8, without a newline."""
-    return _ENCODER.encode(value).encode("utf-8")
+    """Any JSON value as compact UTF-8, without a newline.
+
+    A string carrying a file name git gave as bytes that are not UTF-8 (surrogate escapes) is
+    written with JSON's own `\\udcNN` escape, which reads back as the same string."""
+    text = _ENCODER.encode(value)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace")  # only lone surrogates cannot encode
 
 
 def pretty(value: Any) -> bytes:
     """A JSON document for people: two-space indent, UTF-8, a final newline."""
     text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=2)
-    return text.encode("utf-8") + b"\n"
+    return text.encode("utf-8", "backslashreplace") + b"\n"
 
 
 def dumps(record: dict[str, Any]) -> bytes:
@@ -73,9 +80,13 @@ def read(stream: IO[bytes], name: str = "<stdin>") -> Iterator[dict[str, Any]]:
 
 
 def loads_line(line: bytes | str) -> Any:
-    """Parse one line; raises `DecodeError` (a ValueError) on bad input."""
+    """Parse one line; raises `DecodeError` (a ValueError) on bad input, nesting too deep for
+    the decoder included."""
     text = line.decode("utf-8") if isinstance(line, bytes) else line
-    return _DECODER.decode(text.strip())
+    try:
+        return _DECODER.decode(text.strip())
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def each_line(data: bytes) -> list[Any]:
@@ -94,7 +105,7 @@ def each_line(data: bytes) -> list[Any]:
         end = start + len(line)
         try:
             value, stop = _DECODER.raw_decode(text, start)
-        except ValueError:
+        except (ValueError, RecursionError):
             value, stop = NOT_EXACT, -1
         out.append(value if stop == end and line else NOT_EXACT)
         start = end + 1

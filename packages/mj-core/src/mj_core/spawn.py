@@ -4,12 +4,20 @@
 a hook-run tool's start-up; the tool only ever needs "run these argv lists, stdin closed, give me
 exit code, stdout and stderr". `os.posix_spawnp` plus one `poll` loop does exactly that, for one
 process or several at once. The child's working directory is the caller's (git takes `-C`).
+
+Every child has a deadline (`TIMEOUT` seconds from its start unless the caller gives one): a
+child still running then is killed with its siblings, and `wait` raises ContractUnmet naming
+the command — a git that never answers is a fault of the repository or the machine, reported
+in one line, not a hang of a hook.
 """
 
 from __future__ import annotations
 
 import os
 import select
+import time
+
+from mj_core.errors import ContractUnmet
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -18,11 +26,15 @@ if TYPE_CHECKING:
 
 Result = tuple[int, bytes, bytes]  # (exit code, stdout, stderr); a signal gives -signum
 _CHUNK = 65536
+TIMEOUT = 120.0
+_SIGKILL = 9  # POSIX; the `signal` module would build its enums on a start-up path
 
 
-def run_all(commands: Sequence[Sequence[str]], env: Mapping[str, str]) -> list[Result]:
+def run_all(
+    commands: Sequence[Sequence[str]], env: Mapping[str, str], timeout: float = TIMEOUT
+) -> list[Result]:
     """Start every command, read all their output as it comes, wait for each; results in order."""
-    return start_all(commands, env).wait()
+    return start_all(commands, env, timeout).wait()
 
 
 class Running:
@@ -33,17 +45,30 @@ class Running:
     before asking: leaving the block reaps whatever is still running, results unread.
     """
 
-    __slots__ = ("_children", "_results")
+    __slots__ = ("_argv", "_children", "_deadline", "_results", "_timeout")
 
-    def __init__(self, children: list[tuple[int, int, int]]) -> None:
+    def __init__(
+        self,
+        children: list[tuple[int, int, int]],
+        argv: Sequence[Sequence[str]] = (),
+        timeout: float = TIMEOUT,
+    ) -> None:
         self._children = children
+        self._argv = argv
+        self._timeout = timeout
+        self._deadline = time.monotonic() + timeout
         self._results: list[Result] | None = None
 
     def wait(self) -> list[Result]:
         if self._results is None:
             children, self._children = self._children, []
             fds = [fd for _, out_fd, err_fd in children for fd in (out_fd, err_fd)]
-            buffers = _drain(fds)
+            try:
+                buffers = _drain(fds, self._deadline)
+            except TimeoutError:
+                self._results = []
+                hung = [_kill(pid) for pid, _, _ in children]
+                raise self._late(hung.index(True) if True in hung else 0) from None
             results = []
             for pid, out_fd, err_fd in children:
                 _, status = os.waitpid(pid, 0)
@@ -53,6 +78,16 @@ class Running:
             self._results = results
         return self._results
 
+    def _late(self, which: int) -> ContractUnmet:
+        argv = self._argv[which] if which < len(self._argv) else ()
+        shown = " ".join(argv) or "a child process"
+        if len(shown) > 120:
+            shown = shown[:119] + "…"
+        return ContractUnmet(
+            f"{shown}: did not finish within {self._timeout:g} s and was stopped — "
+            "check the repository (a hung file system, a stale lock) and run it again"
+        )
+
     def __enter__(self) -> Running:
         return self
 
@@ -60,10 +95,13 @@ class Running:
         self.wait()
 
 
-def start_all(commands: Sequence[Sequence[str]], env: Mapping[str, str]) -> Running:
-    """Start every command now; `Running.wait` collects them (results in command order)."""
+def start_all(
+    commands: Sequence[Sequence[str]], env: Mapping[str, str], timeout: float = TIMEOUT
+) -> Running:
+    """Start every command now; `Running.wait` collects them (results in command order) and
+    stops them all once `timeout` seconds have passed from now."""
     if not hasattr(os, "posix_spawnp"):  # pragma: no cover - every supported POSIX has it
-        return _Finished(_run_with_subprocess(commands, env))
+        return _Finished(_run_with_subprocess(commands, env, timeout))
     children: list[tuple[int, int, int]] = []
     try:
         for argv in commands:
@@ -72,7 +110,7 @@ def start_all(commands: Sequence[Sequence[str]], env: Mapping[str, str]) -> Runn
         for pid, out_fd, err_fd in children:
             _abandon(pid, out_fd, err_fd)
         raise
-    return Running(children)
+    return Running(children, commands, timeout)
 
 
 def _start(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, int, int]:
@@ -96,15 +134,22 @@ def _start(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, int, int]:
     return pid, out_r, err_r
 
 
-def _drain(fds: list[int]) -> dict[int, bytes]:
-    """Read every descriptor to end of file (the pipes close when the children exit)."""
+def _drain(fds: list[int], deadline: float | None = None) -> dict[int, bytes]:
+    """Read every descriptor to end of file (the pipes close when the children exit); past
+    `deadline` (a `time.monotonic` moment) close them all and raise TimeoutError."""
     chunks: dict[int, list[bytes]] = {fd: [] for fd in fds}
     poller = select.poll()
     for fd in fds:
         poller.register(fd, select.POLLIN)
     open_fds = set(fds)
     while open_fds:
-        for fd, _ in poller.poll():
+        left = None if deadline is None else deadline - time.monotonic()
+        ready = poller.poll(None if left is None else max(0, int(left * 1000) + 1))
+        if not ready and deadline is not None and time.monotonic() >= deadline:
+            for fd in open_fds:
+                os.close(fd)
+            raise TimeoutError
+        for fd, _ in ready:
             data = os.read(fd, _CHUNK)
             if data:
                 chunks[fd].append(data)
@@ -113,6 +158,16 @@ def _drain(fds: list[int]) -> dict[int, bytes]:
                 os.close(fd)
                 open_fds.discard(fd)
     return {fd: b"".join(parts) for fd, parts in chunks.items()}
+
+
+def _kill(pid: int) -> bool:
+    """Reap `pid`, killing it first if it still runs; True when it had to be killed."""
+    done, _ = os.waitpid(pid, os.WNOHANG)
+    if done:
+        return False
+    os.kill(pid, _SIGKILL)
+    os.waitpid(pid, 0)
+    return True
 
 
 def _abandon(pid: int, out_fd: int, err_fd: int) -> None:
@@ -132,7 +187,7 @@ class _Finished(Running):  # pragma: no cover - the fallback for a platform with
 
 
 def _run_with_subprocess(
-    commands: Sequence[Sequence[str]], env: Mapping[str, str]
+    commands: Sequence[Sequence[str]], env: Mapping[str, str], timeout: float
 ) -> list[Result]:  # pragma: no cover - the fallback for a platform without posix_spawnp
     import subprocess
 
@@ -148,6 +203,6 @@ def _run_with_subprocess(
     ]
     results = []
     for proc in procs:
-        stdout, stderr = proc.communicate()
+        stdout, stderr = proc.communicate(timeout=timeout)
         results.append((proc.returncode, stdout, stderr))
     return results

@@ -29,6 +29,11 @@ _SEPARATORS = frozenset(".:-+_ \t")
 _SINGLE = {"<<": "merge", "=": "value", "!": "yaml", "&": "yaml", "*": "yaml"}
 
 _NULL12 = {"", "~", "null", "Null", "NULL"}
+_BOOL11_SPEC = {"y", "Y", "n", "N"}  # YAML 1.1 booleans PyYAML does not implement
+_INF12 = {".inf", ".Inf", ".INF"}
+_NAN12 = {".nan", ".NaN", ".NAN"}
+_INT64 = 1 << 63
+_IF_TEXT = "quote it if it is text"
 _BOOL12 = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 
 _SEXAGESIMAL = r"(?::[0-5]?[0-9])+"
@@ -47,7 +52,7 @@ _TIMESTAMP11 = (
     r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
     r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?"
 )
-_INT12 = r"[-+]?(?:0|[1-9][0-9]*)"
+_INT12 = r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
 _FLOAT12 = r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
 _compiled: dict[str, Pattern[str]] = {}
 
@@ -120,24 +125,96 @@ def resolve11(value: str) -> str:
     return "str"
 
 
-def plain_value(value: str) -> tuple[bool, Any]:
-    """(agreed, value): a plain scalar under YAML 1.2 core, if YAML 1.1 reads the same type."""
-    tag11 = resolve11(value)
-    if tag11 == "timestamp":
-        return True, value  # both read a date; the tool keeps the text
+def resolve12(value: str) -> str:
+    """The YAML 1.2 core-schema tag (`str`, `bool`, `int`, `float`, `null`) of a plain scalar."""
     if value in _NULL12:
-        return tag11 == "null", None
+        return "null"
     if value in _BOOL12:
-        return tag11 == "bool", _BOOL12[value]
-    if value.isascii() and value.isdigit():  # 1.2 reads `012` as the float 12.0
-        if value[0] != "0" or len(value) == 1:
-            return tag11 == "int", int(value)
-        return tag11 == "float", float(value)
+        return "bool"
+    if value[0] not in _NUMBER_FIRST:
+        return "str"
+    if value.isascii() and value.isdigit():
+        return "int"
     if _decimal(value):
-        return tag11 == "float", float(value)
-    if value[0] in _NUMBER_FIRST and _NUMBER12_CHARS.issuperset(value):
-        if _full(_INT12, value):
-            return tag11 == "int", int(value)
-        if _full(_FLOAT12, value) and any(c.isdigit() for c in value):
-            return tag11 == "float", float(value)
-    return tag11 == "str", value
+        return "float"
+    if ("-" in value[1:] or "+" in value[1:]) and "e" not in value and "E" not in value:
+        return "str"  # a sign only leads a number or its exponent
+    special = value[:2] in ("0o", "0x") or value.lstrip("+-") in _INF12 or value in _NAN12
+    if not special and not _NUMBER12_CHARS.issuperset(value):
+        return "str"
+    if _full(_INT12, value):
+        return "int"
+    if _full(_FLOAT12, value) or value.lstrip("+-") in _INF12 or value in _NAN12:
+        return "float"
+    return "str"
+
+
+def plain_value(value: str) -> tuple[bool, Any]:
+    """(agreed, value): a plain scalar's value when YAML 1.1 and 1.2 read it alike and every
+    parser builds the same value from it; (False, text) otherwise (`refusal` says why).
+
+    Agreed: text that both read as a string, unless it starts like a number and holds an
+    underscore (`-_`: ruamel.yaml's integer pattern takes it); `~`, `null`, `true`, `false` in
+    their three spellings; a decimal integer without a leading zero within 64 bits; a finite
+    decimal float; a real date `YYYY-MM-DD` or moment `YYYY-MM-DDTHH:MM:SSZ`, which the tool
+    keeps as text. The writer (`yamlwrite`) quotes more: every text of number characters.
+    """
+    tag11 = "bool" if value in _BOOL11_SPEC else resolve11(value)
+    if tag11 == "timestamp":  # a `-` after digits: no YAML 1.2 number, so text there
+        return _real_stamp(value), value
+    tag12 = resolve12(value) if value else "null"
+    if tag11 != tag12:
+        return False, value
+    if tag11 == "str":  # `-_`, `+1_`: ruamel.yaml types underscores after a sign as numbers
+        return value[0] not in _NUMBER_FIRST or "_" not in value, value
+    if tag11 == "null":
+        return True, None
+    if tag11 == "bool":
+        return True, _BOOL12[value]
+    if tag11 == "int":
+        return _int64(value)
+    if value[-1] not in _DIGITS and value[-1] != ".":
+        return False, value  # `.inf`, `-.Inf`, `.NaN`: the subset's numbers are finite
+    number = float(value)
+    return (True, number) if number - number == 0.0 else (False, value)  # inf - inf is nan
+
+
+def _int64(value: str) -> tuple[bool, Any]:
+    digits = value.lstrip("+-")
+    if not digits.isdigit() or (digits[0] == "0" and len(digits) > 1) or len(digits) > 19:
+        return False, value
+    number = int(value)
+    return (True, number) if -_INT64 <= number < _INT64 else (False, value)
+
+
+def _real_stamp(value: str) -> bool:
+    """`YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SSZ` naming a day and time that exist."""
+    from mj_core import clock
+
+    if len(value) == 10:
+        value += "T00:00:00Z"
+    return _stamp(value) and clock.parse_iso(value) is not None
+
+
+def shown(value: str, width: int = 40) -> str:
+    """`value` for a one-line message: non-printable characters escaped, cut at `width`."""
+    text = value if value.isprintable() else repr(value)[1:-1]
+    return text if len(text) <= width else text[:width] + "…"
+
+
+def refusal(value: str) -> tuple[str, str]:
+    """(what, how to fix) when `plain_value` does not agree on `value` (the reader's message)."""
+    shown_ = shown(value)
+    tag11 = "bool" if value in _BOOL11_SPEC else resolve11(value)
+    tag12 = resolve12(value) if value else "null"
+    canonical = value + "T00:00:00Z" if len(value) == 10 else value
+    if tag11 == "timestamp" and tag12 == "str" and _stamp(canonical):
+        return f"plain scalar '{shown_}' is a date or time that does not exist", _IF_TEXT
+    digits = value.lstrip("+-")
+    if tag11 == tag12 == "int" and digits.isdigit() and digits[0] != "0":
+        return f"integer '{shown_}' is outside the signed 64-bit range", _IF_TEXT
+    if tag11 == tag12 == "int" and not digits.isdigit():
+        return f"integer '{shown_}' is not written in decimal", "write it in decimal or quote it"
+    if tag11 == tag12 == "float":
+        return f"plain scalar '{shown_}' is not a finite number", _IF_TEXT
+    return f"plain scalar '{shown_}' is read differently by other YAML parsers", "quote the value"

@@ -5,12 +5,13 @@ a key), one-line plain, single- and double-quoted scalars, one-line flow sequenc
 comments, blank lines and one leading `---`; double quotes may hold the escapes `\\ \" \n \t \r
 \0 \xXX \uXXXX \UXXXXXXXX`. It gives the data and marks the event reader gives, or None for
 anything else — tabs, control characters, other escapes, multi-line scalars, anchors, tags, flow
-mappings, a second document, any construct that reader would refuse — so the event reader stays
-the one place that explains a refusal.
+mappings, a second document, nesting past `limits.NESTING`, any construct that reader would
+refuse — so the event reader stays the one place that explains a refusal.
 """
 
 from __future__ import annotations
 
+from mj_core.limits import NESTING
 from mj_core.yaml11 import plain_value
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -174,6 +175,7 @@ class _Reader:
         return self.mapping(col, path)
 
     def sequence(self, col: int, path: tuple[str | int, ...]) -> list[Any]:
+        _not_too_deep(path)
         out: list[Any] = []
         while self.column() == col and _is_entry(self.lines[self.at][2]):
             row, _, body = self.lines[self.at]
@@ -193,6 +195,7 @@ class _Reader:
         return out
 
     def mapping(self, col: int, path: tuple[str | int, ...]) -> dict[str, Any]:
+        _not_too_deep(path)
         out: dict[str, Any] = {}
         while self.column() >= col:
             if self.column() > col:
@@ -235,6 +238,7 @@ class _Reader:
         return _plain(text if cut < 0 else text[:cut].rstrip(" "))
 
     def flow(self, text: str, row: int, col: int, path: tuple[str | int, ...]) -> list[Any]:
+        _not_too_deep(path)
         out: list[Any] = []
         at = _skip(text, 1)
         if text[at : at + 1] == "]":
@@ -260,6 +264,11 @@ class _Reader:
             at = _skip(text, at + 1)
             if text[at : at + 1] in ("]", ",", ""):
                 raise _Decline  # a trailing or doubled comma
+
+
+def _not_too_deep(path: tuple[str | int, ...]) -> None:
+    if len(path) >= NESTING:
+        raise _Decline  # the event reader names the limit
 
 
 def _skip(text: str, at: int) -> int:

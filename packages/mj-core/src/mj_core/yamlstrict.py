@@ -1,10 +1,28 @@
-"""The strict YAML reader: a subset every YAML parser reads the same way.
+"""The strict YAML reader: a subset every YAML parser reads the same way (docs/FORMATS.md).
 
-Refused, each as `<file>:<line>:<col>: <what> — <how to fix>` (exit 10): anchors and aliases,
-flow mappings, block scalars, tags, merge keys, duplicate keys, more than one document, an
-unquoted `: ` inside a plain scalar, a plain scalar starting with `` ` ``, `%` or `@`, nested
-brackets inside a flow sequence, and plain scalars that YAML 1.1 and YAML 1.2 read as different
-types (`yes`, `on`, `012`, `1_000`, ...). Quoted scalars lose exactly their surrounding quotes.
+A text is accepted only when PyYAML (pure and libyaml), YAML 1.1 as its specification types
+scalars, and YAML 1.2 core (ruamel.yaml) all read it to the same value; property tests hold it
+to those libraries. Refused, each as `<file>:<line>:<col>: <what> — <how to fix>` (exit 10):
+
+- anchors, aliases and tags anywhere — on values and on keys (`!foo version: 1`);
+- flow mappings, block scalars (`|`, `>`), merge keys, duplicate keys, non-string keys, more
+  than one document, `%YAML`/`%TAG` directives, nested brackets inside a flow sequence;
+- an unquoted `: ` inside a plain scalar, a plain scalar starting with `` ` ``, `%` or `@`, a
+  plain scalar inside brackets holding `?`, `:` or `#` (libyaml and PyYAML split it apart);
+- a byte-order mark anywhere but the file's first character; U+0085, U+2028, U+2029 anywhere
+  (YAML 1.1 breaks lines there, an editor does not); a carriage return not ending a line;
+- a tab anywhere outside a quoted scalar (indentation, after a colon, at a line's end, in a
+  comment);
+- a plain scalar YAML 1.1 and 1.2 type apart — `y`, `n`, `yes`, `on`, `off`, `012`, `0o17`,
+  `0x1F`, `1_000`, `1:20`, `1e3`, `.inf` — or one a parser types against both (`-_`);
+- a date or moment that does not exist (`2001-02-30`) and any date shape but `YYYY-MM-DD` and
+  `YYYY-MM-DDTHH:MM:SSZ` (kept as text); an integer outside the signed 64-bit range; a float
+  that is not finite;
+- nesting deeper than `limits.NESTING` (64) mappings and sequences.
+
+Files are read through `files.read_capped` (`limits`: a byte cap and a line cap per kind of
+file, 1 MiB and 16 KiB for layer YAML). Quoted scalars lose exactly their surrounding quotes.
+The writer (`dump`, in `yamlwrite`) quotes every string any of those resolvers could type.
 """
 
 from __future__ import annotations
@@ -13,13 +31,14 @@ from mj_core import files
 from mj_core import timing
 from mj_core import yamlfast
 from mj_core.errors import ContractUnmet
-from mj_core.yaml11 import plain_value
+from mj_core.limits import LAYER
+from mj_core.yamlwrite import dump
+
+__all__ = ["Document", "decode", "dump", "load_file", "parse", "read_text", "split_front_matter"]
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
-    from re import Pattern
     from typing import Any
 
 Path_ = tuple[str | int, ...]
@@ -94,27 +113,34 @@ def decode(raw: bytes, name: str) -> str:
         ) from None
 
 
-def read_text(path: Path, name: str | None = None) -> str:
-    """A file's text, or the one-line error for a directory, a missing file or bad bytes."""
+def read_text(path: Path, name: str | None = None, limit: tuple[int, int] = LAYER) -> str:
+    """A file's text within `limit` (bytes, line bytes), or the one-line error for a directory,
+    a missing file, a file that is not regular, one over the limit or bad bytes."""
     shown = name or str(path)
     try:
-        raw = files.read_bytes(path)
+        raw = files.read_capped(path, shown, limit)
         timing.count("files read")
     except FileNotFoundError:
         from mj_core.errors import MissingArtifact
 
         raise MissingArtifact(f"{shown}: no such file") from None
-    except IsADirectoryError:
-        raise ContractUnmet(f"{shown}:1:1: is a directory — a file is expected here") from None
+    except IsADirectoryError:  # the world's fault, not the text's: 15, as a write would be
+        from mj_core.errors import Refused
+
+        raise Refused(f"{shown}: is a directory — a file is expected here") from None
     except OSError as exc:
-        raise ContractUnmet(f"{shown}:1:1: unreadable ({exc.strerror})") from None
+        from mj_core.errors import Refused
+
+        raise Refused(f"{shown}: unreadable ({exc.strerror})") from None
     return decode(raw, shown)
 
 
-def load_file(path: Path, name: str | None = None, *, required: bool = True) -> Document:
+def load_file(
+    path: Path, name: str | None = None, *, required: bool = True, limit: tuple[int, int] = LAYER
+) -> Document:
     """Parse a YAML file; `required` refuses an empty one."""
     shown = name or str(path)
-    doc = parse(read_text(path, shown), shown)
+    doc = parse(read_text(path, shown, limit), shown)
     if required and doc.data is None:
         raise ContractUnmet(f"{shown}:1:1: empty — this file needs content")
     return doc
@@ -122,7 +148,7 @@ def load_file(path: Path, name: str | None = None, *, required: bool = True) -> 
 
 def split_front_matter(text: str, name: str) -> tuple[Document, str, int]:
     """(front matter, body, first body line) of a Markdown file opening with `---`."""
-    lines = text.split("\n")
+    lines = text.removeprefix("\ufeff").split("\n")
     if not lines or lines[0].rstrip("\r") != "---":
         raise ContractUnmet(f"{name}:1:1: no front matter — start the file with a '---' line")
     for index in range(1, len(lines)):
@@ -130,94 +156,3 @@ def split_front_matter(text: str, name: str) -> tuple[Document, str, int]:
             doc = parse("\n".join(lines[1:index]) + "\n", name, line_offset=1)
             return doc, "\n".join(lines[index + 1 :]), index + 2
     raise ContractUnmet(f"{name}:1:1: front matter is not closed — add a closing '---' line")
-
-
-_SAFE_PLAIN = r"[A-Za-z0-9_./(~][A-Za-z0-9_./()~+=@ ,:<>*-]*"
-_safe_plain: list[Pattern[str]] = []
-
-
-def _safe_plain_match(text: str) -> bool:
-    if not _safe_plain:
-        import re
-
-        _safe_plain.append(re.compile(_SAFE_PLAIN))
-    return _safe_plain[0].fullmatch(text) is not None
-
-
-def _scalar(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    text = str(value)
-    plain_ok = (
-        _safe_plain_match(text)
-        and ": " not in text
-        and not text.endswith((" ", ":"))
-        and plain_value(text) == (True, text)
-    )
-    if plain_ok:
-        return text
-    return _double_quoted(text)
-
-
-def _yaml_printable(char: str) -> bool:
-    code = ord(char)  # YAML 1.1 reads U+0085, U+2028 and U+2029 as line breaks: escape them
-    return (
-        0x20 <= code <= 0x7E
-        or (0xA0 <= code <= 0xD7FF and code not in (0x2028, 0x2029))
-        or 0xE000 <= code <= 0xFFFD
-        or code >= 0x10000
-    )
-
-
-def _double_quoted(text: str) -> str:
-    out = []
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif _yaml_printable(char):
-            out.append(char)
-        elif ord(char) <= 0xFFFF:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(f"\\U{ord(char):08x}")
-    return '"' + "".join(out) + '"'
-
-
-def dump(data: dict[str, Any]) -> str:
-    """Emit a mapping in the subset: block style, plain scalars where safe, else double-quoted."""
-    return "".join(_emit_mapping(data, 0))
-
-
-def _emit_mapping(data: dict[str, Any], indent: int) -> Iterator[str]:
-    pad = " " * indent
-    for key, value in data.items():
-        if isinstance(value, dict):
-            if not value:
-                raise ValueError(f"cannot emit an empty mapping for {key!r} in the subset")
-            yield f"{pad}{_scalar(key)}:\n"
-            yield from _emit_mapping(value, indent + 2)
-        elif isinstance(value, list):
-            if not value:
-                yield f"{pad}{_scalar(key)}: []\n"
-                continue
-            yield f"{pad}{_scalar(key)}:\n"
-            yield from _emit_sequence(value, indent + 2)
-        else:
-            yield f"{pad}{_scalar(key)}: {_scalar(value)}\n"
-
-
-def _emit_sequence(items: list[Any], indent: int) -> Iterator[str]:
-    pad = " " * indent
-    for item in items:
-        if isinstance(item, dict):
-            lines = list(_emit_mapping(item, indent + 2))
-            yield f"{pad}- {lines[0].lstrip()}"
-            yield from lines[1:]
-        elif isinstance(item, list):
-            raise ValueError("nested sequences are outside the subset's emitter")
-        else:
-            yield f"{pad}- {_scalar(item)}\n"

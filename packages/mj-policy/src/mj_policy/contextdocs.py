@@ -14,6 +14,7 @@ import re
 from mj_core import files
 from mj_core import git
 from mj_core import keys
+from mj_core import limits
 from mj_core import timing
 from mj_core.errors import ContractUnmet
 from mj_core.yamlstrict import decode
@@ -110,11 +111,15 @@ def candidates(files: list[str], names: tuple[str, ...]) -> list[str]:
 def read(root: Path, path: str) -> tuple[ContextDoc | None, list[Problem]]:
     """Parse one candidate; (None, []) when it has no front matter at all."""
     try:
-        raw = files.read_bytes(root / path)
+        raw = files.read_capped(root / path, path, limits.DOCUMENT)
     except FileNotFoundError:
         return None, []  # in the index, deleted from the worktree: not part of the tree now
+    except ContractUnmet as exc:  # over the size limits, or not a regular file
+        return None, [_yaml_problem(exc.message, path)]
+    except OSError as exc:
+        return None, [Problem("invalid-front-matter", f"{path}:1", f"unreadable ({exc.strerror})")]
     timing.count("files read")
-    if not raw.startswith(b"---"):
+    if not raw.removeprefix(b"\xef\xbb\xbf").startswith(b"---"):
         return None, []
     try:
         doc, _, _ = split_front_matter(decode(raw, path), path)

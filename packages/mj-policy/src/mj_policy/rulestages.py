@@ -7,6 +7,7 @@ differs from the shipped package), so its exit code is the verdict over them.
 
 from __future__ import annotations
 
+from mj_core import yamlstrict
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
@@ -58,7 +59,7 @@ def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
 def _show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer, resolved = _checked_rules(context)
     rule = rules.find(resolved, options.id)
-    text = (layer.root / rule.path).read_text(encoding="utf-8")
+    text = yamlstrict.read_text(layer.root / rule.path, rule.path)
     yield {"kind": "rule-text", "id": rule.id, "path": rule.path, "text": text}
 
 

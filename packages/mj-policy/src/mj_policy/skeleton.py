@@ -3,8 +3,10 @@
 Sources: `share/skeleton/ai/**` → `.ai/**`, the standard rule package
 `share/standard/majordomus/**` → `.ai/repo/rules/vendor/majordomus/**` byte for byte, the empty
 directories `share/skeleton/directories.txt` lists (a `.gitkeep` in each one under `.ai/repo/`),
-and one `.ai/local/` line in `.gitignore`.
-Every file is published atomically and never replaces an existing one.
+and one `.ai/local` line in `.gitignore` (no trailing slash: it ignores `.ai/local` whether a
+clone carries it as a directory, a file or a symbolic link).
+Every file is published atomically and never replaces an existing one; every directory is made
+one level at a time, none through a symbolic link (`mj_core.confine`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import os
 
 from mj_core import atomic
-from mj_core import paths
+from mj_core import confine
 from mj_core import share
 from mj_core.cli import Stage
 from mj_core.errors import Refused
@@ -27,10 +29,10 @@ if TYPE_CHECKING:
     from mj_core.cli import Context
 
 VENDORED = ".ai/repo/rules/vendor/majordomus"
-IGNORE_LINE = ".ai/local/"
+IGNORE_LINE = ".ai/local"
 TRACKED = ".ai/repo/"
 KEEP = ".gitkeep"
-_IGNORE_FORMS = {".ai/local/", ".ai/local", "/.ai/local/", "/.ai/local", ".ai/local/*"}
+_IGNORE_FORMS = {".ai/local", "/.ai/local"}  # the directory-only forms miss a link or a file
 
 
 def sources() -> list[tuple[str, Path]]:
@@ -71,22 +73,8 @@ def _write(root: Path, relative: str, data: bytes, mode: int) -> bool:
     target = root / relative
     if target.exists() or target.is_symlink():
         return False
-    _make_dirs(root, target.parent)
-    paths.guard_write(root, target)
-    atomic.create(target, data, mode=mode)
+    atomic.create(target, data, mode=mode, root=root)
     return True
-
-
-def _make_dirs(root: Path, directory: Path) -> None:
-    """Create `directory` one level at a time, refusing (15) any level that leads out of root."""
-    missing = []
-    probe = directory
-    while not probe.exists():
-        missing.append(probe)
-        probe = probe.parent
-    paths.guard_write(root, probe)
-    for level in reversed(missing):
-        level.mkdir()
 
 
 def _directory(root: Path, relative: str) -> Iterator[str]:
@@ -95,7 +83,7 @@ def _directory(root: Path, relative: str) -> Iterator[str]:
     path = root / relative
     if not relative.startswith(TRACKED):
         if not path.exists():
-            _make_dirs(root, path)
+            atomic.make_dirs(path, root=root)
             yield relative + "/"
         return
     if path.is_dir() and any(path.iterdir()):
@@ -105,15 +93,19 @@ def _directory(root: Path, relative: str) -> Iterator[str]:
 
 
 def _ignore(root: Path) -> bool:
-    """Add the `.ai/local/` line to `.gitignore` unless a line already ignores it."""
+    """Add the `.ai/local` line to `.gitignore` unless a line already ignores it."""
     path = root / ".gitignore"
-    paths.guard_write(root, path)
+    refusal = confine.check(root, ".gitignore")
+    if refusal:
+        raise Refused(refusal)
     old = path.read_bytes() if path.exists() else b""
     if any(line.strip() in _IGNORE_FORMS for line in old.decode("utf-8", "replace").splitlines()):
         return False
     sep = b"" if not old or old.endswith(b"\n") else b"\n"
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    atomic.create(path, old + sep + IGNORE_LINE.encode() + b"\n", mode=mode, replace=True)
+    atomic.create(
+        path, old + sep + IGNORE_LINE.encode() + b"\n", mode=mode, replace=True, root=root
+    )
     return True
 
 

@@ -42,10 +42,21 @@ def plan(root: Path) -> tuple[projections.Inputs, list[Judged], int]:
     judged = []
     for projection in projections.declared(layer.policy.data):
         rendered = projections.render(projection, data)
-        path = paths.guard_write(root, root / projection.target)
+        path = confined(root, projection.target)
         judged.append(targets.judge(rendered, data, targets.read(path, projection.target)))
     budget = int(layer.policy.data["context"]["always_loaded_budget_lines"])
     return data, judged, budget
+
+
+def confined(root: Path, target: str) -> Path:
+    """The target's path, refused (15) before any write when a write there would leave the
+    repository, pass through a symbolic link or land inside the git directory."""
+    from mj_core import confine
+
+    refusal = confine.check(root, target)
+    if refusal:
+        raise Refused(f"{refusal} — fix the projection target in the policy or the link")
+    return root / target
 
 
 def generated_lines(item: Judged) -> int:
@@ -137,9 +148,9 @@ def _check(judged: list[Judged], budget: int) -> Iterator[Record]:
 def _write(root: Path, item: Judged) -> None:
     from mj_core import atomic  # tempfile and its imports: paid only when something is written
 
-    path = paths.guard_write(root, root / item.rendered.projection.target)
-    mode = os.stat(path).st_mode & 0o777 if path.exists() else 0o644
-    atomic.create(path, item.new.encode("utf-8"), mode=mode, replace=True)
+    path = root / item.rendered.projection.target
+    mode = os.lstat(path).st_mode & 0o777 if path.exists() else 0o644
+    atomic.create(path, item.new.encode("utf-8"), mode=mode, replace=True, root=root)
 
 
 def _refuse_if_needed(judged: list[Judged], budget: int, force: bool) -> None:

@@ -47,7 +47,7 @@ def _run(args: list[str]) -> int:
         return 10
     from mj_core import atomic  # only a stale manifest is written
 
-    atomic.create(target, text.encode("utf-8"), replace=True)
+    atomic.create(target, text.encode("utf-8"), replace=True, root=package())
     print(f"wrote: {target}")
     return 0
 

@@ -10,6 +10,7 @@ atomically — built beside the old one, then exchanged by two renames — and n
 from __future__ import annotations
 
 import os
+import stat
 
 from mj_core import share
 from mj_core import yamlstrict
@@ -23,6 +24,8 @@ from mj_policy import rulepkg
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from mj_core.confine import Place
 
     from mj_policy.layer import Layer
 
@@ -149,28 +152,61 @@ def update(layer: Layer, *, force: bool) -> list[str]:
 
 
 def _swap(target: Path, source: Path) -> None:
+    """Build the new copy beside the old one, then exchange them by renames within the vendor
+    directory, reached as every write is (`mj_core.confine`: no link followed on the way)."""
     from mj_core import atomic
+    from mj_core import confine
     from mj_core import ids
 
     suffix = ids.random_hex(8)
-    fresh = target.with_name(f".{VENDOR}.new-{suffix}")
+    fresh = f".{VENDOR}.new-{suffix}"
     for name in files(source):
-        atomic.create(fresh / name, (source / name).read_bytes())
-    if not target.exists():
-        os.rename(fresh, target)
-        return
-    old = target.with_name(f".{VENDOR}.old-{suffix}")
-    os.rename(target, old)
-    os.rename(fresh, target)
-    _remove_package(old)
+        atomic.create(target.parent / fresh / name, (source / name).read_bytes())
+    vendor = confine.opened(target, None)
+    try:
+        with confine.Faults(vendor.shown):
+            if not _present(vendor):
+                os.rename(fresh, VENDOR, src_dir_fd=vendor.fd, dst_dir_fd=vendor.fd)
+                return
+            old = f".{VENDOR}.old-{suffix}"
+            os.rename(VENDOR, old, src_dir_fd=vendor.fd, dst_dir_fd=vendor.fd)
+            os.rename(fresh, VENDOR, src_dir_fd=vendor.fd, dst_dir_fd=vendor.fd)
+            _remove_package(vendor.fd, old)
+    finally:
+        vendor.close()
 
 
-def _remove_package(old: Path) -> None:
+def _present(vendor: Place) -> bool:
+    """Whether the package directory exists (a link there is refused: never followed)."""
+    try:
+        found = os.stat(vendor.name, dir_fd=vendor.fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    if stat.S_ISLNK(found.st_mode):
+        raise Refused(f"{vendor.shown}: is a symbolic link; nothing was written through it")
+    return True
+
+
+def _remove_package(vendor_fd: int, old: str) -> None:
     """Remove the swapped-out copy file by file; anything unexpected is left in place."""
-    for name in files(old):
-        (old / name).unlink()
-    for directory in (old / "rules", old):
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    package = os.open(old, flags, dir_fd=vendor_fd)
+    try:
+        rules = os.open("rules", flags, dir_fd=package)
         try:
-            directory.rmdir()
-        except OSError:
-            return
+            with os.scandir(rules) as entries:
+                names = [e.name for e in entries if not e.is_dir(follow_symlinks=False)]
+            for name in names:
+                os.unlink(name, dir_fd=rules)
+        finally:
+            os.close(rules)
+        os.rmdir("rules", dir_fd=package)
+        os.unlink(rulepkg.MANIFEST, dir_fd=package)
+    except OSError:
+        return
+    finally:
+        os.close(package)
+    try:
+        os.rmdir(old, dir_fd=vendor_fd)
+    except OSError:
+        return

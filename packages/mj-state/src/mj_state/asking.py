@@ -2,7 +2,8 @@
 
 `add` stamps the active task (none → 12) and appends one line in one locked write; `resolve`
 rewrites that one line in place atomically; an unknown or ambiguous selector → 15, never a
-guess. Each write appends its ledger event (question.opened / question.resolved).
+guess. Each write appends its ledger event (question.opened / question.resolved); when that
+append fails the question file is put back as it was, so the two never disagree.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ import argparse
 
 from mj_core import atomic
 from mj_core import clock
+from mj_core import limits
+from mj_core import yamlstrict
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
+from mj_core.sanitise import undecodable
 from mj_policy.layer import Layer
 from mj_policy.layer import load
 
@@ -39,9 +43,12 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         raise UsageError(f"question: the text may not contain {questions.SEP.strip()!r}")
     task = check.active(layer)
     line = questions.unresolved_line(str(task["id"]), text, clock.day(clock.now()))
-    atomic.append_line(questions.path(layer.state), (line + "\n").encode("utf-8"))
-    ledger.append(
-        layer.root, layer.state, "question.opened", {"question": text}, task_id=task["id"]
+    atomic.append_line(  # the question stays only if its ledger line is written too
+        questions.path(layer.state),
+        (undecodable(line) + "\n").encode("utf-8"),
+        then=lambda: ledger.append(
+            layer.root, layer.state, "question.opened", {"question": text}, task_id=task["id"]
+        ),
     )
     yield {"kind": "record", "action": "opened", "task_id": task["id"], "question": text}
 
@@ -52,11 +59,18 @@ def resolve(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     entries = _refuse_malformed(layer)
     entry = pick(entries, options.selector)
     target = questions.path(layer.state)
-    lines = target.read_text(encoding="utf-8").split("\n")
+    lines = yamlstrict.read_text(target, f"state/{questions.NAME}", limits.LOG).split("\n")
     lines[entry.lineno - 1] = questions.resolved_line(entry, clock.day(clock.now()), answer)
-    atomic.create(target, "\n".join(lines).encode("utf-8"), mode=0o644, replace=True)
     payload = {"question": entry.question, "answer": answer}
-    ledger.append(layer.root, layer.state, "question.resolved", payload, task_id=entry.task_id)
+    atomic.create(  # the previous file comes back if the ledger line cannot be written
+        target,
+        "\n".join(lines).encode("utf-8"),
+        mode=0o600,
+        replace=True,
+        then=lambda: ledger.append(
+            layer.root, layer.state, "question.resolved", payload, task_id=entry.task_id
+        ),
+    )
     yield {"kind": "record", "action": "resolved", "number": entry.number, **payload}
 
 

@@ -26,6 +26,7 @@ from mj_state.records import Record as StoredRecord
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
     from typing import Any
 
     Record = dict[str, Any]
@@ -52,11 +53,11 @@ def write(layer: Layer, task: Record | None, body: str) -> Record:
             f"{writing.STDIN}: {count} lines, over checkpoint.max_body_lines {cap} — nothing "
             "written; a note this long is a handover: `majordomus handover < body.md`"
         )
-    path, where = writing.publish(layer, "checkpoint", task, body) if count else (None, None)
-    if path is not None or task is not None:
-        moment = clock.now()
+    moment = clock.now()
+    task_id = str(task["id"]) if task else None
+
+    def line(path: Path | None, where: Record | None) -> None:
         payload = {"checkpoint_path": layer.relative(path)} if path else {}
-        task_id = str(task["id"]) if task else None
         ledger.append(
             layer.root,
             layer.state,
@@ -66,8 +67,14 @@ def write(layer: Layer, task: Record | None, body: str) -> Record:
             where=where,
             moment=moment,
         )
-        if task is not None:
-            task = writing.touch(layer, task, moment, where)
+
+    path, where = None, None
+    if count:  # the record stays only when its ledger line is written
+        path, where = writing.publish(layer, "checkpoint", task, body, then=line)
+    elif task is not None:
+        line(None, None)
+    if task is not None:
+        task = writing.touch(layer, task, moment, where)
     return {
         "kind": "record",
         "action": "checkpoint",

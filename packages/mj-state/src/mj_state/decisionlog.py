@@ -42,10 +42,15 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         head=git.head(layer.root),
         moment=clock.now(),
     )
-    decisions.append(layer.state, entry)
     task_id = str(task["id"]) if task else None
     payload = {"decision": entry.title}
-    ledger.append(layer.root, layer.state, "decision.recorded", payload, task_id=task_id)
+    decisions.append(
+        layer.state,
+        entry,
+        then=lambda: ledger.append(
+            layer.root, layer.state, "decision.recorded", payload, task_id=task_id
+        ),
+    )
     yield {
         **shown(entry),
         "action": "recorded",

@@ -13,9 +13,16 @@ from pathlib import Path
 
 from mj_core import atomic
 from mj_core import clock
+from mj_core import files
+from mj_core import limits
 from mj_core import timing
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
+from mj_core.sanitise import undecodable
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 NAME = "decisions.md"
 FIELDS = ("Task", "Head", "Why", "Rejected", "Evidence", "Supersedes")
@@ -66,12 +73,11 @@ def parse(text: str) -> list[Entry]:
 
 
 def read(state: Path) -> list[Entry]:
-    try:
-        text = path(state).read_text(encoding="utf-8", errors="replace")
-        timing.count("files read")
-        return parse(text)
-    except FileNotFoundError:
+    text = files.read_lenient(path(state), f"state/{NAME}", limits.LOG)
+    if text is None:
         return []
+    timing.count("files read")
+    return parse(text)
 
 
 def lacking(entry: Entry) -> list[str]:
@@ -134,8 +140,9 @@ def _supersedes(entries: list[Entry], text: str | None) -> str:
     return found[0].title
 
 
-def append(state: Path, entry: Entry) -> None:
-    """One locked write of the whole entry, separated from the previous one by a blank line."""
+def append(state: Path, entry: Entry, *, then: Callable[[], object] | None = None) -> None:
+    """One locked write of the whole entry, separated from the previous one by a blank line;
+    `then` (its ledger line) runs under the lock, and when it fails the entry is taken back."""
     target = path(state)
     lead = b"\n" if target.exists() and target.stat().st_size else b""
-    atomic.append_block(target, lead + entry.text().encode("utf-8"))
+    atomic.append_block(target, lead + undecodable(entry.text()).encode("utf-8"), then=then)

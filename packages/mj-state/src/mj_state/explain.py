@@ -45,7 +45,7 @@ def doctrines(layer: Layer, command: str) -> list[tuple[str, str]]:
     directory = layer.section("rules")
     for path in sorted(directory.rglob("*.md")):
         try:
-            text = path.read_text(encoding="utf-8")
+            text = yamlstrict.read_text(path, layer.relative(path))
             front, _, _ = yamlstrict.split_front_matter(text, layer.relative(path))
         except (MjError, OSError, UnicodeDecodeError):
             continue  # README.md and the like; doctor judges rule files

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mj_core import files
+from mj_core import limits
 from mj_core.errors import MjError
 from mj_policy import contextchain
 from mj_policy import contextstages
@@ -39,13 +41,15 @@ def documents(lay: Layer, claims: list[str]) -> list[dict[str, Any]]:
 def history(path: Path, limit: int) -> dict[str, Any]:
     """The last `limit` ledger events (the tail only is parsed) and how many lines there are."""
     try:
-        raw = path.read_bytes()
+        raw = files.read_most(path, "state/ledger.jsonl", limits.LEDGER[0])
     except FileNotFoundError:
         return {"events": [], "total": 0}
     lines = raw.splitlines(keepends=True)
     tail = lines[-limit:] if limit > 0 else []
     events = []
     for number, line in enumerate(tail, start=len(lines) - len(tail) + 1):
+        if len(line) > limits.LEDGER[1]:
+            continue  # a malformed line: `history --validate` names it
         parsed = ledger.parse_line(number, line)
         if parsed.record is not None and parsed.error is None:
             events.append(_event(parsed.record))

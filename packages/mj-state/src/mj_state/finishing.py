@@ -13,6 +13,8 @@ from pathlib import Path
 
 from mj_core import atomic
 from mj_core import clock
+from mj_core import files
+from mj_core import limits
 from mj_core import yamlstrict
 from mj_core.errors import MissingArtifact
 from mj_core.errors import UsageError
@@ -122,10 +124,11 @@ def note_facts(source: str, shown: str, body: str) -> Record:
 
 def read_note(layer: Layer, argument: str, stdin: IO[bytes] | None = None) -> tuple[Record, str]:
     """`--note <file>`: an input document, read from wherever it is (`-`: standard input); it
-    must be a readable regular file (CLI-REFERENCE Decision 2). Its optional YAML block is kept."""
+    must be a readable regular file (CLI-REFERENCE Decision 2) within `limits.NOTE`. Its
+    optional YAML block is kept."""
     if argument == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
-        text = yamlstrict.decode(stream.read(), "<stdin>")
+        text = yamlstrict.decode(files.read_stream(stream, "<stdin>", limits.NOTE), "<stdin>")
         shown = "-"
     else:
         target = Path(argument)
@@ -133,7 +136,7 @@ def read_note(layer: Layer, argument: str, stdin: IO[bytes] | None = None) -> tu
             raise MissingArtifact(f"--note {argument}: no such file")
         if not target.is_file():
             raise UsageError(f"--note {argument}: not a regular file")
-        text = yamlstrict.read_text(target, argument)
+        text = yamlstrict.read_text(target, argument, limits.NOTE)
         shown = argument
     body = text
     if text.startswith("---\n") and "\n---\n" in text[4:]:

@@ -26,6 +26,7 @@ from mj_state import writing
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
     from typing import Any
 
     Record = dict[str, Any]
@@ -51,20 +52,24 @@ def write(layer: Layer, task: Record | None, body: str, *, close: bool) -> Recor
     required = [str(s) for s in layer.policy.data["handover"]["required_sections"]]
     bodies.refuse_identity(body, writing.STDIN)
     bodies.refuse_missing(body, required, writing.STDIN)
-    path, where = writing.publish(layer, "handover", task, body)
     closed = close and task is not None
-    payload = {"handover_path": layer.relative(path), "closed": closed}
     task_id = str(task["id"]) if task else None
     moment = clock.now()
-    ledger.append(
-        layer.root,
-        layer.state,
-        "task.handed_over",
-        payload,
-        task_id=task_id,
-        where=where,
-        moment=moment,
-    )
+
+    def line(path: Path, where: Record) -> None:
+        payload = {"handover_path": layer.relative(path), "closed": closed}
+        ledger.append(
+            layer.root,
+            layer.state,
+            "task.handed_over",
+            payload,
+            task_id=task_id,
+            where=where,
+            moment=moment,
+        )
+
+    # the record stays only when its ledger line is written
+    path, where = writing.publish(layer, "handover", task, body, then=line)
     if task is not None:
         changes = {"outcome": "handed_over"} if closed else {}
         writing.touch(layer, task, moment, where, **changes)

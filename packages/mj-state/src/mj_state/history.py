@@ -60,7 +60,9 @@ def select(layer: Layer, options: argparse.Namespace) -> Iterator[Record]:
         raise UsageError(f"history: --event {options.event!r} is not declared in share/events.yaml")
     threshold = since(options.since) if options.since else None
     limit = None if options.all else int(options.limit or DEFAULT_LIMIT)
-    needles = [name.encode() for name in (options.task, options.event) if name]
+    needles = [
+        name.encode("utf-8", "surrogateescape") for name in (options.task, options.event) if name
+    ]
     kept: list[Record] = []
     skipped: list[Record] = []
     for number, text, complete in reversed(ledger.raw_lines(ledger.path(layer.state))):

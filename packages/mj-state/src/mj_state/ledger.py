@@ -164,15 +164,9 @@ def write_tip(ledger: Path, tip: chain.Tip) -> None:
 
 
 def _write_all(fd: int, ledger: Path, size: int, data: bytes) -> None:
-    """One `write()` of `data`; on failure or a short write the file is cut back to `size`."""
-    try:
-        written = os.write(fd, data)
-    except OSError:
-        os.ftruncate(fd, size)
-        raise
-    if written != len(data):
-        os.ftruncate(fd, size)
-        raise OSError(f"{ledger}: short append ({written} of {len(data)} bytes); undone")
+    """One `write()` of `data`; on failure or a short write the file is cut back to `size`
+    and the write refused (15: a full disk or a size limit is the world's fault)."""
+    atomic.write_at_end(fd, data, size, ledger.name)
 
 
 def envelope(

@@ -97,7 +97,8 @@ def _touched_calls(
     for other, _, base, moved in others:
         calls.append(((*git.STATUS_ARGS, *within), other))
         if base and moved:
-            log = ("log", "--name-only", "-z", "--format=", f"{base}..HEAD", *within)
+            log: tuple[str, ...] = ("log", *git.NO_DRIVERS, "--name-only", "-z", "--format=")
+            log += (f"{base}..HEAD", *within)
             calls.append((log, other))
     return calls
 

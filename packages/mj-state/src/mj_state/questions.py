@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from mj_core import files
+from mj_core import limits
 from mj_core import timing
+from mj_core.errors import ContractUnmet
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -95,12 +98,14 @@ def load(state_dir: Path) -> tuple[list[Entry], list[Malformed]]:
 def read(state_dir: Path) -> tuple[str | None, str | None]:
     """(the file's text or None when it is missing, why it cannot be read)."""
     try:
-        data = path(state_dir).read_bytes()
+        data = files.read_capped(path(state_dir), f"state/{NAME}", limits.LOG)
         timing.count("files read")
     except FileNotFoundError:
         return None, None
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror})"
+    except ContractUnmet as exc:  # over its limits, or not a regular file
+        return None, "is " + exc.message.split(": ", 1)[-1]
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:

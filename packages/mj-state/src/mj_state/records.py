@@ -15,15 +15,18 @@ from mj_core import atomic
 from mj_core import clock
 from mj_core import ids
 from mj_core import keys
+from mj_core import limits
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import UsageError
+from mj_core.sanitise import undecodable
 
 from mj_state import bodies
 from mj_state import identity
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 KINDS = {"handover": "handovers", "checkpoint": "checkpoints"}
@@ -77,11 +80,21 @@ def front_matter(
 
 def render(front: dict[str, Any], body: str) -> bytes:
     text = body if body.endswith("\n") else body + "\n"
-    return f"---\n{yamlstrict.dump(front)}---\n\n{text.lstrip(chr(10))}".encode()
+    body = undecodable(text.lstrip("\n"))  # a file name git gave as bytes, as `\xNN`
+    return f"---\n{yamlstrict.dump(front)}---\n\n{body}".encode()
 
 
-def publish(state: Path, kind: str, front: dict[str, Any], body: str, *, name: str) -> Path:
-    """Refuse an identity-like body line (10), then publish a new 0600 file; return its path."""
+def publish(
+    state: Path,
+    kind: str,
+    front: dict[str, Any],
+    body: str,
+    *,
+    name: str,
+    then: Callable[[Path], object] | None = None,
+) -> Path:
+    """Refuse an identity-like body line (10), then publish a new 0600 file; return its path.
+    `then(path)` (the writes that go with the record) runs after; if it fails, no record."""
     bodies.refuse_identity(body, name)
     stamped = clock.parse_iso(front["created_at"])
     moment = clock.now() if stamped is None else stamped
@@ -90,12 +103,12 @@ def publish(state: Path, kind: str, front: dict[str, Any], body: str, *, name: s
     def make_name() -> str:
         return ids.record_name(moment, front["branch"], front["head"] or None)
 
-    return atomic.publish_unique(target, make_name, render(front, body), MODE)
+    return atomic.publish_unique(target, make_name, render(front, body), MODE, then=then)
 
 
 def load(path: Path) -> tuple[dict[str, Any], str]:
     """(front matter, body) of one record; unknown front-matter keys are errors (10)."""
-    return from_text(yamlstrict.read_text(path), path)
+    return from_text(yamlstrict.read_text(path, str(path), limits.RECORD), path)
 
 
 def from_text(text: str, path: Path) -> tuple[dict[str, Any], str]:

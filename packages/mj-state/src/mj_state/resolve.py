@@ -12,6 +12,7 @@ from pathlib import Path
 
 from mj_core import files
 from mj_core import ids
+from mj_core import limits
 from mj_core import timing
 from mj_core.errors import MjError
 
@@ -34,7 +35,9 @@ def ordered(state: Path, kind: str, branch: str) -> list[str]:
         return found
     ledger = _ledger_bytes(state)
     return sorted(
-        found, key=lambda n: (n.split("--", 1)[0], ledger.rfind(n.encode())), reverse=True
+        found,
+        key=lambda n: (n.split("--", 1)[0], ledger.rfind(n.encode("utf-8", "surrogateescape"))),
+        reverse=True,
     )
 
 
@@ -45,9 +48,9 @@ def _branch_key(name: str) -> str:
 
 def _ledger_bytes(state: Path) -> bytes:
     try:
-        return (state / "ledger.jsonl").read_bytes()
-    except OSError:
-        return b""
+        return files.read_most(state / "ledger.jsonl", "state/ledger.jsonl", limits.LEDGER[0])
+    except (OSError, MjError):
+        return b""  # ties then keep name order; `history --validate` reports the ledger
 
 
 def scan(
@@ -112,8 +115,8 @@ def _may_name(path: Path, here_now: dict[str, Any]) -> bool:
     git directory `<main worktree>/.git`, is an occurrence followed by `/`). Else: parse it.
     """
     try:
-        raw = files.read_bytes(path)
-    except OSError:
+        raw = files.read_most(path, str(path), limits.RECORD[0])
+    except (OSError, MjError):
         return True  # let the parser report it
     timing.count("files read")
     if b"\\" in raw:
@@ -122,7 +125,7 @@ def _may_name(path: Path, here_now: dict[str, Any]) -> bool:
     value = str(here_now.get("worktree_id") if key else here_now["worktree"])
     if not value or value.strip(_VERBATIM):
         return True
-    needle = value.encode()
+    needle = value.encode("utf-8", "surrogateescape")
     start = raw.find(needle)
     while start != -1:
         end = start + len(needle)

@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 
 from mj_core import clock
+from mj_core import files
 from mj_core import git
+from mj_core import limits
 from mj_core import yamlstrict
 from mj_core.cli import Context
 from mj_core.errors import UsageError
@@ -24,6 +26,7 @@ from mj_state import taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     Record = dict[str, Any]
@@ -36,7 +39,8 @@ def stdin_body(context: Context) -> str:
     stream = context.stdin if context.stdin is not None else sys.stdin.buffer
     if stream.isatty():
         raise UsageError("no body: pipe it on stdin (`… < body.md`), or use --derive")
-    return yamlstrict.decode(stream.read(), STDIN).replace("\r\n", "\n")
+    raw = files.read_stream(stream, STDIN, limits.RECORD)  # what a record may hold, no more
+    return yamlstrict.decode(raw, STDIN).replace("\r\n", "\n")
 
 
 def active_here(layer: Layer) -> Record | None:
@@ -60,8 +64,16 @@ def where(root: Path, task: Record | None) -> tuple[Record, list[str]]:
     return found, list(dict.fromkeys([*status, *changed]))
 
 
-def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Path, Record]:
-    """Compute the front matter and publish a new record; (its path, the identity used)."""
+def publish(
+    layer: Layer,
+    kind: str,
+    task: Record | None,
+    body: str,
+    *,
+    then: Callable[[Path, Record], object] | None = None,
+) -> tuple[Path, Record]:
+    """Compute the front matter and publish a new record; (its path, the identity used).
+    `then(path, identity)` (its ledger line) runs after; when it fails the record is removed."""
     identity_now, changed = where(layer.root, task)
     front = records.front_matter(
         layer.root,
@@ -72,7 +84,8 @@ def publish(layer: Layer, kind: str, task: Record | None, body: str) -> tuple[Pa
         moment=clock.now(),
         where=identity_now,
     )
-    return records.publish(layer.state, kind, front, body, name=STDIN), identity_now
+    after = None if then is None else (lambda path: then(path, identity_now))
+    return records.publish(layer.state, kind, front, body, name=STDIN, then=after), identity_now
 
 
 def touch(

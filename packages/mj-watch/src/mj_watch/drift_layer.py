@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 
 from mj_core import files
+from mj_core import limits
 from mj_core import timing
 from mj_core import yamlstrict
 from mj_core.errors import MjError
@@ -124,9 +125,9 @@ def foreign_records(facts: WatchFacts) -> Iterator[Finding]:
         for name in records.names(state, kind):
             path = folder / name
             try:
-                raw = files.read_bytes(path)
-            except OSError:
-                continue
+                raw = files.read_capped(path, str(path), limits.RECORD)
+            except (OSError, MjError):
+                continue  # unreadable records are the resolver's and doctor's to report
             timing.count("files read")
             if own in raw[:_FRONT]:
                 continue

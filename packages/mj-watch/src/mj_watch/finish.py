@@ -9,6 +9,8 @@ that belongs to another worktree.
 
 from __future__ import annotations
 
+from mj_core import limits
+from mj_core import yamlstrict
 from mj_core.cli import Context
 from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
@@ -144,7 +146,8 @@ def _judge(
                "blocking": blocking}  # fmt: skip
         return
     if note_text is None:
-        note_text = (layer.root / facts["note"]["path"]).read_text(encoding="utf-8")
+        shown = facts["note"]["path"]
+        note_text = yamlstrict.read_text(layer.root / shown, shown, limits.NOTE)
     written = finishing.record(
         layer, task, outcome=outcome, contract=contract.verdicts(lines),
         run=facts.get("verify"), note_text=note_text,

@@ -9,6 +9,8 @@ decision log: an entry that cannot be attributed (no Task, Head or Why) is repor
 
 from __future__ import annotations
 
+from mj_core import files
+from mj_core import limits
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 
@@ -75,10 +77,10 @@ def decision_records(facts: Facts) -> Iterator[Finding]:
     """Entries of the decision log lacking Task, Head or Why (advisory: WARN under doctor)."""
     from mj_state import decisions
 
-    path = facts.path(DECISIONS)
-    if not path.is_file():
+    text = files.read_lenient(facts.path(DECISIONS), DECISIONS, limits.LOG)
+    if text is None:
         return
-    entries = decisions.parse(path.read_text(encoding="utf-8", errors="replace"))
+    entries = decisions.parse(text)
     flagged = 0
     for entry in entries:
         lacking = decisions.lacking(entry)

@@ -9,7 +9,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from mj_core import files
 from mj_core import git
+from mj_core import limits
+from mj_core.errors import MjError
 
 
 def hooks_dir(root: Path) -> Path:
@@ -56,6 +59,6 @@ def read(path: Path) -> str:
     """The script as the shell reads it: line endings untranslated (a CRLF hook is not a sh
     script), undecodable bytes replaced."""
     try:
-        return path.read_bytes().decode("utf-8", errors="replace")
-    except OSError:
-        return ""
+        return files.read_lenient(path, str(path), limits.LAYER) or ""
+    except MjError:
+        return ""  # a directory, unreadable or over the limits: runs no majordomus command

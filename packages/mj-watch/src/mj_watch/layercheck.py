@@ -1,4 +1,5 @@
-"""Doctrine majordomus.layer-integrity: the manifest resolves, `.ai/local/` never travels."""
+"""Doctrine majordomus.layer-integrity: the manifest resolves, `.ai/local/` never travels and
+its state is a real directory tree (no symbolic link a write could follow out of `.ai/`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_policy import layer
 
+from mj_watch import confinement
 from mj_watch import repro
 from mj_watch import schemacheck
 
@@ -90,22 +92,24 @@ def _local(facts: Facts, local: Any) -> Iterator[Finding]:
     if not isinstance(value, str) or not value or ".." in value.split("/"):
         return  # the closed-schema check has reported it
     relative = f".ai/{value.strip('/')}/"
+    name = relative.rstrip("/")  # the ignore line and the pathspec that also match a link
     if not git.check_ignored(facts.root, relative):
         quoted = shlex.quote(relative)
         yield Finding(
             "FAIL",
             CATEGORY,
             relative,
-            f"not ignored by git — add a `{relative}` line to .gitignore",
+            f"not ignored by git — add a `{name}` line to .gitignore",
             f"git check-ignore -v --no-index {quoted} || echo {shlex.quote('not ignored')}",
         )
-    tracked = git.ls_files(facts.root, relative)
+    yield from confinement.state_findings(confinement.state_kinds(facts.root))
+    tracked = git.ls_files(facts.root, name)
     if tracked:
         yield Finding(
             "FAIL",
             CATEGORY,
             relative,
             f"{len(tracked)} tracked file(s), e.g. {tracked[0]} — this checkout's own state "
-            f"never travels: `git rm --cached -r {relative}`",
-            f"git ls-files {shlex.quote(relative)}",
+            f"never travels: `git rm --cached -r {name}`",
+            f"git ls-files -- {shlex.quote(name)}",
         )

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import shlex
 
+from mj_core import files
+from mj_core import limits
+from mj_core.errors import MjError
+
 from mj_watch import hookproof
 from mj_watch import hooks
 from mj_watch import hooktarget
@@ -71,9 +75,10 @@ def _load(path: Path) -> Any:
     import yaml
 
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return None
+        text = files.read_capped(path, CONFIG, limits.LAYER).decode("utf-8")
+        return yaml.safe_load(text)
+    except (OSError, MjError, ValueError, RecursionError, yaml.YAMLError):
+        return None  # unreadable, over the limits, not UTF-8, too deep: no hook configured
 
 
 def _find(config: Any, hook_id: str) -> tuple[dict[str, Any], str] | None:

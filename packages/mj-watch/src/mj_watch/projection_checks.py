@@ -14,6 +14,8 @@ from mj_core.findings import Finding
 from mj_policy import projections
 from mj_policy import targets
 
+from mj_watch import confinement
+
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -51,6 +53,9 @@ def _show_stamp(projection: Projection) -> str:
 
 def inspect(facts: Facts, projection: Projection) -> Seen:
     target = projection.target
+    refusal = confinement.target_refusal(facts.root, target)
+    if refusal is not None:
+        return Seen(projection, None, confinement.target_finding(target, refusal))
     path = facts.path(target)
     if not path.is_file():
         missing = Finding(
