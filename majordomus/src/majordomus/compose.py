@@ -44,7 +44,7 @@ def stages(spec: Record, options: argparse.Namespace, inv: Invocation) -> list[l
 
 
 def _stage(argv: list[str], inv: Invocation, upstream: Iterable[Record] | None) -> Iterable[Record]:
-    from mj_core.cli import Context
+    from mj_core.stage import Context
     from mj_core.stage import run_stream
 
     tool = importlib.import_module(TOOLS[argv[0]])

@@ -6,12 +6,12 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.cli import guard
 from mj_core.cli import tool_main
 from mj_core.errors import Refused
 from mj_core.findings import Finding
+from mj_core.stage import Context
+from mj_core.stage import Stage
 
 
 def _echo(options: argparse.Namespace, context: Context) -> Iterable[dict[str, Any]]:

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from io import BytesIO
 from io import StringIO
 
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.cli import tool_main
+from mj_core.stage import Context
+from mj_core.stage import Stage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

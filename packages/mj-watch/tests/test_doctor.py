@@ -74,7 +74,7 @@ def test_every_record_survives_json(root: Path) -> None:
 
 def test_no_layer_is_missing_artifact(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, env=ENV, check=True)
-    from mj_core.cli import Context
+    from mj_core.stage import Context
 
     stage = doctor.STAGES["doctor"]
     with pytest.raises(MissingArtifact, match="majordomus init"):

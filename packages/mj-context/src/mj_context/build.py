@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
+from mj_core.stage import Stage
 
 from mj_context import records
 from mj_context import sections
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.cli import Context
+    from mj_core.stage import Context
 
     Record = dict[str, Any]
     Builder = Callable[[View], Section | Excluded | None]

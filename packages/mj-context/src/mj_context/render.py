@@ -14,10 +14,10 @@ the line count the budget reports is the count of lines printed.
 from __future__ import annotations
 
 from mj_core import sanitise
-from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.errors import UsageError
 from mj_core.limits import BRIEFING_LINE
+from mj_core.stage import Stage
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.cli import Context
+    from mj_core.stage import Context
 
     Record = dict[str, Any]
 

@@ -62,17 +62,17 @@ def _pipeline(spec: dict[str, Any], stages: dict[tuple[str, str], Any]) -> Itera
 
 def _forwarded(commands: list[Any], stages: dict[tuple[str, str], Any]) -> Iterator[str]:
     seen: dict[tuple[str, str, str], Any] = {}
-    for key, stage in stages.items():
+    for (tool, name), stage in stages.items():
         for option in stage.get("options") or []:
-            seen[(*key, option["name"])] = option
+            seen[(tool, name, option["name"])] = option
     for spec in commands:
         options = {o["name"]: o for o in spec.get("options") or []}
         for step in spec.get("pipeline") or []:
-            for name in step.get("forward") or []:
-                key = (step["stage"][0], step["stage"][1], name)
-                if key in seen and seen[key] != options.get(name):
-                    yield f"{spec['name']}: option {name!r} differs from another sent to the stage"
-                seen.setdefault(key, options.get(name))
+            for option in step.get("forward") or []:
+                sent = (str(step["stage"][0]), str(step["stage"][1]), str(option))
+                if sent in seen and seen[sent] != options.get(option):
+                    yield f"{spec['name']}: option {option!r} differs from another sent there"
+                seen.setdefault(sent, options.get(option))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mj_core.cli import Stage
 from mj_core.errors import UsageError
 from mj_core.findings import Finding
+from mj_core.stage import Stage
 
 from mj_policy import contextchain
 from mj_policy import contexttree
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.cli import Context
+    from mj_core.stage import Context
 
     from mj_policy.contexttree import Tree
 

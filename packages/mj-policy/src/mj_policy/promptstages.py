@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mj_core.cli import Stage
+from mj_core.stage import Stage
 
 from mj_policy import layer as layer_mod
 from mj_policy import prompts
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.cli import Context
+    from mj_core.stage import Context
 
     Record = dict[str, Any]
 

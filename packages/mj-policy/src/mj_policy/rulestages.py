@@ -8,9 +8,9 @@ differs from the shipped package), so its exit code is the verdict over them.
 from __future__ import annotations
 
 from mj_core import yamlstrict
-from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
+from mj_core.stage import Stage
 
 from mj_policy import layer as layer_mod
 from mj_policy import rules
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.cli import Context
+    from mj_core.stage import Context
 
     Record = dict[str, Any]
 

@@ -16,8 +16,8 @@ import os
 from mj_core import atomic
 from mj_core import confine
 from mj_core import share
-from mj_core.cli import Stage
 from mj_core.errors import Refused
+from mj_core.stage import Stage
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.cli import Context
+    from mj_core.stage import Context
 
 VENDORED = ".ai/repo/rules/vendor/majordomus"
 IGNORE_LINE = ".ai/local"

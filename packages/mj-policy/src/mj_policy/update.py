@@ -11,11 +11,11 @@ import os
 
 from mj_core import paths
 from mj_core import timing
-from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.findings import Finding
+from mj_core.stage import Stage
 
 from mj_policy import layer as layer_mod
 from mj_policy import projections
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.cli import Context
+    from mj_core.stage import Context
 
     from mj_policy.targets import Judged
 

@@ -8,8 +8,8 @@ record on, so the printed pipeline does the same writes as the command.
 
 from __future__ import annotations
 
-from mj_core.cli import Context
-from mj_core.cli import Stage
+from mj_core.stage import Context
+from mj_core.stage import Stage
 from mj_policy.layer import load
 
 from mj_state import ledger

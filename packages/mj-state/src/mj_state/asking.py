@@ -14,12 +14,12 @@ from mj_core import atomic
 from mj_core import clock
 from mj_core import limits
 from mj_core import yamlstrict
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_core.sanitise import undecodable
+from mj_core.stage import Context
+from mj_core.stage import Stage
 from mj_policy.layer import Layer
 from mj_policy.layer import load
 

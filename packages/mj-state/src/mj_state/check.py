@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 
 from mj_core import clock
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.findings import Finding
+from mj_core.stage import Context
+from mj_core.stage import Stage
 from mj_policy.layer import Layer
 from mj_policy.layer import load
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 
 from mj_core import clock
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.errors import ContractUnmet
+from mj_core.stage import Context
+from mj_core.stage import Stage
 from mj_policy.layer import Layer
 from mj_policy.layer import load
 

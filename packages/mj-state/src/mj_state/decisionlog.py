@@ -11,9 +11,9 @@ import argparse
 
 from mj_core import clock
 from mj_core import git
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
+from mj_core.stage import Context
+from mj_core.stage import Stage
 from mj_policy.layer import load
 
 from mj_state import decisions

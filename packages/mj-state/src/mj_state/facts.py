@@ -15,10 +15,10 @@ from pathlib import Path
 from mj_core import clock
 from mj_core import git
 from mj_core import timing
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
 from mj_core.errors import MjError
+from mj_core.stage import Context
+from mj_core.stage import Stage
 from mj_policy import layer as layer_mod
 from mj_policy.layer import Layer
 

@@ -10,11 +10,11 @@ import argparse
 
 from mj_core import clock
 from mj_core import ids
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
+from mj_core.stage import Context
+from mj_core.stage import Stage
 from mj_policy.layer import Layer
 from mj_policy.layer import load
 

@@ -14,8 +14,8 @@ from mj_core import files
 from mj_core import git
 from mj_core import limits
 from mj_core import yamlstrict
-from mj_core.cli import Context
 from mj_core.errors import UsageError
+from mj_core.stage import Context
 from mj_policy.layer import Layer
 
 from mj_state import identity

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 
 from mj_core import git
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.findings import Finding
+from mj_core.stage import Context
+from mj_core.stage import Stage
 from mj_policy import layer
 
 from mj_watch.context_budget import context_budget

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from mj_core import limits
 from mj_core import yamlstrict
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_core.findings import Finding
+from mj_core.stage import Context
+from mj_core.stage import Stage
 
 from mj_watch import contract
 

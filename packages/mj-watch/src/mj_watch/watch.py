@@ -8,9 +8,9 @@ time over `benchmark.budget.watch_ms` is a WARN, never part of the exit code.
 
 from __future__ import annotations
 
-from mj_core.cli import Context
-from mj_core.cli import Stage
 from mj_core.findings import Finding
+from mj_core.stage import Context
+from mj_core.stage import Stage
 
 from mj_watch import drift_layer
 from mj_watch import drift_task
