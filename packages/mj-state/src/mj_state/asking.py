@@ -23,9 +23,9 @@ from mj_core.stage import Stage
 from mj_policy.layer import Layer
 from mj_policy.layer import load
 
-from mj_state import check
 from mj_state import ledger
 from mj_state import questions
+from mj_state import writing
 from mj_state.questions import Entry
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -41,7 +41,7 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     text = _one_line(options.question, "question")
     if questions.SEP in text:
         raise UsageError(f"question: the text may not contain {questions.SEP.strip()!r}")
-    task = check.active(layer)
+    task = writing.required_active(layer)
     line = questions.unresolved_line(str(task["id"]), text, clock.day(clock.now()))
     atomic.append_line(  # the question stays only if its ledger line is written too
         questions.path(layer.state),

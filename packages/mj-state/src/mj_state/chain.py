@@ -119,6 +119,19 @@ class Verdict:
     def ok(self) -> bool:
         return self.broken is None and self.tip_problem is None
 
+    def fact(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    @classmethod
+    def from_fact(cls, fact: dict[str, Any]) -> Verdict:
+        verdict = cls()
+        for name in cls.__slots__:
+            if name in fact:
+                setattr(verdict, name, fact[name])
+        if verdict.broken is not None:
+            verdict.broken = (int(verdict.broken[0]), str(verdict.broken[1]))
+        return verdict
+
 
 def verify(
     rows: list[tuple[int, bytes, bool]],

@@ -1,7 +1,12 @@
-"""`mj-state check`: is the active task consistent with policy, scope and git?
+"""`mj-state check`: the judge of the active task, over `mj-state facts --for check`; and
+`mj-state touch`, the one write of `check --checkpoint`.
 
-Read-only, except `--checkpoint`, which after the checks moves `checkpoint_at` and appends one
-`task.checkpoint` line. No active task → 12; a record that does not parse → one FAIL.
+The judge reads facts on stdin (or a file) and never the repository: the task is the ledger's,
+its copy is compared with it, scope, checkpoint age, blockers, question lines and the ledger
+are judged from what the facts stage gathered. No active task → 12 (a copy that says
+otherwise, or one from another checkout, is reported first). `touch` passes the judge's
+findings on, then moves `checkpoint_at` (one `task.checkpoint` line, the copy written anew from
+the ledger) — refused (15) with no active task of this checkout.
 """
 
 from __future__ import annotations
@@ -14,17 +19,10 @@ from mj_core.errors import Refused
 from mj_core.findings import Finding
 from mj_core.stage import Context
 from mj_core.stage import Stage
-from mj_policy.layer import Layer
-from mj_policy.layer import load
 
 from mj_state import explain
 from mj_state import judge
-from mj_state import ledger
-from mj_state import overlap
-from mj_state import start
-from mj_state import tasks
 from mj_state import taskstate
-from mj_state import writing
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -35,79 +33,76 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    layer = load(context.root())
-    situation = taskstate.read(layer)
+    facts = judge.Facts(context.records(options.input))
+    situation = facts.situation
+    if situation is None:
+        raise MissingArtifact("check: the facts carry no situation — `mj-state facts --for check`")
     record = situation.active_record()
     if record is None:
-        yield from _without_task(layer, situation)
-        if options.checkpoint:
-            raise Refused("check --checkpoint: no active task of this checkout; nothing written")
+        yield from (finding.record() for finding in _without_task(facts, situation))
         return
     if options.explain:
-        yield from explain.sections(layer, record)
+        items = facts.get("doctrines").get("items") or []
+        yield from explain.sections(record, facts.get("profile"), facts.place.policy, items)
         return
     if options.overlap:
-        yield from _overlap(layer, list(record["scope"]))
+        yield from _overlap(facts, list(record["scope"]))
         return
-    interval = start.interval(layer, str(record["profile"]))
-    yield from (f.record() for f in judge.all_findings(layer, record, interval, situation))
-    if options.checkpoint:
-        yield checkpoint(layer, record)
+    yield from (f.record() for f in judge.all_findings(facts, record))
 
 
-def _without_task(layer: Layer, situation: taskstate.Situation) -> Iterator[Record]:
-    """No active task here by the ledger: a copy that says otherwise is a FAIL, one from
-    another checkout is reported, and with nothing at all there is nothing to check (12)."""
-    trust = [*taskstate.copy_findings(layer, situation)]
-    if situation.copy_problem is not None:
-        trust.insert(0, judge.unreadable_copy(layer, situation.copy_problem))
-    if trust:
-        yield from (finding.record() for finding in trust)
-        return
-    foreign = judge.foreign(layer, situation)
-    if foreign is not None:
-        yield foreign.record()
-        yield from (f.record() for f in judge.question_lines(layer))
-        yield from (f.record() for f in judge.ledger_lines(layer, situation))
-        return
-    own = situation.own
-    if own is None:
-        raise MissingArtifact("no active task in this checkout — run `majordomus start`")
-    raise MissingArtifact(f"no active task: {own.id} ended {own.outcome} — run `majordomus start`")
-
-
-def _overlap(layer: Layer, scope: list[str]) -> Iterator[Record]:
-    found = 0
-    for finding in overlap.report(layer.root, scope):
-        found += 1
-        yield finding.record()
-    if not found:
-        others = len(overlap.other_worktrees(layer.root))
-        message = f"none of {others} other worktree(s) claims or has touched it"
+def _overlap(facts: judge.Facts, scope: list[str]) -> Iterator[Record]:
+    found = facts.get("overlap")
+    yield from found.get("findings") or []
+    if not found.get("findings"):
+        message = f"none of {found.get('others', 0)} other worktree(s) claims or has touched it"
         yield Finding("OK", "overlap", ",".join(scope), message).record()
 
 
-def active(layer: Layer) -> Record:
-    """The active task as the ledger records it; none (or an ended one) → 12."""
-    situation = taskstate.read(layer)
-    record = situation.active_record()
-    if record is not None:
-        return record
+def _without_task(facts: judge.Facts, situation: taskstate.Situation) -> Iterator[Finding]:
+    """No active task here by the ledger: a copy that says otherwise is a FAIL, one from
+    another checkout is reported, and with nothing at all there is nothing to check (12)."""
+    place = facts.place
+    trust = [*taskstate.copy_findings(place, situation)]
+    if situation.copy_problem is not None:
+        trust.insert(0, judge.unreadable_copy(place, situation.copy_problem))
+    if trust:
+        yield from trust
+        return
+    foreign = judge.foreign(place, situation)
+    if foreign is not None:
+        told, ledger = facts.get("questions"), facts.get("ledger")
+        yield foreign
+        yield from judge.question_lines(place, told.get("text"), told.get("problem"))
+        count, problems = int(ledger.get("count") or 0), ledger.get("problems") or []
+        yield from judge.ledger_lines(place, count, problems, situation)
+        return
     own = situation.own
     if own is None:
         raise MissingArtifact("no active task in this checkout — run `majordomus start`")
     raise MissingArtifact(f"no active task: {own.id} ended {own.outcome} — run `majordomus start`")
 
 
-def checkpoint(layer: Layer, record: Record) -> Record:
-    """Append `task.checkpoint` and write the copy again from the ledger's task (so this is
-    also how a copy that went missing or was edited is put right)."""
+def touch(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    """Pass the stream on, then append `task.checkpoint` and write the copy again from the
+    ledger's task (so this is also how a copy that went missing or was edited is put right)."""
+    from mj_policy.layer import load
+
+    from mj_state import ledger
+    from mj_state import tasks
+    from mj_state import writing
+
+    arrived = list(context.records(options.input))
+    yield from arrived
+    layer = load(context.root())
+    record = taskstate.read(layer).active_record()
+    if record is None:
+        raise Refused("check --checkpoint: no active task of this checkout; nothing written")
     moment = clock.now()
-    ledger.append(
-        layer.root, layer.state, "task.checkpoint", {}, task_id=str(record["id"]), moment=moment
-    )
+    task_id = str(record["id"])
+    ledger.append(layer.root, layer.state, "task.checkpoint", {}, task_id=task_id, moment=moment)
     record = writing.touch(layer, record, moment)
-    return {
+    yield {
         "kind": "record",
         "action": "checkpoint",
         "path": layer.relative(tasks.current_path(layer)),
@@ -115,4 +110,4 @@ def checkpoint(layer: Layer, record: Record) -> Record:
     }
 
 
-STAGES = {"check": Stage(run)}
+STAGES = {"check": Stage(run), "touch": Stage(touch)}

@@ -12,11 +12,13 @@ TABLE = LazyTable(
     {
         "start": "mj_state.start",
         "check": "mj_state.check",
+        "touch": "mj_state.check",
         "history": "mj_state.history",
         "question-add": "mj_state.asking",
         "question-resolve": "mj_state.asking",
         "question-list": "mj_state.asking",
         "facts": "mj_state.facts",
+        "record": "mj_state.finishwrite",
         "log": "mj_state.appending",
         "checkpoint": "mj_state.checkpoint",
         "handover": "mj_state.handover",

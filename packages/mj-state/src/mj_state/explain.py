@@ -56,17 +56,19 @@ def doctrines(layer: Layer, command: str) -> list[tuple[str, str]]:
     return found
 
 
-def sections(layer: Layer, record: Record) -> Iterator[Record]:
-    profile = str(record["profile"])
+def sections(
+    record: Record, profile: Record, policy: Record, doctrines: list[Any]
+) -> Iterator[Record]:
+    """The task, its profile, the policy and the doctrines enforced by check, flattened."""
     yield {"kind": "explain", "heading": "task", "lines": list(flatten(record))}
     yield {
         "kind": "explain",
-        "heading": f"profile {profile}",
-        "lines": list(flatten(layer.profile(profile).data)),
+        "heading": f"profile {profile.get('name')}",
+        "lines": list(flatten(profile.get("data") or {})),
     }
-    yield {"kind": "explain", "heading": "policy", "lines": list(flatten(layer.policy.data))}
+    yield {"kind": "explain", "heading": "policy", "lines": list(flatten(policy))}
     yield {
         "kind": "explain",
         "heading": "doctrines enforced by check",
-        "lines": [f"{rule} ({klass})" for rule, klass in doctrines(layer, "check")],
+        "lines": [f"{rule} ({klass})" for rule, klass in doctrines],
     }

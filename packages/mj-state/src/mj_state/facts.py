@@ -126,7 +126,10 @@ def _questions(lay: Layer, task: Record | None, situation: taskstate.Situation) 
 
     if task is None:
         return fact("questions", unresolved=[])
-    found = judge.task_blockers(lay, str(task["id"]), situation)
+    from mj_state.place import Place
+
+    text, problem = questions.read(lay.state)
+    found = judge.task_blockers(Place.of(lay), str(task["id"]), situation, text, problem)
     entries, _ = questions.load(lay.state)
     dates = {e.question: e.date for e in entries if not e.resolved}
     mine = [{"question": q, "date": dates.get(q, "")} for q, _ in found.open]
@@ -165,6 +168,17 @@ def _record(lay: Layer, kind: str, here: Record) -> Record:
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    """The facts of one judge: the briefing's (`context`, the default), or check's."""
+    if options.of == "check":
+        from mj_state import checkfacts
+
+        mode = "explain" if getattr(options, "explain", False) else "check"
+        mode = "overlap" if getattr(options, "overlap", False) else mode
+        return checkfacts.gather(context.root(), mode)
+    if options.of == "finish":
+        from mj_state import finishfacts
+
+        return finishfacts.gather(context.root(), options)
     return collect(context.root(), options.prompt)
 
 

@@ -81,11 +81,13 @@ def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding
     departs from the ledger, a ledger whose chain over the task's lines does not hold."""
     from mj_state import history
     from mj_state import judge
+    from mj_state.place import Place
 
+    place = Place.of(layer)
     found: list[Finding] = []
     if situation.copy_problem is not None:
-        found.append(judge.unreadable_copy(layer, situation.copy_problem))
-    found.extend(taskstate.copy_findings(layer, situation))
+        found.append(judge.unreadable_copy(place, situation.copy_problem))
+    found.extend(taskstate.copy_findings(place, situation))
     shown = layer.relative(ledger.path(layer.state))
     found.extend(
         f for f in history.chain_findings(situation.scan.chain, shown) if f.level == "FAIL"
@@ -95,8 +97,10 @@ def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding
 
 def _acceptance(layer: Layer, task: Record, here: Record, situation: taskstate.Situation) -> Record:
     from mj_state import judge
+    from mj_state.place import Place
 
-    found = judge.task_blockers(layer, str(task["id"]), situation)
+    text, problem = questions.read(layer.state)
+    found = judge.task_blockers(Place.of(layer), str(task["id"]), situation, text, problem)
     profile = layer.profile(str(task["profile"])).data.get("verification") or {}
     logged = decisions.read(layer.state)
     return {

@@ -1,5 +1,7 @@
-"""The findings `check` reports about the active task: state, scope, checkpoint, blockers,
-question lines and ledger lines. Pure reading: nothing here writes.
+"""`check`'s judgement: findings over facts (`mj_state.checkfacts` gathers them), never the
+repository. Each function takes the values it judges; `all_findings` judges a whole `Facts`.
+
+The task is the ledger's (`mj_state.taskstate`); the paths findings name come from a `Place`.
 """
 
 from __future__ import annotations
@@ -8,19 +10,18 @@ import re
 import shlex
 
 from mj_core import clock
-from mj_core import git
 from mj_core.findings import Finding
-from mj_policy.layer import Layer
 
 from mj_state import history
 from mj_state import identity
-from mj_state import ledger as ledger_mod
 from mj_state import questions
 from mj_state import scope
 from mj_state import taskstate
+from mj_state.place import Place
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from collections.abc import Iterator
     from typing import Any
 
@@ -29,28 +30,47 @@ if TYPE_CHECKING:
 _WHERE = re.compile(r"^[^:]+:(\d+):")
 
 
-def all_findings(
-    layer: Layer, record: Record, interval: str, situation: taskstate.Situation
-) -> Iterator[Finding]:
-    """Every check finding for this checkout's active task, `record` as the ledger records it.
+class Facts:
+    """What `mj-state facts --for check` said, read back from its fact records."""
 
-    Git is asked first and answers while the ledger, the longest read here, is judged.
-    """
-    with git.Snapshot(layer.root, str(record["head"])) as pending:
-        ledger = list(ledger_lines(layer, situation))
-        now, touched = _git_now(layer, pending)
-    yield state(layer, record, now)
+    __slots__ = ("by", "place", "situation")
+
+    def __init__(self, records: Iterable[Record]) -> None:
+        self.by: dict[str, Record] = {}
+        for record in records:
+            if record.get("kind") == "fact":
+                self.by[str(record["fact"])] = record
+        self.place = Place.from_fact(self.by.get("place") or {})
+        found = self.by.get("situation")
+        self.situation = taskstate.Situation.from_fact(found) if found else None
+
+    def get(self, name: str) -> Record:
+        return self.by.get(name) or {}
+
+
+def all_findings(facts: Facts, record: Record) -> Iterator[Finding]:
+    """Every finding about the active task `record` (as the ledger records it)."""
+    place, situation = facts.place, facts.situation
+    assert situation is not None
+    git, told = facts.get("git"), facts.get("questions")
+    yield state(record, str(git.get("label")), git.get("here") or {})
     if situation.copy_problem is not None:
-        yield unreadable_copy(layer, situation.copy_problem)
-    yield from taskstate.copy_findings(layer, situation)
-    yield from scope_findings(layer, record, touched)
-    yield checkpoint(layer, record, interval)
-    yield from blockers(layer, record, situation)
-    yield from question_lines(layer)
-    yield from ledger
+        yield unreadable_copy(place, situation.copy_problem)
+    yield from taskstate.copy_findings(place, situation)
+    yield from scope_findings(place, record, list(git.get("touched") or []))
+    interval = str(facts.get("profile").get("interval"))
+    yield checkpoint(place, record, interval, int(facts.get("clock").get("now") or 0))
+    found = task_blockers(
+        place, str(record["id"]), situation, told.get("text"), told.get("problem")
+    )
+    yield from blockers(place, str(record["id"]), found)
+    yield from question_lines(place, told.get("text"), told.get("problem"))
+    ledger = facts.get("ledger")
+    yield from ledger_lines(place, int(ledger.get("count") or 0), ledger.get("problems") or [],
+                            situation)  # fmt: skip
 
 
-def foreign(layer: Layer, situation: taskstate.Situation) -> Finding | None:
+def foreign(place: Place, situation: taskstate.Situation) -> Finding | None:
     """The report of a task (the ledger's or, with no ledger task, the copy's) that belongs to
     another checkout; nothing is enforced from it here. None when there is none."""
     where: object
@@ -59,12 +79,11 @@ def foreign(layer: Layer, situation: taskstate.Situation) -> Finding | None:
         where = situation.task.fields.get("worktree_id")
         task = situation.task.id
         line = situation.task.started_line
-        shown = layer.relative(layer.state / "ledger.jsonl")
-        reproduce = f"sed -n '{line}p' {shown}; git rev-parse --git-dir --git-common-dir"
+        reproduce = f"sed -n '{line}p' {place.ledger}; git rev-parse --git-dir --git-common-dir"
     elif situation.copy_foreign and situation.copy is not None:
         where = situation.copy.get("worktree_id") or situation.copy.get("worktree")
         task = situation.copy.get("id")
-        reproduce = f"grep -n '^worktree' {layer.relative(layer.state / 'current.yaml')}"
+        reproduce = f"grep -n '^worktree' {place.copy}"
     else:
         return None
     message = (
@@ -74,16 +93,15 @@ def foreign(layer: Layer, situation: taskstate.Situation) -> Finding | None:
     return Finding("WARN", "state", str(task), message, reproduce)
 
 
-def unreadable_copy(layer: Layer, message: str) -> Finding:
-    shown = layer.relative(layer.state / "current.yaml")
+def unreadable_copy(place: Place, message: str) -> Finding:
     match = _WHERE.match(message)
     line = match.group(1) if match else "1"
-    return Finding("FAIL", "state", shown, message, f"sed -n '{line}p' {shown}")
+    return Finding("FAIL", "state", place.copy, message, f"sed -n '{line}p' {place.copy}")
 
 
-def state(layer: Layer, record: Record, now: Record) -> Finding:
+def state(record: Record, found: str, now: Record) -> Finding:
+    """The divergence label `found` of the task's recorded head against `now` (git's answer)."""
     task, head = str(record["id"]), str(record["head"])
-    found = identity.label(layer.root, record, now)
     if found in ("exact", "advanced"):
         return Finding("OK", "state", task, f"{found} (head {head[:7]})")
     if found == "diverged":
@@ -91,7 +109,8 @@ def state(layer: Layer, record: Record, now: Record) -> Finding:
             "FAIL",
             "state",
             task,
-            f"diverged — recorded head {head[:7]} is not an ancestor of HEAD {now['head'][:7]}",
+            f"diverged — recorded head {head[:7]} is not an ancestor of HEAD "
+            f"{str(now.get('head'))[:7]}",
             f"git merge-base --is-ancestor {head} HEAD || echo diverged",
         )
     differs = identity.differing(record, now)
@@ -105,20 +124,10 @@ def state(layer: Layer, record: Record, now: Record) -> Finding:
     )
 
 
-def _git_now(layer: Layer, pending: git.Snapshot) -> tuple[Record, list[str]]:
-    """Where HEAD is now and what was touched since the task's head (`pending`'s answer)."""
-    here, status, changed = pending.result()
-    return identity.from_where(layer.root, *here), list(dict.fromkeys([*status, *changed]))
-
-
-def scope_findings(
-    layer: Layer, record: Record, touched: list[str] | None = None
-) -> Iterator[Finding]:
+def scope_findings(place: Place, record: Record, touched: list[str]) -> Iterator[Finding]:
     claims = list(record["scope"])
     head = str(record["head"])
-    if touched is None:
-        touched = scope.touched(layer.root, head)
-    outside = scope.outside(touched, claims, scope.always_allowed(layer.policy.data))
+    outside = scope.outside(touched, claims, scope.always_allowed(place.policy))
     shown = ", ".join(claims)
     for path in outside:
         quoted = shlex.quote(path)
@@ -133,11 +142,11 @@ def scope_findings(
         yield Finding("OK", "scope", shown, f"{len(touched)} file(s) touched, all within scope")
 
 
-def checkpoint(layer: Layer, record: Record, interval: str) -> Finding:
+def checkpoint(place: Place, record: Record, interval: str, now: int) -> Finding:
     task = str(record["id"])
     limit = clock.parse_duration(interval) or 15 * 60
     last = clock.parse_iso(str(record["checkpoint_at"]))
-    age = clock.now() - last if last is not None else limit + 1
+    age = now - last if last is not None else limit + 1
     message = f"{_ago(age)} ago, interval {interval}"
     if age <= limit:
         return Finding("OK", "checkpoint", task, message)
@@ -146,8 +155,7 @@ def checkpoint(layer: Layer, record: Record, interval: str) -> Finding:
         "checkpoint",
         task,
         f"{message} — run `majordomus check --checkpoint` or `majordomus checkpoint`",
-        f"grep -n '^checkpoint_at:' {layer.relative(layer.state / 'current.yaml')}; "
-        "date -u +%Y-%m-%dT%H:%M:%SZ",
+        f"grep -n '^checkpoint_at:' {place.copy}; date -u +%Y-%m-%dT%H:%M:%SZ",
     )
 
 
@@ -158,15 +166,24 @@ def _ago(seconds: int) -> str:
     return f"{max(seconds, 0)}s"
 
 
-def blockers(
-    layer: Layer, record: Record, situation: taskstate.Situation | None = None
-) -> Iterator[Finding]:
+def task_blockers(
+    place: Place,
+    task: str,
+    situation: taskstate.Situation,
+    text: str | None,
+    problem: str | None,
+) -> questions.Blockers:
+    """`questions.blockers` for `task` over the file's text and the ledger's lines."""
+    scan = situation.scan
+    rows = [(row[0], value) for row, value in zip(scan.rows, scan.values, strict=True)]
+    shown = place.questions
+    return questions.blockers(text, problem, rows, task, shown=shown, ledger=place.ledger)
+
+
+def blockers(place: Place, task: str, found: questions.Blockers) -> Iterator[Finding]:
     """One FAIL per question open for the task (by the file or the ledger), one per way the
     file cannot be trusted to say so; OK only when both agree that none is open."""
-    task = str(record["id"])
-    found = task_blockers(layer, task, situation)
-    target = layer.relative(questions.path(layer.state))
-    ledger = _ledger(layer)
+    target, ledger = place.questions, place.ledger
     for question, where in found.open:
         quoted = shlex.quote(question)
         absent = shlex.quote(f"{target}: not shown there")
@@ -183,27 +200,9 @@ def blockers(
         yield Finding("OK", "blockers", task, "none open")
 
 
-def task_blockers(
-    layer: Layer, task: str, situation: taskstate.Situation | None = None
-) -> questions.Blockers:
-    """`questions.blockers` for `task` over the file and the ledger's lines for the task."""
-    if situation is None:
-        situation = taskstate.read(layer)
-    text, problem = questions.read(layer.state)
-    scan = situation.scan
-    rows = [(row[0], value) for row, value in zip(scan.rows, scan.values, strict=True)]
-    shown = layer.relative(questions.path(layer.state))
-    return questions.blockers(text, problem, rows, task, shown=shown, ledger=_ledger(layer))
-
-
-def _ledger(layer: Layer) -> str:
-    return layer.relative(layer.state / "ledger.jsonl")
-
-
-def question_lines(layer: Layer) -> Iterator[Finding]:
+def question_lines(place: Place, text: str | None, problem: str | None) -> Iterator[Finding]:
     """Every line of the question file in neither shape (or a file that cannot be read)."""
-    target = layer.relative(questions.path(layer.state))
-    text, problem = questions.read(layer.state)
+    target = place.questions
     if problem is not None:
         reproduce = f"head -c 300 {target} | cat -v"
         yield Finding("FAIL", "questions", f"{target}:1", f"{target} {problem}", reproduce)
@@ -221,18 +220,15 @@ def question_lines(layer: Layer) -> Iterator[Finding]:
         yield Finding("OK", "questions", target, f"{len(entries)} entries, every line parses")
 
 
-def ledger_lines(layer: Layer, situation: taskstate.Situation | None = None) -> Iterator[Finding]:
+def ledger_lines(
+    place: Place, count: int, problems: list[Any], situation: taskstate.Situation
+) -> Iterator[Finding]:
     """Malformed lines anywhere in the ledger; the hash chain over the task's own lines (from
     its `task.started` on, and the tip). The whole chain is doctor's and `history --validate`'s."""
-    if situation is None:
-        yield from history.validate(layer)
-        return
-    target = layer.state / "ledger.jsonl"
-    shown = layer.relative(target)
-    count, bad = ledger_mod.problems(target)
-    for number, reason in bad:
+    shown = place.ledger
+    for number, reason in problems:
         yield Finding("FAIL", "ledger", f"{shown}:{number}", reason, f"sed -n '{number}p' {shown}")
     yield from history.chain_findings(situation.scan.chain, shown)
-    if not bad and situation.scan.chain.ok:
+    if not problems and situation.scan.chain.ok:
         message = f"{count} line(s), each an object with ts and event; the task's lines chained"
         yield Finding("OK", "ledger", shown, message)

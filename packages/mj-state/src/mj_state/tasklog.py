@@ -59,6 +59,21 @@ class Task:
     def active(self) -> bool:
         return bool(self.fields["outcome"] == "active")
 
+    def fact(self) -> Record:
+        return {
+            "fields": self.fields,
+            "lines": self.lines,
+            "started_line": self.started_line,
+            "start_head": self.start_head,
+        }
+
+    @classmethod
+    def from_fact(cls, fact: Record) -> Task:
+        task = cls(dict(fact["fields"]), int(fact["started_line"]))
+        task.lines = {str(k): int(v) for k, v in (fact.get("lines") or {}).items()}
+        task.start_head = str(fact.get("start_head") or "")
+        return task
+
     def set(self, key: str, value: Any, line: int) -> None:
         self.fields[key] = value
         self.lines[key] = line

@@ -9,19 +9,21 @@ ledger (`Situation.task`), never from the copy (CLI-REFERENCE Decision 15).
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
 
+from mj_state import chain
 from mj_state import identity
 from mj_state import ledger
 from mj_state import tasklog
 from mj_state import tasks
+from mj_state.place import Place
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
     from typing import Any
 
     from mj_policy.layer import Layer
@@ -86,6 +88,30 @@ class Situation:
         """`record` of this checkout's active task, or None."""
         return self.record() if self.active is not None else None
 
+    def fact(self) -> Record:
+        """This situation as a fact: what a judge needs of it, JSON-native."""
+        task = self.task
+        return {
+            "kind": "fact",
+            "fact": "situation",
+            "root": str(self.root),
+            "task": None if task is None else task.fact(),
+            "copy": self.copy,
+            "copy_problem": self.copy_problem,
+            "rows": [[r[0], v] for r, v in zip(self.scan.rows, self.scan.values, strict=True)],
+            "chain": self.scan.chain.fact(),
+        }
+
+    @classmethod
+    def from_fact(cls, fact: Record) -> Situation:
+        rows = [(int(n), b"", True) for n, _ in fact.get("rows") or []]
+        values = [value for _, value in fact.get("rows") or []]
+        verdict = chain.Verdict.from_fact(fact.get("chain") or {})
+        scan = ledger.Scan(rows, values, [], verdict)
+        task = fact.get("task")
+        found = tasklog.Task.from_fact(task) if isinstance(task, dict) else None
+        return cls(Path(str(fact["root"])), scan, found, fact.get("copy"), fact.get("copy_problem"))
+
     def disagreements(self) -> list[tuple[str, Any, Any]]:
         own = self.own
         if own is None or self.copy is None:
@@ -105,10 +131,9 @@ def read(layer: Layer, found: ledger.Scan | None = None) -> Situation:
     return Situation(layer.root, scan, task, copy, problem)
 
 
-def copy_findings(layer: Layer, situation: Situation) -> Iterator[Finding]:
+def copy_findings(place: Place, situation: Situation) -> Iterator[Finding]:
     """One FAIL per way `current.yaml` departs from the ledger (missing, unknown, differing)."""
-    copy_path = layer.relative(tasks.current_path(layer))
-    ledger_path = layer.relative(ledger.path(layer.state))
+    copy_path, ledger_path = place.copy, place.ledger
     own = situation.own
     if own is None:
         if situation.copy is not None and not situation.copy_foreign:

@@ -49,6 +49,20 @@ def active_here(layer: Layer) -> Record | None:
     return taskstate.read(layer).active_record()
 
 
+def required_active(layer: Layer) -> Record:
+    """This checkout's active task as the ledger records it; none (or an ended one) → 12."""
+    from mj_core.errors import MissingArtifact
+
+    situation = taskstate.read(layer)
+    record = situation.active_record()
+    if record is not None:
+        return record
+    own = situation.own
+    if own is None:
+        raise MissingArtifact("no active task in this checkout — run `majordomus start`")
+    raise MissingArtifact(f"no active task: {own.id} ended {own.outcome} — run `majordomus start`")
+
+
 def changed_files(root: Path, task: Record | None) -> list[str]:
     """Touched since the task's head (status ∪ diff), or what status shows without a task."""
     if task is None:

@@ -76,7 +76,10 @@ def retention(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def questions(facts: WatchFacts) -> Iterator[Finding]:
-    yield from judge.question_lines(facts.loaded)
+    from mj_state import questions as asked
+
+    text, problem = asked.read(facts.loaded.state)
+    yield from judge.question_lines(facts.place, text, problem)
 
 
 def ledger(facts: WatchFacts) -> Iterator[Finding]:

@@ -13,6 +13,7 @@ from mj_core import clock
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_state import bodies
+from mj_state import identity
 from mj_state import judge
 from mj_state import records
 from mj_state import taskstate
@@ -47,17 +48,18 @@ def _lifecycle(facts: WatchFacts, task: str) -> list[tuple[int, dict[str, Any]]]
 def state(facts: WatchFacts) -> Iterator[Finding]:
     """The copy departing from the ledger (each field), a copy that does not parse, a task of
     another checkout (reported), an active task diverged from HEAD."""
-    situation = facts.situation
+    situation, place = facts.situation, facts.place
     if situation.copy_problem is not None:
-        yield judge.unreadable_copy(facts.loaded, situation.copy_problem)
-    yield from taskstate.copy_findings(facts.loaded, situation)
-    foreign = judge.foreign(facts.loaded, situation)
+        yield judge.unreadable_copy(place, situation.copy_problem)
+    yield from taskstate.copy_findings(place, situation)
+    foreign = judge.foreign(place, situation)
     if foreign is not None:
         yield foreign
         return
     record = situation.active_record()
     if record is not None:
-        yield judge.state(facts.loaded, record, facts.now)
+        label = identity.label(facts.root, record, facts.now)
+        yield judge.state(record, label, facts.now)
 
 
 def verification(facts: WatchFacts) -> Iterator[Finding]:
@@ -77,15 +79,18 @@ def verification(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def scope(facts: WatchFacts) -> Iterator[Finding]:
+    from mj_state import scope as claims
+
     record = _own(facts)
     if record is not None and record["outcome"] == "active":
-        yield from judge.scope_findings(facts.loaded, record)
+        touched = claims.touched(facts.root, str(record["head"]))
+        yield from judge.scope_findings(facts.place, record, touched)
 
 
 def checkpoint(facts: WatchFacts) -> Iterator[Finding]:
     record = _own(facts)
     if record is not None and record["outcome"] == "active":
-        yield judge.checkpoint(facts.loaded, record, facts.interval)
+        yield judge.checkpoint(facts.place, record, facts.interval, clock.now())
 
 
 def activity(facts: WatchFacts) -> Iterator[Finding]:

@@ -41,9 +41,14 @@ def _active(facts: Facts) -> tuple[Layer, dict[str, Any]] | None:
 
 
 def scope_integrity(facts: Facts) -> Iterator[Finding]:
+    from mj_state import scope
+    from mj_state.place import Place
+
     found = _active(facts)
     if found:
-        yield from judge.scope_findings(*found)
+        layer, record = found
+        touched = scope.touched(layer.root, str(record["head"]))
+        yield from judge.scope_findings(Place.of(layer), record, touched)
 
 
 def state_consistency(facts: Facts) -> Iterator[Finding]:
@@ -54,14 +59,18 @@ def state_consistency(facts: Facts) -> Iterator[Finding]:
     found = _situation(facts)
     if found is None:
         return
+    from mj_state.place import Place
+
     layer, situation = found
+    place = Place.of(layer)
     if situation.copy_problem is not None:
-        yield judge.unreadable_copy(layer, situation.copy_problem)
-    distrust = list(taskstate.copy_findings(layer, situation))
+        yield judge.unreadable_copy(place, situation.copy_problem)
+    distrust = list(taskstate.copy_findings(place, situation))
     yield from distrust
     record = situation.active_record()
     if record is not None:
-        yield judge.state(layer, record, identity.position(layer.root))
+        here = identity.position(layer.root)
+        yield judge.state(record, identity.label(layer.root, record, here), here)
     elif not distrust and situation.copy_problem is None:
         yield Finding("OK", "state", "current.yaml", "no active task; nothing to disagree on")
 
@@ -76,7 +85,10 @@ def checkpoint_freshness(facts: Facts) -> Iterator[Finding]:
             interval = start.interval(layer, str(record["profile"]))
         except MjError:
             return  # a missing or broken profile is the policy check's finding
-        yield judge.checkpoint(layer, record, interval)
+        from mj_core import clock
+        from mj_state.place import Place
+
+        yield judge.checkpoint(Place.of(layer), record, interval, clock.now())
 
 
 def ledger_integrity(facts: Facts) -> Iterator[Finding]:
@@ -85,5 +97,9 @@ def ledger_integrity(facts: Facts) -> Iterator[Finding]:
 
 
 def question_lines(facts: Facts) -> Iterator[Finding]:
+    from mj_state import questions
+    from mj_state.place import Place
+
     if facts.layer is not None:
-        yield from judge.question_lines(facts.layer)
+        text, problem = questions.read(facts.layer.state)
+        yield from judge.question_lines(Place.of(facts.layer), text, problem)

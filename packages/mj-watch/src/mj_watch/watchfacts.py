@@ -14,6 +14,7 @@ from mj_state import identity
 from mj_state import ledger
 from mj_state import start
 from mj_state import taskstate
+from mj_state.place import Place
 
 from mj_watch.facts import Facts
 
@@ -47,6 +48,10 @@ class WatchFacts(Facts):
     def task(self) -> tuple[dict[str, Any] | None, str | None]:
         """(this checkout's task as the ledger records it, or the reason the copy is broken)."""
         return self.situation.record(), self.situation.copy_problem
+
+    @cached_property
+    def place(self) -> Place:
+        return Place.of(self.loaded)
 
     @cached_property
     def now(self) -> dict[str, Any]:

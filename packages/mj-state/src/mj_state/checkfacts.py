@@ -1,0 +1,66 @@
+"""`mj-state facts --for check|explain|overlap`: what `mj-state check` judges, as facts.
+
+The place and the policy, the task's situation (the ledger's record of it, its copy, the
+chain over its lines), the profile, and then — for the plain check — git's answer (where HEAD
+is, what was touched since the task's head, the divergence label), the ledger's malformed
+lines, the question file and the clock; for `--explain` the doctrines enforced by check, for
+`--overlap` the other worktrees' claims met. Everything read here; nothing judged.
+"""
+
+from __future__ import annotations
+
+from mj_core import clock
+from mj_core import git
+from mj_policy.layer import load
+
+from mj_state import explain
+from mj_state import identity
+from mj_state import ledger
+from mj_state import overlap
+from mj_state import questions
+from mj_state import start
+from mj_state import taskstate
+from mj_state.place import Place
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    Record = dict[str, Any]
+
+
+def fact(which: str, /, **fields: Any) -> Record:
+    return {"kind": "fact", "fact": which, **fields}
+
+
+def gather(root: Path, mode: str = "check") -> Iterator[Record]:
+    layer = load(root)
+    situation = taskstate.read(layer)
+    yield Place.of(layer).fact()
+    yield situation.fact()
+    record = situation.active_record()
+    if record is not None:
+        name = str(record["profile"])
+        data = layer.profile(name).data
+        yield fact("profile", name=name, data=data, interval=start.interval(layer, name))
+    if record is not None and mode == "explain":
+        yield fact("doctrines", items=[list(d) for d in explain.doctrines(layer, "check")])
+        return
+    if record is not None and mode == "overlap":
+        found = [f.record() for f in overlap.report(root, list(record["scope"]))]
+        yield fact("overlap", findings=found, others=len(overlap.other_worktrees(root)))
+        return
+    base = str(record["head"]) if record is not None else None
+    with git.Snapshot(root, base) as pending:
+        count, problems = ledger.problems(ledger.path(layer.state))
+        text, problem = questions.read(layer.state)
+        where, status, changed = pending.result()
+    if record is not None:
+        here = identity.from_where(root, *where)
+        touched = list(dict.fromkeys([*status, *changed]))
+        yield fact("git", here=here, touched=touched, label=identity.label(root, record, here))
+    yield fact("ledger", count=count, problems=[list(p) for p in problems])
+    yield fact("questions", text=text, problem=problem)
+    yield fact("clock", now=clock.now())
