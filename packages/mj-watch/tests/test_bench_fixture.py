@@ -7,15 +7,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-from majordomus.benchmark import history
-from majordomus.benchmark import scenario
 from mj_policy import layer
 from mj_state import decisions
 from mj_state import ledger
 from mj_state import questions
 from mj_state import records
+from mj_watch.bench import fixture_history
+from mj_watch.bench import scenario
 
-SIZES = history.Sizes(ledger_lines=300, handovers=8, checkpoints=20, decisions=5, questions=4)
+SIZES = fixture_history.Sizes(
+    ledger_lines=300, handovers=8, checkpoints=20, decisions=5, questions=4
+)
 
 
 def _adopted(tmp_path: Path) -> Path:
@@ -30,7 +32,7 @@ def _adopted(tmp_path: Path) -> Path:
 def test_history_has_the_sizes_and_every_line_and_record_reads_back(tmp_path: Path) -> None:
     root = _adopted(tmp_path)
     state = layer.load(root).state
-    history.write(root, state, SIZES)
+    fixture_history.write(root, state, SIZES)
     lines = list(ledger.read(ledger.path(state)))
     assert len(lines) == SIZES.ledger_lines
     assert [line for line in lines if ledger.problem(line)] == []
@@ -53,6 +55,6 @@ def test_history_has_the_sizes_and_every_line_and_record_reads_back(tmp_path: Pa
 
 
 def test_large_sizes_scale_linearly() -> None:
-    one, four = history.Sizes.large(1), history.Sizes.large(4)
-    assert one == history.Sizes(5000, 200, 500, 100, 50)
-    assert four == history.Sizes(20000, 800, 2000, 400, 200)
+    one, four = fixture_history.Sizes.large(1), fixture_history.Sizes.large(4)
+    assert one == fixture_history.Sizes(5000, 200, 500, 100, 50)
+    assert four == fixture_history.Sizes(20000, 800, 2000, 400, 200)
