@@ -181,6 +181,20 @@ def test_mutating_targets_never_touch_the_measured_repository(layer_repo: Repo) 
     assert layer_repo.git("status", "--porcelain") == ""
 
 
+def test_the_targets_that_were_tests_perf_run_and_leave_the_repository_alone(
+    layer_repo: Repo,
+) -> None:
+    names = ("handover --resolve", "update after init", "update --check", "floor:loop")
+    result = bench(layer_repo, *names, *QUICK, "--no-save", "--format", "json")
+    assert result.code == 0, result
+    rows = {r["command"]: r for r in json.loads(result.out)["results"]}
+    assert set(rows) == set(names)
+    assert all(r["status"] == "ok" for r in rows.values()), rows
+    assert [rows[n]["class"] for n in names] == ["read-only", "mutating", "read-only", "read-only"]
+    assert rows["floor:loop"]["cpu_p50_ms"] > 0  # the machine's scale, in CPU time
+    assert layer_repo.git("status", "--porcelain") == ""
+
+
 def test_small_fixture_is_a_fresh_layer_and_init_runs_in_empty_repositories(
     git_repo: Repo,
 ) -> None:

@@ -116,6 +116,17 @@ def test_peak_memory_is_the_child_s_own(tmp_path: Path) -> None:
     assert big.ms > 0
 
 
+def test_cpu_time_is_the_child_s_and_its_children_s_not_the_wall_s(tmp_path: Path) -> None:
+    spin = "sum(range(3 * 10**6))"
+    busy = measure.run((sys.executable, "-c", spin), tmp_path, {})
+    idle = measure.run((sys.executable, "-c", "import time; time.sleep(0.3)"), tmp_path, {})
+    child = "import subprocess, sys; subprocess.run([sys.executable, '-c', 'sum(range(10**7))'])"
+    parent = measure.run((sys.executable, "-c", child), tmp_path, {})
+    assert busy.cpu_ms > 20
+    assert idle.ms > 300 and idle.cpu_ms < idle.ms - 200  # sleeping is wall time, not CPU
+    assert parent.cpu_ms > 100  # the parent only waits: its reaped child's CPU (a git call's)
+
+
 def test_exit_code_and_last_stderr_line_are_kept(tmp_path: Path) -> None:
     code = "import sys; sys.stderr.write('first\\nbroken: why\\n'); sys.exit(7)"
     sample = measure.run((sys.executable, "-c", code), tmp_path, {})
@@ -159,6 +170,7 @@ def test_performance_tables_targets_and_growth() -> None:
             _perf_row("check", "fixture large", 100.0),
             _perf_row("watch", "fixture large", 500.0),
             _perf_row("start", "fixture large", 300.0, "mutating"),
+            _perf_row("update --check", "fixture large", 180.0),
             _perf_row("check", "fixture large×4", 220.0),
         ],
     }
@@ -166,6 +178,7 @@ def test_performance_tables_targets_and_growth() -> None:
     assert "| check | read-only | 100.0 | 5.0 | 150.0 | 7.5 | 20.0 | 150 | yes |" in lines
     assert "| watch | read-only | 500.0 | 25.0 | 750.0 | 37.5 | 20.0 | 400 | NO |" in lines
     assert "| start | mutating | 300.0 | 15.0 | 450.0 | 22.5 | 20.0 | | |" in lines
+    assert "| update --check | read-only | 180.0 | 9.0 | 270.0 | 13.5 | 20.0 | 200 | yes |" in lines
     assert "### growth: fixture large → ×4" in lines
     assert "| check | 100.0 | 220.0 | 2.20 |" in lines
     host = "a\r\n<!-- bench:begin x -->\nold\n<!-- bench:end -->\r\nz"

@@ -58,3 +58,37 @@ def test_large_sizes_scale_linearly() -> None:
     one, four = fixture_history.Sizes.large(1), fixture_history.Sizes.large(4)
     assert one == fixture_history.Sizes(5000, 200, 500, 100, 50)
     assert four == fixture_history.Sizes(20000, 800, 2000, 400, 200)
+
+
+def _files_read_by_context(tmp_path: Path, name: str, sizes: fixture_history.Sizes) -> int:
+    """`files read` of one `majordomus context` (MJ_TIMING) with an active task, over `sizes`."""
+    root = _adopted(tmp_path / name)
+    scenario.commit(root, "adopt majordomus")
+    fixture_history.write(root, layer.load(root).state, sizes)
+    env = scenario.environment()
+    bin_dir = Path(sys.executable).parent
+    start = [str(bin_dir / "mj-state"), "start", "measured task", "--scope", "docs"]
+    subprocess.run(start, cwd=root, env=env, check=True, capture_output=True)
+    shown = subprocess.run(
+        [str(bin_dir / "majordomus"), "context"],
+        cwd=root,
+        env={**env, "MJ_TIMING": "1"},
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    [count] = [
+        int(line.split()[1])
+        for line in shown.stderr.splitlines()
+        if line.startswith("count") and line.endswith(" files read")
+    ]
+    return count
+
+
+def test_context_opens_two_record_files_however_many_records_there_are(tmp_path: Path) -> None:
+    # what tests/perf/bench_context.py reported as `record_files_read`: only the newest
+    # compatible checkpoint and the newest handover are read, of 140 records as of none
+    none = fixture_history.Sizes(300, handovers=0, checkpoints=0, decisions=5, questions=4)
+    many = fixture_history.Sizes(300, handovers=40, checkpoints=100, decisions=5, questions=4)
+    without = _files_read_by_context(tmp_path, "none", none)
+    assert _files_read_by_context(tmp_path, "many", many) - without == 2

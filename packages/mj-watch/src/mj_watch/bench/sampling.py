@@ -128,6 +128,7 @@ def _row(
     peaks = sorted(r.peak_kb for r in runs)
     row["rss_p50_kb"] = int(stats.nearest_rank(peaks, 50))
     row["rss_max_kb"] = peaks[-1]
+    row["cpu_p50_ms"] = round(stats.nearest_rank(sorted(r.cpu_ms for r in runs), 50), 1)
     return row
 
 
