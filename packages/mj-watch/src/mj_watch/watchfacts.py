@@ -16,7 +16,8 @@ from mj_state import start
 from mj_state import taskstate
 from mj_state.place import Place
 
-from mj_watch.facts import Facts
+from mj_watch import layerfiles
+from mj_watch.factview import Facts
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -25,8 +26,53 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
 
+    Record = dict[str, Any]
 
-class WatchFacts(Facts):
+
+class LiveFacts(Facts):
+    """The questions of `Facts` answered from the checkout at `root`, each read once."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+        self._entries: dict[str, Record] = {}
+
+    def entry(self, relative: str) -> Record:
+        if relative not in self._entries:
+            self._entries[relative] = layerfiles.describe(self.root, relative, hashed=True)
+        return self._entries[relative]
+
+    def files_below(self, base: str) -> list[str]:
+        return layerfiles.files_below(self.root / base)
+
+    def get(self, name: str) -> Record:
+        """A fact the shared checks ask for, gathered from the disk the first time."""
+        if name not in self.facts:
+            self.facts[name] = self._gather(name)
+        return self.facts[name]
+
+    def _gather(self, name: str) -> Record:
+        if name == "targets":
+            from mj_watch import targetfacts
+
+            return targetfacts.gather(self.root, self.layer)
+        if name == "retention":
+            from mj_watch import retention
+
+            return retention.counts(self.root)
+        return super().get(name)
+
+    @cached_property
+    def layer(self) -> Layer | None:
+        try:
+            from mj_policy import layer
+
+            return layer.load(self.root)
+        except MjError:
+            return None
+
+
+class WatchFacts(LiveFacts):
     @cached_property
     def loaded(self) -> Layer:
         """The layer; unlike doctor, watch cannot judge work without it (12 or 10 propagate)."""
