@@ -14,7 +14,6 @@ from mj_core import git
 
 from mj_watch import hookfiles
 from mj_watch import pathlookup
-from mj_watch import precommit
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -30,10 +29,16 @@ def gather(root: Path, entries: list[Entry], *, prove: bool = False) -> Record:
     directory = hookfiles.hooks_dir(root)
     files: dict[str, Record] = {}
     everything = [p.relative_to(directory).as_posix() for p in hookfiles.all_hook_files(directory)]
-    wanted = [*everything, *precommit.HOOK_TYPES]
+    wanted = list(everything)
     subs: dict[str, list[str]] = {}
     ci: dict[str, Record] = {}
     config: dict[str, str | None] = {}
+    framework = None
+    if any(e.wired_by.startswith("pre-commit:") for e in entries):
+        from mj_watch import precommit  # the framework's judge: only when an entry names it
+
+        wanted += precommit.HOOK_TYPES
+        framework = precommit.config_text(root)
     for entry in entries:
         kind, _, value = entry.wired_by.partition(":")
         if kind == "git-hook":
@@ -57,7 +62,7 @@ def gather(root: Path, entries: list[Entry], *, prove: bool = False) -> Record:
         "subs": subs,
         "ci": ci,
         "config": config,
-        "precommit": precommit.config_text(root),
+        "precommit": framework,
         **pathlookup.lookups(root, [e.path for e in entries], texts),
         "proofs": _proofs(root, entries, directory) if prove else None,
     }
