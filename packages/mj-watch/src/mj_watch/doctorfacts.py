@@ -142,7 +142,10 @@ def _git(
 
         here = identity.position(root)
         label = identity.label(root, record, here)
-    return fact("git", ignored=ignored, tracked=tracked, here=here, label=label)
+    worktree = situation.here_id if situation is not None else None
+    return fact(
+        "git", ignored=ignored, tracked=tracked, here=here, label=label, worktree_id=worktree
+    )
 
 
 def _state(lay: Layer) -> Iterator[Record]:

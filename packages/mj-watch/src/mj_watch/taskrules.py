@@ -59,7 +59,9 @@ def state_consistency(facts: Facts) -> Iterator[Finding]:
         return
     from mj_state.place import Place
 
+    told = facts.get("git")
     situation = taskstate.Situation.from_fact(facts.get("situation"))
+    situation.here_id = str(told.get("worktree_id") or situation.here_id)  # the gathered one
     place = Place.of(facts.layer)
     if situation.copy_problem is not None:
         yield judge.unreadable_copy(place, situation.copy_problem)
@@ -67,7 +69,6 @@ def state_consistency(facts: Facts) -> Iterator[Finding]:
     yield from distrust
     record = situation.active_record()
     if record is not None:
-        told = facts.get("git")
         yield judge.state(record, str(told.get("label")), dict(told.get("here") or {}))
     elif not distrust and situation.copy_problem is None:
         yield Finding("OK", "state", "current.yaml", "no active task; nothing to disagree on")
