@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from mj_core import streams
+from mj_core import timing
 from mj_policy import skeleton
 from mj_policy import stamps
 from mj_watch import cli
@@ -53,6 +54,13 @@ def _repository(root: Path) -> Path:
         hook.write_text(f"#!/bin/sh\n{line}\n")
         hook.chmod(0o755)
     return root
+
+
+@pytest.fixture(autouse=True)
+def _fresh_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge's own wall time is the test process's: held at zero (the budget WARN is
+    `test_selftime`'s business)."""
+    monkeypatch.setattr(timing, "elapsed_ms", lambda: 0.0)
 
 
 def merged(base: Any, change: Any) -> Any:
