@@ -1,6 +1,7 @@
-"""`mj-watch facts --for doctor`: the facts stage of mj-watch's judges.
+"""`mj-watch facts --for doctor|watch`: the facts stage of mj-watch's judges.
 
-It reads the checkout and emits `fact` records (`doctorfacts`); the judge named by `--for`
+It reads the checkout and emits `fact` records (`doctorfacts`, `watchgather`); the judge named
+by `--for`
 reads them on stdin and never the repository, so a saved facts file can be judged anywhere.
 """
 
@@ -17,6 +18,10 @@ if TYPE_CHECKING:
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
+    if options.of == "watch":
+        from mj_watch import watchgather
+
+        return watchgather.gather(context.root())
     from mj_watch import doctorfacts
 
     return doctorfacts.gather(context.root(), prove=bool(getattr(options, "prove", False)))
