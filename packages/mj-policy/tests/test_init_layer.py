@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mj_core import share
 from mj_core.errors import Refused
-from mj_policy import hooks
+from mj_policy import hooklines
 from mj_policy import layer
 from mj_policy import skeleton
 
@@ -91,15 +91,18 @@ def test_a_symlinked_layer_leading_out_is_refused(
 
 def test_hook_lines_follow_the_policy_and_core_hooks_path(root: Path) -> None:
     list(skeleton.create(root, extend=False))
-    assert hooks.lines(root) == [
+    assert hooklines.lines(root) == [
         (".git/hooks/pre-commit", "majordomus doctor || exit $?"),
         (".git/hooks/pre-push", "majordomus finish --check || exit $?"),
     ]
     subprocess.run(["git", "config", "core.hooksPath", "ci/hooks"], cwd=root, env=ENV, check=True)
-    assert [hook for hook, _ in hooks.lines(root)] == ["ci/hooks/pre-commit", "ci/hooks/pre-push"]
+    assert [hook for hook, _ in hooklines.lines(root)] == [
+        "ci/hooks/pre-commit",
+        "ci/hooks/pre-push",
+    ]
 
 
 def test_hook_lines_survive_a_broken_policy(root: Path) -> None:
     list(skeleton.create(root, extend=False))
     (root / ".ai/repo/policy.yaml").write_text("version: [[1]]\n")
-    assert len(hooks.lines(root)) == 2
+    assert len(hooklines.lines(root)) == 2

@@ -3,6 +3,7 @@ a scratch repository, and any policy text yields findings, never an exception.""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 from pathlib import Path
@@ -13,13 +14,17 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core import share
+from mj_core import streams
 from mj_core import yamlstrict
 from mj_core.errors import MissingArtifact
 from mj_core.findings import verdict
+from mj_core.stage import Context
 from mj_policy import rulepkg
 from mj_policy import skeleton
 from mj_watch import doctor
-from mj_watch.facts import Facts
+from mj_watch import doctorfacts
+from mj_watch import gather
+from mj_watch.factview import Facts
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
 from mj_watch.validators import REGISTRY
@@ -53,13 +58,19 @@ def test_every_validator_is_declared_by_a_shipped_rule_and_back() -> None:
     assert set(REGISTRY) == _shipped_validators()
 
 
+def judged(root: Path) -> Facts:
+    """The facts `mj-watch facts --for doctor` gathers at `root`, as the judge reads them."""
+    return Facts(doctorfacts.gather(root))
+
+
 def test_every_validator_runs_under_doctor() -> None:
-    assert {layer_integrity, policy_schema, vendor_integrity} <= set(doctor.CHECKS)
+    assert {"layer_integrity", "policy_schema", "vendor_integrity"} <= doctor.RUN
+    assert {layer_integrity, policy_schema} <= {check for _, check in doctor.CHECKS}
 
 
 def test_a_fresh_layer_passes_the_layer_half(root: Path) -> None:
     """Only the advice to pin verification (unpinned by the skeleton) is not OK."""
-    facts = Facts(root)
+    facts = judged(root)
     for check in (layer_integrity, policy_schema, vendor_integrity):
         found = [f for f in check(facts) if f.level != "OK"]
         assert all(f.level == "WARN" and "verification.commands" in f.message for f in found)
@@ -67,22 +78,27 @@ def test_a_fresh_layer_passes_the_layer_half(root: Path) -> None:
 
 
 def test_every_record_survives_json(root: Path) -> None:
-    for finding in doctor.findings(Facts(root)):
+    for finding in doctor.findings(judged(root)):
         record = finding.record()
         assert json.loads(json.dumps(record).encode()) == record
 
 
 def test_no_layer_is_missing_artifact(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, env=ENV, check=True)
-    from mj_core.stage import Context
-
-    stage = doctor.STAGES["doctor"]
+    stage = gather.STAGES["facts"]
     with pytest.raises(MissingArtifact, match="majordomus init"):
-        list(stage.run(None, Context(cwd=tmp_path)))  # type: ignore[arg-type]
+        list(stage.run(argparse.Namespace(of="doctor", prove=False), Context(cwd=tmp_path)))
+
+
+def test_facts_of_another_judge_are_missing_artifact(tmp_path: Path) -> None:
+    stage = doctor.STAGES["doctor"]
+    upstream = [{"kind": "fact", "fact": "finish"}, streams.summary("mj-state facts", 0, {})]
+    with pytest.raises(MissingArtifact, match="no doctor fact"):
+        list(stage.run(argparse.Namespace(input=None), Context(cwd=tmp_path, upstream=upstream)))
 
 
 def test_an_advisory_rule_turns_its_failures_into_warnings(tmp_path: Path) -> None:
-    failing = list(policy_schema(Facts(tmp_path)))  # no layer at all: the policy is unreadable
+    failing = list(policy_schema(Facts([])))  # no layer at all: the policy is unreadable
     assert any(f.level == "FAIL" for f in failing)
     advisory = list(doctor._routed(failing, ("advisory", 10)))
     assert [f.level for f in advisory] == [
@@ -110,7 +126,7 @@ def test_any_policy_text_yields_findings_never_an_exception(root: Path, text: st
     original = policy.read_bytes()
     try:
         policy.write_text(text, encoding="utf-8")
-        found = list(doctor.findings(Facts(root)))
+        found = list(doctor.findings(judged(root)))
     finally:
         policy.write_bytes(original)
     assert int(verdict(found)) in (0, 10, 12)
@@ -141,7 +157,8 @@ def fresh(tmp_path: Path) -> Path:
 
 
 def _vendor_failures(root: Path) -> list[tuple[str, str]]:
-    return [(f.subject, f.message) for f in vendor_integrity(Facts(root)) if f.level == "FAIL"]
+    found = doctor.vendor_integrity(judged(root))
+    return [(f.subject, f.message) for f in found if f.level == "FAIL"]
 
 
 RULE = """---
@@ -187,7 +204,7 @@ def test_a_function_no_rule_declares_is_a_failure(
 def test_a_declared_doctor_validator_doctor_does_not_run_is_a_failure(
     fresh: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(doctor, "CHECKS", [c for c in doctor.CHECKS if c is not policy_schema])
+    monkeypatch.setattr(doctor, "RUN", doctor.RUN - {"policy_schema"})
     found = _vendor_failures(fresh)
     assert any("doctor does not run validator 'policy_schema'" in m for _, m in found), found
 
@@ -262,7 +279,7 @@ def test_one_changed_value_in_a_complete_policy_never_crashes_doctor(
     original = policy.read_bytes()
     try:
         policy.write_text(yamlstrict.dump(data), encoding="utf-8")
-        found = list(doctor.findings(Facts(root)))
+        found = list(doctor.findings(judged(root)))
     finally:
         policy.write_bytes(original)
     assert int(verdict(found)) in (0, 10, 12)

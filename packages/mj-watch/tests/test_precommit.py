@@ -6,10 +6,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
+from mj_watch import hookfacts
 from mj_watch import precommit
+from mj_watch.wiring import Entry
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 ENV = {
@@ -139,9 +142,16 @@ def test_judge_names_the_hook_type_to_install(framework: Path) -> None:
         "      - id: majordomus-finish-check\n"
     )
     declared, names = ["majordomus", "finish", "--check"], ["majordomus"]
-    problem, detail = precommit.judge(root, "majordomus-finish-check", declared, names, framework)
+    assert framework == root / ".git" / "hooks"
+    problem, detail = precommit.judge(_told(root), "majordomus-finish-check", declared, names)
     assert problem is None and "pre-push" in detail
     (framework / "pre-push").unlink()
-    problem, _ = precommit.judge(root, "majordomus-finish-check", declared, names, framework)
+    problem, _ = precommit.judge(_told(root), "majordomus-finish-check", declared, names)
     assert problem is not None and "pre-push hook is not installed" in problem
     assert "--hook-type pre-push" in problem
+
+
+def _told(root: Path) -> dict[str, Any]:
+    """The `hooks` fact of `root`, as `mj-watch facts --for doctor` gathers it."""
+    entry = Entry({"name": "e", "wired_by": "pre-commit:majordomus-finish-check"})
+    return hookfacts.gather(root, [entry])

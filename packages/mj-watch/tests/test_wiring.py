@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from mj_watch import hookfacts
 from mj_watch import wiring
 
 ENV = {
@@ -41,7 +42,8 @@ def entry(wired_by: str, *args: str) -> dict[str, object]:
 
 
 def levels(root: Path, *entries: dict[str, object]) -> list[tuple[str, str]]:
-    found = wiring.check(root, {"enforcement": list(entries)})
+    policy = {"enforcement": list(entries)}
+    found = wiring.check(hookfacts.gather(root, wiring.entries(policy)), policy)
     return [(f.level, f.message) for f in found]
 
 
@@ -128,7 +130,7 @@ def test_any_swallowing_hook_fails(root: Path) -> None:
     hook(root / ".git/hooks/post-checkout", "majordomus check || exit $?\n")
     hook(root / ".git/hooks/pre-rebase.d/10-mj", "majordomus watch | tee log\n")
     hook(root / ".git/hooks/pre-commit.sample", "majordomus check || true\n")
-    found = list(wiring.swallowing_hooks(root))
+    found = list(wiring.swallowing_hooks(hookfacts.gather(root, [])))
     assert [f.subject for f in found] == [".git/hooks/post-merge", ".git/hooks/pre-rebase.d/10-mj"]
     assert "|| true" in found[0].message and "pipeline" in found[1].message
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
-    from mj_policy import hooks
+    from mj_policy import hooklines
 
     from majordomus import render as show
 
@@ -33,7 +33,7 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
     code, summary = show.stream(records, inv, text)
     if code or summary.get("error"):
         return code
-    lines = hooks.lines(inv.root())
+    lines = hooklines.lines(inv.root())
     if inv.json:
         from mj_core import jsonl
 

@@ -67,10 +67,26 @@ def load(directory: Path, name: str, shown_dir: str) -> Asset:
     """One asset, checked in full; unknown → 12, anything malformed → 10 naming file:line."""
     path = directory / f"{name}.md"
     shown = f"{shown_dir}/{name}.md"
-    if not re.fullmatch(_NAME, name) or not path.is_file():
-        known = ", ".join(names(directory)) or "none"
-        raise MissingArtifact(f"{shown}: no such prompt asset (the assets here: {known})")
-    doc, body, first = yamlstrict.split_front_matter(yamlstrict.read_text(path, shown), shown)
+    if not named(name) or not path.is_file():
+        raise unknown(shown, names(directory))
+    return from_text(name, yamlstrict.read_text(path, shown), shown)
+
+
+def named(name: str) -> bool:
+    """Whether `name` may name an asset at all."""
+    return re.fullmatch(_NAME, name) is not None
+
+
+def unknown(shown: str, known: list[str]) -> MissingArtifact:
+    """The error for an asset that is not there (12), naming the ones that are."""
+    return MissingArtifact(
+        f"{shown}: no such prompt asset (the assets here: {', '.join(known) or 'none'})"
+    )
+
+
+def from_text(name: str, text: str, shown: str) -> Asset:
+    """One asset from its text, checked in full; anything malformed → 10 naming file:line."""
+    doc, body, first = yamlstrict.split_front_matter(text, shown)
     data = doc.data if isinstance(doc.data, dict) else {}
     if not isinstance(doc.data, dict):
         raise ContractUnmet(f"{shown}:2: front matter is not a mapping of name, description")

@@ -9,6 +9,7 @@ from mj_core.cli import Tool
 TABLE = LazyTable(
     {
         "doctor": "mj_watch.doctor",
+        "facts": "mj_watch.gather",
         "finish": "mj_watch.finish",
         "watch": "mj_watch.watch",
     }

@@ -13,12 +13,14 @@ import shlex
 from mj_core.findings import Finding
 
 from mj_watch.projection_checks import seen_all
+from mj_watch.projection_text import named_rule_ids
+from mj_watch.projection_text import referenced_paths
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
     from mj_watch.projection_checks import Seen
 
 # Patterns are source text, compiled by `re` (and cached there) the first time a projection
@@ -31,25 +33,7 @@ COUNT = rf"(?i)\b[0-9]+\s+({COUNT_WORDS})\b"
 COUNT_GREP = rf"[0-9]+ +({COUNT_WORDS})\b"
 CORPUS = r"(?im)^#+\s*((task\s+)?lifecycle|rules|finish contract|completion contract|profiles)\b"
 CORPUS_GREP = r"^#+ *((task +)?lifecycle|rules|finish contract|completion contract|profiles)\b"
-_TICKED = r"`([^`\s<>]+)`"
-_LINKED = r"\]\(([^)\s]+)\)"
-_PATHLIKE = r"[A-Za-z0-9_.][A-Za-z0-9_./-]*"
-_SUFFIX = r"\.(md|mdc|ya?ml|toml|json|txt|py|sh|cfg|ini)$"
 REGION = "sed -n '/majordomus:begin/,/majordomus:end/p' {t} | wc -l"
-RULE_ID = r"\b(?:majordomus|project)(?:\.[a-z0-9][a-z0-9-]*)+(?:@[0-9]+)?\b"
-_FILE_SUFFIX = r"\.(md|mdc|ya?ml|json|txt|toml|py|sh)$"
-
-
-def referenced_paths(text: str) -> list[str]:
-    """Repository-relative paths a projection names in backticks or Markdown links."""
-    found = []
-    for candidate in re.findall(_TICKED, text) + re.findall(_LINKED, text):
-        if "://" in candidate or candidate.startswith(("-", "#", "/", "~")):
-            continue
-        plain = candidate.split("#", 1)[0]
-        if re.fullmatch(_PATHLIKE, plain) and ("/" in plain or re.search(_SUFFIX, plain)):
-            found.append(plain)
-    return list(dict.fromkeys(found))
 
 
 def lines_counted(seen: Seen) -> int:
@@ -78,7 +62,8 @@ def _budget(facts: Facts, seen: Seen, budget: int) -> Iterator[Finding]:
     lines = lines_counted(seen)
     quoted = shlex.quote(target)
     if seen.projection.mode == "region":
-        host = facts.path(target).read_bytes().count(b"\n")
+        told = facts.get("targets").get("targets") or {}
+        host = int((told.get(target) or {}).get("newlines") or 0)
         yield Finding("INFO", "budget", target, f"host file {host} lines; the region is counted")
     reproduce = REGION.format(t=quoted) if seen.projection.mode == "region" else f"wc -l {quoted}"
     if lines > budget:
@@ -100,8 +85,10 @@ def _counts(seen: Seen) -> Iterator[Finding]:
 def _paths(facts: Facts, seen: Seen) -> Iterator[Finding]:
     assert seen.verified is not None
     target = seen.projection.target
+    told = (facts.get("targets").get("targets") or {}).get(target) or {}
+    exists = told.get("paths") or {}
     for path in referenced_paths(seen.verified.generated):
-        if not facts.path(path.rstrip("/")).exists():
+        if not exists.get(path):
             message = f"names {path}, which does not exist"
             yield Finding("FAIL", "projection", target, message, f"ls -ld {shlex.quote(path)}")
 
@@ -117,28 +104,16 @@ def _corpus(seen: Seen) -> Iterator[Finding]:
         yield Finding("FAIL", "projection", target, message, reproduce)
 
 
-def named_rule_ids(text: str) -> list[str]:
-    """Rule ids (`majordomus.x`, `project.y@1`) a generated text names; file names excluded."""
-    found = [
-        m.group(0) for m in re.finditer(RULE_ID, text) if not re.search(_FILE_SUFFIX, m.group(0))
-    ]
-    return list(dict.fromkeys(found))
-
-
 def _rule_ids(facts: Facts, seen: Seen) -> Iterator[Finding]:
     """A projection may name a rule only when the effective rule set provides it."""
     assert seen.verified is not None and facts.layer is not None
     named = named_rule_ids(seen.verified.generated)
     if not named:
         return
-    from mj_core.errors import MjError
-    from mj_policy import rules
-
-    try:
-        effective = rules.effective(facts.layer)
-    except MjError:
+    provided = facts.get("targets").get("rules")
+    if provided is None:
         return  # an unresolvable rule set is the rules doctrine's finding, not this one
-    known = {r.id for r in effective} | {r.key for r in effective}
+    known = set(provided)
     target = seen.projection.target
     for rule_id in named:
         if rule_id not in known:

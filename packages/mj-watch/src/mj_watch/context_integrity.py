@@ -14,7 +14,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
 
 
 REPRODUCE = "majordomus context validate"

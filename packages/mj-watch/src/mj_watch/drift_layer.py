@@ -10,18 +10,12 @@ from __future__ import annotations
 
 import shlex
 
-from mj_core import files
-from mj_core import limits
-from mj_core import timing
-from mj_core import yamlstrict
 from mj_core.errors import MjError
 from mj_core.findings import Finding
-from mj_policy import projections
 from mj_policy import prompts
 from mj_state import decisions
 from mj_state import history
 from mj_state import judge
-from mj_state import records
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -29,17 +23,15 @@ if TYPE_CHECKING:
 
     from mj_watch.watchfacts import WatchFacts
 
-_FRONT = 4096  # a record's front matter lies within its first 4 KiB
-
 
 def policy(facts: WatchFacts) -> Iterator[Finding]:
     """A projection stamped with a policy hash that is not the policy (and profiles) on disk."""
     from mj_watch import projection_checks  # doctor's judge of projections, shared
 
-    data = projections.inputs(facts.loaded)
-    wanted = data.policy_sha256
-    profiles = facts.shown(facts.loaded.section("profiles"))
-    digest = f"cat {shlex.quote(data.policy_file)} {shlex.quote(profiles)}/*.yaml | sha256sum"
+    stamp_fact = facts.get("stamp")
+    wanted = str(stamp_fact.get("policy_sha256"))
+    policy_file, profiles = str(stamp_fact.get("policy_file")), str(stamp_fact.get("profiles"))
+    digest = f"cat {shlex.quote(policy_file)} {shlex.quote(profiles)}/*.yaml | sha256sum"
     for seen in projection_checks.seen_all(facts):
         stamp = seen.verified.stamp if seen.verified is not None else None
         if stamp is None or wanted.startswith(stamp.policy):
@@ -76,10 +68,8 @@ def retention(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def questions(facts: WatchFacts) -> Iterator[Finding]:
-    from mj_state import questions as asked
-
-    text, problem = asked.read(facts.loaded.state)
-    yield from judge.question_lines(facts.place, text, problem)
+    told = facts.get("questions")
+    yield from judge.question_lines(facts.place, told.get("text"), told.get("problem"))
 
 
 def ledger(facts: WatchFacts) -> Iterator[Finding]:
@@ -89,9 +79,10 @@ def ledger(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def decision_log(facts: WatchFacts) -> Iterator[Finding]:
-    state = facts.loaded.state
-    shown = facts.shown(decisions.path(state))
-    for entry in decisions.read(state):
+    told = facts.get("decisions")
+    shown = str(told.get("shown"))
+    text = told.get("text")
+    for entry in decisions.parse(text) if text is not None else []:
         missing = decisions.lacking(entry)
         if missing:
             message = f'"{entry.title}" lacks {", ".join(missing)}'
@@ -101,46 +92,36 @@ def decision_log(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def prompt_assets(facts: WatchFacts) -> Iterator[Finding]:
-    directory = facts.loaded.section("prompts")
-    shown_dir = facts.shown(directory)
-    for name in prompts.names(directory):
+    told = facts.get("prompts")
+    shown_dir = str(told.get("directory"))
+    assets = told.get("assets") or []
+    known = [str(a.get("name")) for a in assets]
+    for asset in assets:
+        name = str(asset.get("name"))
+        shown = f"{shown_dir}/{name}.md"
         try:
-            prompts.load(directory, name, shown_dir)
+            if not prompts.named(name):
+                raise prompts.unknown(shown, known)
+            if asset.get("problem"):
+                raise MjError(str(asset["problem"]))
+            prompts.from_text(name, str(asset.get("text") or ""), shown)
         except MjError as exc:
-            shown = f"{shown_dir}/{name}.md"
             reproduce = f"grep -nF -e '{{{{' {shlex.quote(shown)} || head -n 5 {shlex.quote(shown)}"
             yield Finding("FAIL", "prompts", shown, exc.message, reproduce)
 
 
 def foreign_records(facts: WatchFacts) -> Iterator[Finding]:
-    """Checkpoints and handovers in this checkout's state written in another worktree.
-
-    A record written here carries exactly the `worktree_id:` line the writer emits for this
-    checkout, so only a record without that line is parsed in full (hundreds stay cheap).
-    """
+    """Checkpoints and handovers in this checkout's state written in another worktree (the
+    facts stage passes on the front matter of each one not written here)."""
     from mj_state import identity
 
-    state = facts.loaded.state
-    here = {"worktree": str(facts.root), "worktree_id": identity.worktree_id(facts.root)}
-    own = yamlstrict.dump({"worktree_id": here["worktree_id"]}).encode()
-    for kind in records.KINDS:
-        folder = records.directory(state, kind)
-        for name in records.names(state, kind):
-            path = folder / name
-            try:
-                raw = files.read_capped(path, str(path), limits.RECORD)
-            except (OSError, MjError):
-                continue  # unreadable records are the resolver's and doctor's to report
-            timing.count("files read")
-            if own in raw[:_FRONT]:
-                continue
-            try:
-                front, _ = records.from_text(yamlstrict.decode(raw, str(path)), path)
-            except MjError:
-                continue
-            if not identity.same_checkout(front, here):
-                worktree = front.get("worktree_id") or front.get("worktree")
-                shown = facts.shown(folder / name)
-                message = f"{kind} written in {worktree}, not in this worktree"
-                reproduce = f"grep -n '^worktree' {shlex.quote(shown)}"
-                yield Finding("FAIL", "records", shown, message, reproduce)
+    told = facts.get("records")
+    here = dict(told.get("here") or {})
+    for other in told.get("others") or []:
+        front = dict(other.get("front") or {})
+        if not identity.same_checkout(front, here):
+            worktree = front.get("worktree_id") or front.get("worktree")
+            shown = str(other.get("shown"))
+            message = f"{other.get('kind')} written in {worktree}, not in this worktree"
+            reproduce = f"grep -n '^worktree' {shlex.quote(shown)}"
+            yield Finding("FAIL", "records", shown, message, reproduce)

@@ -10,12 +10,9 @@ from __future__ import annotations
 import shlex
 
 from mj_core import clock
-from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_state import bodies
-from mj_state import identity
 from mj_state import judge
-from mj_state import records
 from mj_state import taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -58,8 +55,7 @@ def state(facts: WatchFacts) -> Iterator[Finding]:
         return
     record = situation.active_record()
     if record is not None:
-        label = identity.label(facts.root, record, facts.now)
-        yield judge.state(record, label, facts.now)
+        yield judge.state(record, facts.label, facts.now)
 
 
 def verification(facts: WatchFacts) -> Iterator[Finding]:
@@ -71,7 +67,7 @@ def verification(facts: WatchFacts) -> Iterator[Finding]:
     if any(r.get("event") == "task.finished" for _, r in _lifecycle(facts, own.id)):
         return
     task = own.id
-    ledger = facts.shown(facts.ledger_path)
+    ledger = facts.place.ledger
     message = f"outcome {copy['outcome']} without a task.finished line — finish never ran"
     absent = shlex.quote(f"no task.finished line for {task}")
     reproduce = f"grep -n task.finished {shlex.quote(ledger)} | grep -F -e {task} || echo {absent}"
@@ -79,12 +75,9 @@ def verification(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def scope(facts: WatchFacts) -> Iterator[Finding]:
-    from mj_state import scope as claims
-
     record = _own(facts)
     if record is not None and record["outcome"] == "active":
-        touched = claims.touched(facts.root, str(record["head"]))
-        yield from judge.scope_findings(facts.place, record, touched)
+        yield from judge.scope_findings(facts.place, record, facts.touched)
 
 
 def checkpoint(facts: WatchFacts) -> Iterator[Finding]:
@@ -104,7 +97,7 @@ def activity(facts: WatchFacts) -> Iterator[Finding]:
     limit = clock.parse_duration(facts.interval) or 0
     if not known or clock.now() - max(known) <= limit:
         return
-    ledger = facts.shown(facts.ledger_path)
+    ledger = facts.place.ledger
     message = f"last ledger line {clock.iso(max(known))}, older than the interval {facts.interval}"
     reproduce = f"grep -nF -e {task} {shlex.quote(ledger)} | tail -n 1; date -u +%Y-%m-%dT%H:%M:%SZ"
     yield Finding("WARN", "activity", task, message, reproduce)
@@ -116,30 +109,18 @@ def handover(facts: WatchFacts) -> Iterator[Finding]:
     if record is None or record["outcome"] != "handed_over":
         return
     task = str(record["id"])
-    state = facts.loaded.state
-    folder = records.directory(state, "handover")
-    shown = facts.shown(folder)
-    found = _naming(folder, records.names(state, "handover"), task)
+    told = facts.get("handover")
+    found = told.get("found")
     if found is None:
+        shown = str(told.get("folder"))
         message = "handed_over, but no handover record names the task"
         absent = shlex.quote(f"no handover names {task}")
         reproduce = f"grep -rlF -e 'task_id: {task}' {shlex.quote(shown)} || echo {absent}"
         yield Finding("FAIL", "handover", task, message, reproduce)
         return
     required = [str(s) for s in facts.loaded.policy.data["handover"]["required_sections"]]
-    missing = bodies.missing_sections(found[1], required)
+    missing = bodies.missing_sections(str(found.get("body") or ""), required)
     if missing:
-        name = facts.shown(found[0])
+        name = str(found.get("path"))
         message = f"{name} lacks {', '.join(missing)}"
         yield Finding("FAIL", "handover", task, message, f"grep -n '^# ' {shlex.quote(name)}")
-
-
-def _naming(folder: Any, names: list[str], task: str) -> tuple[Any, str] | None:
-    for name in names:  # newest first
-        try:
-            front, body = records.load(folder / name)
-        except MjError:
-            continue
-        if front.get("task_id") == task:
-            return folder / name, body
-    return None

@@ -9,8 +9,6 @@ decision log: an entry that cannot be attributed (no Task, Head or Why) is repor
 
 from __future__ import annotations
 
-from mj_core import files
-from mj_core import limits
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 
@@ -18,7 +16,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
 
 DECISIONS = ".ai/local/state/decisions.md"
 
@@ -77,7 +75,7 @@ def decision_records(facts: Facts) -> Iterator[Finding]:
     """Entries of the decision log lacking Task, Head or Why (advisory: WARN under doctor)."""
     from mj_state import decisions
 
-    text = files.read_lenient(facts.path(DECISIONS), DECISIONS, limits.LOG)
+    text = facts.get("decisions").get("text")
     if text is None:
         return
     entries = decisions.parse(text)

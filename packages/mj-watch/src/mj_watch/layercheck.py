@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shlex
 
-from mj_core import git
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_policy import layer
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
 
 CATEGORY = "layer"
 _FILES = {"policy"}  # sections that name a file; every other section names a directory
@@ -71,11 +70,11 @@ def _sections(facts: Facts, sections: Any) -> Iterator[Finding]:
 
 
 def _resolves(facts: Facts, name: str, relative: str) -> Iterator[Finding]:
-    path = facts.path(relative)
+    kind = facts.kind(relative)
     want_file = name in _FILES
-    if path.is_file() if want_file else path.is_dir():
+    if kind == ("file" if want_file else "directory"):
         return
-    if name in _OPTIONAL and not path.exists():
+    if name in _OPTIONAL and kind == "absent":
         return
     what = "file" if want_file else "directory"
     yield Finding(
@@ -87,13 +86,21 @@ def _resolves(facts: Facts, name: str, relative: str) -> Iterator[Finding]:
     )
 
 
-def _local(facts: Facts, local: Any) -> Iterator[Finding]:
+def local_dir(local: Any) -> str | None:
+    """`.ai/<local.path>/` as the manifest's `local` block names it (None: not a safe path)."""
     value = local.get("path") if isinstance(local, dict) else None
     if not isinstance(value, str) or not value or ".." in value.split("/"):
-        return  # the closed-schema check has reported it
-    relative = f".ai/{value.strip('/')}/"
+        return None  # the closed-schema check has reported it
+    return f".ai/{value.strip('/')}/"
+
+
+def _local(facts: Facts, local: Any) -> Iterator[Finding]:
+    relative = local_dir(local)
+    if relative is None:
+        return
     name = relative.rstrip("/")  # the ignore line and the pathspec that also match a link
-    if not git.check_ignored(facts.root, relative):
+    told = facts.get("git")
+    if not (told.get("ignored") or {}).get(relative):
         quoted = shlex.quote(relative)
         yield Finding(
             "FAIL",
@@ -102,8 +109,8 @@ def _local(facts: Facts, local: Any) -> Iterator[Finding]:
             f"not ignored by git — add a `{name}` line to .gitignore",
             f"git check-ignore -v --no-index {quoted} || echo {shlex.quote('not ignored')}",
         )
-    yield from confinement.state_findings(confinement.state_kinds(facts.root))
-    tracked = git.ls_files(facts.root, name)
+    yield from confinement.state_findings(facts.get("state").get("kinds") or {})
+    tracked = [str(t) for t in (told.get("tracked") or {}).get(name) or []]
     if tracked:
         yield Finding(
             "FAIL",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import PurePath
 
 from mj_core.findings import Finding
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
 
 CATEGORY = "policy"
 
@@ -68,8 +69,9 @@ def _policy(relative: str, data: Any) -> Iterator[Finding]:
 
 def _profiles(facts: Facts, policy: Any) -> Iterator[Finding]:
     directory = facts.section("profiles", "repo/profiles")
-    path = facts.path(directory)
-    names = sorted(p.stem for p in path.glob("*.yaml")) if path.is_dir() else []
+    entry = facts.entry(directory)
+    listed = entry.get("names") or [] if entry.get("kind") == "directory" else []
+    names = sorted(PurePath(n).stem for n in listed if n.endswith(".yaml"))
     failed = False
     for name in names:
         for finding in _profile(facts, f"{directory}/{name}.yaml", name):

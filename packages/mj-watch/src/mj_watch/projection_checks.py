@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from mj_policy.projections import Projection
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
 
 CATEGORY = "projection"
 STAMP_GREP = {
@@ -53,11 +53,11 @@ def _show_stamp(projection: Projection) -> str:
 
 def inspect(facts: Facts, projection: Projection) -> Seen:
     target = projection.target
-    refusal = confinement.target_refusal(facts.root, target)
+    seen = (facts.get("targets").get("targets") or {}).get(target) or {"kind": "absent"}
+    refusal = seen.get("refusal")
     if refusal is not None:
-        return Seen(projection, None, confinement.target_finding(target, refusal))
-    path = facts.path(target)
-    if not path.is_file():
+        return Seen(projection, None, confinement.target_finding(target, str(refusal)))
+    if seen.get("kind") != "file":
         missing = Finding(
             "FAIL",
             CATEGORY,
@@ -67,18 +67,23 @@ def inspect(facts: Facts, projection: Projection) -> Seen:
             code=12,
         )
         return Seen(projection, None, missing)
+    if seen.get("problem"):
+        return Seen(projection, None, _malformed(projection, str(seen["problem"])))
     try:
-        verified = targets.verify(targets.read(path, target) or "", projection.mode, target)
+        verified = targets.verify(str(seen.get("text") or ""), projection.mode, target)
     except MjError as exc:
-        bad = Finding(
-            "FAIL",
-            CATEGORY,
-            target,
-            f"malformed region markers: {exc.message}",
-            _show_stamp(projection),
-        )
-        return Seen(projection, None, bad)
+        return Seen(projection, None, _malformed(projection, exc.message))
     return Seen(projection, verified, _judge(projection, verified))
+
+
+def _malformed(projection: Projection, message: str) -> Finding:
+    return Finding(
+        "FAIL",
+        CATEGORY,
+        projection.target,
+        f"malformed region markers: {message}",
+        _show_stamp(projection),
+    )
 
 
 def _judge(projection: Projection, verified: targets.Verified) -> Finding | None:
@@ -121,8 +126,7 @@ def projection_integrity(facts: Facts) -> Iterator[Finding]:
 
 
 def _readme_names_agents(facts: Facts) -> Iterator[Finding]:
-    readme = facts.path("README.md")
-    text = readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""
+    text = str(facts.get("targets").get("readme") or "")
     if "AGENTS.md" in text:
         yield Finding("OK", CATEGORY, "README.md", "names AGENTS.md")
         return

@@ -21,7 +21,7 @@ from pathlib import Path
 from mj_core import git
 from mj_core.findings import Finding
 
-from mj_watch import hooks
+from mj_watch import hookfiles
 from mj_watch import precommit
 from mj_watch import provingrun
 
@@ -61,11 +61,11 @@ def _job(root: Path, entry: Entry, directory: Path) -> tuple[Entry, Path, str] |
     kind, _, value = entry.wired_by.partition(":")
     if kind == "git-hook":
         path = directory / value
-        return (entry, path, value) if hooks.executable(path) else None
+        return (entry, path, value) if hookfiles.executable(path) else None
     if kind == "pre-commit":
         for name in precommit.hook_types_for(root, value):
             path = directory / name
-            if hooks.executable(path) and precommit.MARKER in hooks.read(path):
+            if hookfiles.executable(path) and precommit.MARKER in hookfiles.read(path):
                 return entry, path, name
     return None
 
@@ -104,7 +104,7 @@ class _Place:
         self.timeout = timeout
 
     def verdict(self, entry: Entry, path: Path, kind: str) -> Finding:
-        where = hooks.shown(self.root, path)
+        where = hookfiles.shown(self.root, path)
         shims = self.scratch / "bin"
         calls = self.scratch / f"calls-{len(list(self.scratch.glob('calls-*')))}"
         calls.mkdir()

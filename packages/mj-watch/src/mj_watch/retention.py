@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
 
 
 CATEGORY = "retention"
@@ -26,6 +26,21 @@ STATE = ".ai/local/state"
 def _cap(policy: dict[str, Any], section: str, key: str) -> int | None:
     value = (policy.get(section) or {}).get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+FOLDERS = (("handover", "handovers"), ("checkpoint", "checkpoints"))
+
+
+def counts(root: Path) -> dict[str, Any]:
+    """The `retention` fact: the ledger's lines and the files of each record store."""
+    path = root / STATE / "ledger.jsonl"
+    lines = path.read_bytes().count(b"\n") if path.is_file() else 0
+    return {
+        "kind": "fact",
+        "fact": "retention",
+        "ledger_lines": lines,
+        "files": {folder: _files(root / STATE / folder) for _, folder in FOLDERS},
+    }
 
 
 def _files(directory: Path) -> int:
@@ -38,9 +53,9 @@ def retention_caps(facts: Facts) -> Iterator[Finding]:
     if facts.layer is None:
         return
     policy = facts.layer.policy.data
+    told = facts.get("retention")
     ledger = f"{STATE}/ledger.jsonl"
-    path = facts.path(ledger)
-    lines = path.read_bytes().count(b"\n") if path.is_file() else 0
+    lines = int(told.get("ledger_lines") or 0)
     yield _judge(
         ledger,
         lines,
@@ -49,9 +64,9 @@ def retention_caps(facts: Facts) -> Iterator[Finding]:
         reproduce=f"wc -l {shlex.quote(ledger)}",
         fix="majordomus history --rotate",
     )
-    for section, folder in (("handover", "handovers"), ("checkpoint", "checkpoints")):
+    for section, folder in FOLDERS:
         relative = f"{STATE}/{folder}"
-        count = _files(facts.path(relative))
+        count = int((told.get("files") or {}).get(folder) or 0)
         cap = _cap(policy, section, "retention_max_files")
         reproduce = f"ls -1 {shlex.quote(relative)} | wc -l"
         yield _judge(

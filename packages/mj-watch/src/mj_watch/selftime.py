@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
 
 
 def wall_time(policy: dict[str, Any], command: str) -> Iterator[Finding]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
 
 
 def _situation(facts: Facts) -> tuple[Layer, taskstate.Situation] | None:
@@ -53,24 +53,23 @@ def scope_integrity(facts: Facts) -> Iterator[Finding]:
 
 def state_consistency(facts: Facts) -> Iterator[Finding]:
     """The copy of the task agrees with the ledger field by field and parses; the ledger's
-    active task has not diverged from HEAD (doctor, check, finish: Decision 15)."""
-    from mj_state import identity
-
-    found = _situation(facts)
-    if found is None:
+    active task has not diverged from HEAD (doctor, check, finish: Decision 15). Judged over
+    the `situation` and `git` facts."""
+    if facts.layer is None:
         return
     from mj_state.place import Place
 
-    layer, situation = found
-    place = Place.of(layer)
+    told = facts.get("git")
+    situation = taskstate.Situation.from_fact(facts.get("situation"))
+    situation.here_id = str(told.get("worktree_id") or situation.here_id)  # the gathered one
+    place = Place.of(facts.layer)
     if situation.copy_problem is not None:
         yield judge.unreadable_copy(place, situation.copy_problem)
     distrust = list(taskstate.copy_findings(place, situation))
     yield from distrust
     record = situation.active_record()
     if record is not None:
-        here = identity.position(layer.root)
-        yield judge.state(record, identity.label(layer.root, record, here), here)
+        yield judge.state(record, str(told.get("label")), dict(told.get("here") or {}))
     elif not distrust and situation.copy_problem is None:
         yield Finding("OK", "state", "current.yaml", "no active task; nothing to disagree on")
 
@@ -92,14 +91,23 @@ def checkpoint_freshness(facts: Facts) -> Iterator[Finding]:
 
 
 def ledger_integrity(facts: Facts) -> Iterator[Finding]:
+    """Every malformed line and the hash chain, judged over the `ledger` fact."""
     if facts.layer is not None:
-        yield from history.validate(facts.layer)
+        from mj_state import chain
+        from mj_state import ledger
+
+        told = facts.get("ledger")
+        rows: list[tuple[int, bytes, bool]] = [(0, b"", True)] * int(told.get("count") or 0)
+        problems = [(int(n), str(why)) for n, why in told.get("problems") or []]
+        verdict = chain.Verdict.from_fact(told.get("chain") or {})
+        yield from history.validate(facts.layer, ledger.Scan(rows, [], problems, verdict))
 
 
 def question_lines(facts: Facts) -> Iterator[Finding]:
-    from mj_state import questions
+    """The open-questions file's lines, judged over the `questions` fact."""
     from mj_state.place import Place
 
     if facts.layer is not None:
-        text, problem = questions.read(facts.layer.state)
+        told = facts.get("questions")
+        text, problem = told.get("text"), told.get("problem")
         yield from judge.question_lines(Place.of(facts.layer), text, problem)

@@ -1,5 +1,6 @@
-"""Doctrine majordomus.vendor-integrity: the vendored package is what its manifest lists, and
-the validators the rules declare are exactly the validators this executable has."""
+"""Doctrine majordomus.vendor-integrity: the vendored package is what its manifest lists (and,
+with `doctor`'s table of validators, `validator_findings`: the validators the rules declare are
+exactly the validators this executable has — doctor passes its table in)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from mj_watch import schemacheck
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from collections.abc import Iterator
-    from pathlib import Path
     from typing import Any
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
 
 CATEGORY = "rules"
 VENDOR = "majordomus"
@@ -27,9 +28,10 @@ def package(facts: Facts) -> str:
     return f"{facts.section('rules', 'repo/rules')}/vendor/{VENDOR}"
 
 
-def vendor_integrity(facts: Facts) -> Iterator[Finding]:
+def vendor_integrity(facts: Facts, more: Iterator[Finding] | None = None) -> Iterator[Finding]:
+    """The package against its manifest; `more` (doctor's validator findings) judged with it."""
     found = list(_package(facts, package(facts)))
-    found += list(_validators(facts))
+    found += list(more or ())
     yield from found
     if not any(f.level == "FAIL" for f in found):
         yield Finding("OK", CATEGORY, package(facts) + "/", "matches its manifest")
@@ -37,7 +39,7 @@ def vendor_integrity(facts: Facts) -> Iterator[Finding]:
 
 def _package(facts: Facts, base: str) -> Iterator[Finding]:
     manifest = f"{base}/{rulepkg.MANIFEST}"
-    if not facts.path(base).is_dir():
+    if facts.kind(base) != "directory":
         yield Finding(
             "FAIL",
             CATEGORY,
@@ -57,7 +59,7 @@ def _package(facts: Facts, base: str) -> Iterator[Finding]:
     listed = {entry["file"]: entry for entry in doc.data["rules"]}
     for relative, entry in listed.items():
         yield from _listed(facts, base, relative, entry)
-    for relative in _files(facts.path(base)):
+    for relative in facts.files_below(base):
         if relative != rulepkg.MANIFEST and relative not in listed:
             yield Finding(
                 "FAIL",
@@ -69,19 +71,15 @@ def _package(facts: Facts, base: str) -> Iterator[Finding]:
             )
 
 
-def _files(base: Path) -> list[str]:
-    return sorted(p.relative_to(base).as_posix() for p in base.rglob("*") if not p.is_dir())
-
-
 def _listed(facts: Facts, base: str, relative: str, entry: dict[str, Any]) -> Iterator[Finding]:
     shown = f"{base}/{relative}"
-    path = facts.path(shown)
-    if not path.is_file():
+    described = facts.entry(shown)
+    if described.get("kind") != "file":
         yield Finding(
             "FAIL", CATEGORY, shown, "listed in the manifest, missing", repro.show_path(shown)
         )
         return
-    actual = rulepkg.sha256(path)
+    actual = described.get("sha256")
     if actual != entry["sha256"]:
         yield Finding(
             "FAIL",
@@ -112,10 +110,7 @@ def declarations(facts: Facts) -> list[tuple[str, dict[str, Any]]]:
     """(file, x-majordomus block) of every vendored and project rule whose front matter parses."""
     rules = facts.section("rules", "repo/rules")
     found = []
-    for path in sorted(facts.path(rules).glob("vendor/*/rules/*.md")) + sorted(
-        facts.path(rules).glob("project/*.md")
-    ):
-        relative = path.relative_to(facts.root).as_posix()
+    for relative in rule_files(facts.files_below(rules), rules):
         doc, _ = facts.front_matter(relative)
         data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
         block = data.get("x-majordomus")
@@ -124,15 +119,38 @@ def declarations(facts: Facts) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-def _validators(facts: Facts) -> Iterator[Finding]:
-    from mj_watch.doctor import CHECKS
-    from mj_watch.validators import REGISTRY
+def rule_files(below: list[str], rules: str) -> list[str]:
+    """The vendored (`vendor/*/rules/*.md`) and project (`project/*.md`) rules, in that order."""
+    vendored = [p for p in below if _depth(p, 4) and p.startswith("vendor/") and _rule(p, 2)]
+    project = [p for p in below if _depth(p, 2) and p.startswith("project/")]
+    chosen = sorted(vendored, key=_parts) + sorted(
+        (p for p in project if p.endswith(".md")), key=_parts
+    )
+    return [f"{rules}/{p}" for p in chosen]
 
+
+def _parts(relative: str) -> list[str]:
+    return relative.split("/")  # the order of sorted paths, component by component
+
+
+def _depth(relative: str, parts: int) -> bool:
+    return relative.count("/") == parts - 1
+
+
+def _rule(relative: str, index: int) -> bool:
+    return relative.split("/")[index] == "rules" and relative.endswith(".md")
+
+
+def validator_findings(
+    facts: Facts, registry: Collection[str], run_by_doctor: Collection[str]
+) -> Iterator[Finding]:
+    """Every declared validator is in `registry`, every one a rule says doctor enforces is in
+    `run_by_doctor`, and every registered one is declared by some rule."""
     declared = declarations(facts)
     names = {block["validator"] for _, block in declared}
     for relative, block in declared:
         name = block["validator"]
-        if name not in REGISTRY:
+        if name not in registry:
             yield Finding(
                 "FAIL",
                 CATEGORY,
@@ -140,7 +158,7 @@ def _validators(facts: Facts) -> Iterator[Finding]:
                 f"names validator '{name}', which this majordomus does not have",
                 repro.show_key(relative, "validator"),
             )
-        elif "doctor" in block.get("enforced_by", ()) and REGISTRY[name] not in CHECKS:
+        elif "doctor" in block.get("enforced_by", ()) and name not in run_by_doctor:
             yield Finding(
                 "FAIL",
                 CATEGORY,
@@ -148,7 +166,7 @@ def _validators(facts: Facts) -> Iterator[Finding]:
                 f"declares enforcement by doctor, and doctor does not run validator '{name}'",
                 repro.show_key(relative, "enforced_by"),
             )
-    for name in sorted(set(REGISTRY) - names):
+    for name in sorted(set(registry) - names):
         rules = facts.section("rules", "repo/rules")
         yield Finding(
             "FAIL",

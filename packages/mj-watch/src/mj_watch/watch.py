@@ -1,4 +1,5 @@
-"""`mj-watch watch`: what has drifted in the work? Read-only, never a hook blocker.
+"""`mj-watch watch`: what has drifted in the work? Read-only, never a hook blocker. A judge over
+`mj-watch facts --for watch`: it reads facts on stdin (or a file) and never the repository.
 
 `CHECKS` is the ordered drift table (CLI-REFERENCE §2.7, then the additions of the watch
 issue); each entry is (category, check). Every FAIL or WARN a check yields becomes DRIFT with
@@ -63,12 +64,8 @@ def findings(facts: WatchFacts) -> Iterator[Finding]:
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
-    del options
-    for finding in findings(WatchFacts(context.root())):
+    for finding in findings(WatchFacts(context.records(options.input))):
         yield finding.record()
-
-
-# watch takes no options of its own
 
 
 STAGES = {

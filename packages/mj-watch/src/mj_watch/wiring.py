@@ -5,28 +5,28 @@ product. Each `policy.enforcement[]` entry gets one finding: OK naming the file 
 runs it, FAIL (10) with a command that shows what is missing, or INFO for `manual`. A git hook
 is judged by the static proof of `hookproof` (a `<hook>.d/` runner and the sub-hook holding the
 call both proven); with `doctor --prove` the hooks are also run (`proving`) and that verdict
-is the entry's.
+is the entry's. Judged over the `hooks` fact (`hookfacts`): the judge reads no file.
 """
 
 from __future__ import annotations
 
 import shlex
 
-from mj_core import git
 from mj_core.findings import Finding
 
 from mj_watch import hookcall
-from mj_watch import hooks
-from mj_watch.resolve import resolves
+from mj_watch.pathlookup import resolved
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
     from typing import Any
 
-    from mj_watch.facts import Facts
+    from mj_watch.factview import Facts
     from mj_watch.hookcall import Verdict
+
+    Record = dict[str, Any]
+    Hooks = Record  # the `hooks` fact (`hookfacts.gather`)
 
     Proofs = dict[str, Finding]  # entry name → the verdict of running its hook
     Judged = tuple[Finding, bool]  # a finding, and whether it is about what the script does
@@ -63,32 +63,25 @@ def fail(entry: Entry, message: str, reproduce: str) -> Finding:
 def enforcement_wiring(facts: Facts) -> Iterator[Finding]:
     """Doctrine majordomus.enforcement-wiring: each declared enforcement runs, and no hook
     that calls majordomus throws its exit code away."""
-    directory = hooks.hooks_dir(facts.root)  # asked of git once per run, shared by every judge
+    told = facts.get("hooks")
     if facts.layer is not None:
         policy = facts.layer.policy.data
         proofs = None
         if facts.prove:
-            from mj_watch import proving  # spawns processes: only on `doctor --prove`
-
-            proofs = proving.prove(facts.root, entries(policy), directory)
-        yield from check(facts.root, policy, directory, proofs)
-    yield from swallowing_hooks(facts.root, directory)
+            found = told.get("proofs") or {}
+            proofs = {name: Finding.from_record(record) for name, record in found.items()}
+        yield from check(told, policy, proofs)
+    yield from swallowing_hooks(told)
 
 
 def entries(policy: dict[str, Any]) -> list[Entry]:
     return [Entry(data) for data in policy.get("enforcement") or [] if isinstance(data, dict)]
 
 
-def check(
-    root: Path,
-    policy: dict[str, Any],
-    directory: Path | None = None,
-    proofs: Proofs | None = None,
-) -> Iterator[Finding]:
-    """One finding per enforcement entry; `directory` is the hooks directory when known."""
-    directory = hooks.hooks_dir(root) if directory is None else directory
+def check(told: Hooks, policy: dict[str, Any], proofs: Proofs | None = None) -> Iterator[Finding]:
+    """One finding per enforcement entry, judged over the `hooks` fact (`hookfacts`)."""
     for entry in entries(policy):
-        found = list(_entry(root, entry, directory))
+        found = list(_entry(told, entry))
         proof = (proofs or {}).get(entry.name)
         if proof is None:
             yield from (finding for finding, _ in found)
@@ -111,24 +104,33 @@ def _with_proof(found: list[Judged], proof: Finding) -> Iterator[Finding]:
             yield Finding("WARN", CATEGORY, finding.subject, message, finding.reproduce)
 
 
-def swallowing_hooks(root: Path, directory: Path | None = None) -> Iterator[Finding]:
+def swallowing_hooks(told: Hooks) -> Iterator[Finding]:
     """Every hook script calling majordomus that can discard its code, named or not in the
     policy."""
-    directory = hooks.hooks_dir(root) if directory is None else directory
-    for path in hooks.all_hook_files(directory):
-        text = hooks.read(path)
+    for name in told.get("all") or []:
+        hook = _hook(told, name)
+        text = str(hook.get("text") or "")
         if "majordomus" not in text or hookcall.printed(text) is not None:
             continue  # no call, or the printed line: nothing of a status is lost
         from mj_watch import hookproof  # the shell parser: only for a hook it is needed for
 
         for verdict in hookproof.losses(text):
-            where = hooks.shown(root, path)
+            where = str(hook.get("shown"))
             reproduce = f"grep -n majordomus {shlex.quote(where)}"
             message = f"line {verdict.line} calls majordomus and can lose its exit code: "
             yield Finding("FAIL", "hooks", where, message + verdict.reason, reproduce)
 
 
-def _entry(root: Path, entry: Entry, directory: Path) -> Iterator[Judged]:
+def _hook(told: Hooks, name: str) -> Record:
+    """A hook file as the facts stage saw it (one it did not look at is absent)."""
+    found: Record = (told.get("files") or {}).get(name) or {
+        "kind": "absent",
+        "shown": f"{told.get('dir')}/{name}",
+    }
+    return found
+
+
+def _entry(told: Hooks, entry: Entry) -> Iterator[Judged]:
     kind, _, value = entry.wired_by.partition(":")
     if kind == "manual":
         info = Finding("INFO", CATEGORY, entry.name, f"{entry.command}: manual — unverified")
@@ -140,55 +142,57 @@ def _entry(root: Path, entry: Entry, directory: Path) -> Iterator[Judged]:
         message = f"wired_by {entry.wired_by} cannot be verified by this majordomus"
         yield fail(entry, message, reproduce), False
         return
-    yield from handler(root, entry, value, directory)
+    yield from handler(told, entry, value)
 
 
-def _git_hook(root: Path, entry: Entry, name: str, directory: Path) -> Iterator[Judged]:
-    hook = directory / name
-    where = hooks.shown(root, hook)
-    if not hook.is_file():
+def _git_hook(told: Hooks, entry: Entry, name: str) -> Iterator[Judged]:
+    hook = _hook(told, name)
+    where = str(hook["shown"])
+    if hook.get("kind") != "file":
         yield fail(entry, f"{where} does not exist", f"ls -l {shlex.quote(where)}"), False
         return
-    if not hooks.executable(hook):
+    if not hook.get("exec"):
         yield fail(entry, f"{where} is not executable", f"ls -l {shlex.quote(where)}"), False
         return
-    text = hooks.read(hook)
+    text = str(hook.get("text") or "")
     verdict = hookcall.proven(text, entry.declared, entry.names)
     if verdict is None:
         from mj_watch import hookproof  # the shell parser: only for a hook not as printed
 
         verdict = hookproof.prove(text, entry.declared, entry.names)
-    subs = hooks.sub_hooks(hook)
+    subs = [_hook(told, sub) for sub in (told.get("subs") or {}).get(name) or []]
     if verdict.kind == "absent" and subs:
-        yield from _runner(root, entry, hook, text, subs)
+        yield from _runner(told, entry, hook, subs)
     else:
-        yield _judged(root, entry, hook, verdict)
+        yield _judged(told, entry, hook, verdict)
 
 
-def _runner(root: Path, entry: Entry, hook: Path, text: str, subs: list[Path]) -> Iterator[Judged]:
+def _runner(told: Hooks, entry: Entry, hook: Record, subs: list[Record]) -> Iterator[Judged]:
     """The call lives in `<hook>.d/`: the runner and the sub-hook must both be proven."""
     from mj_watch import hookproof
 
-    verdicts = [(p, hookproof.prove(hooks.read(p), entry.declared, entry.names)) for p in subs]
-    holding = [(p, v) for p, v in verdicts if v.kind != "absent"]
-    where = hooks.shown(root, hook)
+    verdicts = [
+        (s, hookproof.prove(str(s.get("text") or ""), entry.declared, entry.names)) for s in subs
+    ]
+    holding = [(s, v) for s, v in verdicts if v.kind != "absent"]
+    where = str(hook["shown"])
     if not holding:
         grep = f"grep -rn {shlex.quote(entry.command)} {shlex.quote(where)}*"
         yield fail(entry, f"{where} does not invoke `{entry.command}`", grep), True
         return
-    proven = [(p, v) for p, v in holding if v.ok and hooks.executable(p)]
-    path, verdict = (proven or holding)[0]
-    runner = hookproof.prove_runner(text)
-    if not hooks.executable(path) or not verdict.ok or runner.ok:
-        yield _judged(root, entry, path, verdict)
+    proven = [(s, v) for s, v in holding if v.ok and s.get("exec")]
+    sub, verdict = (proven or holding)[0]
+    runner = hookproof.prove_runner(str(hook.get("text") or ""))
+    if not sub.get("exec") or not verdict.ok or runner.ok:
+        yield _judged(told, entry, sub, verdict)
         return
-    message = f"{where}:{runner.line} runs {hooks.shown(root, path)} unproven: {runner.reason}"
+    message = f"{where}:{runner.line} runs {sub['shown']} unproven: {runner.reason}"
     yield fail(entry, f"{message}; {PROVE}", _line(where, runner.line)), True
 
 
-def _judged(root: Path, entry: Entry, path: Path, verdict: Verdict) -> Judged:
-    where = hooks.shown(root, path)
-    if not hooks.executable(path):
+def _judged(told: Hooks, entry: Entry, hook: Record, verdict: Verdict) -> Judged:
+    where = str(hook["shown"])
+    if not hook.get("exec"):
         message = f"{where} holds the call but is not executable"
         return fail(entry, message, f"ls -l {shlex.quote(where)}"), False
     if verdict.kind == "absent":
@@ -198,7 +202,7 @@ def _judged(root: Path, entry: Entry, path: Path, verdict: Verdict) -> Judged:
         what = "swallows the exit code" if verdict.kind == "swallow" else "unproven"
         message = f"{where}:{verdict.line} {what}: {verdict.reason}; {PROVE}"
         return fail(entry, message, _line(where, verdict.line)), True
-    if not resolves(root, entry.path, _text_line(path, verdict.line)):
+    if not resolved(told, entry.path, _text_line(str(hook.get("text") or ""), verdict.line)):
         message = f"path {entry.path} does not resolve"
         return fail(entry, message, f"command -v {shlex.quote(entry.path)}"), False
     message = f"`{entry.command}` runs from {where}:{verdict.line}"
@@ -209,20 +213,19 @@ def _line(where: str, line: int) -> str:
     return f"sed -n {max(line, 1)}p {shlex.quote(where)}"
 
 
-def _text_line(path: Path, line: int) -> str:
-    lines = hooks.read(path).splitlines()
+def _text_line(text: str, line: int) -> str:
+    lines = text.splitlines()
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
-def _ci(root: Path, entry: Entry, value: str, directory: Path) -> Iterator[Judged]:
-    del directory  # a CI file is named from the root
-    path = root / value
-    if not path.is_file():
+def _ci(told: Hooks, entry: Entry, value: str) -> Iterator[Judged]:
+    found_file = (told.get("ci") or {}).get(value) or {}
+    if found_file.get("kind") != "file":
         yield fail(entry, f"{value} does not exist", f"ls -l {shlex.quote(value)}"), False
         return
     from mj_watch import cicall
 
-    found = cicall.find(hooks.read(path), entry.declared, entry.names)
+    found = cicall.find(str(found_file.get("text") or ""), entry.declared, entry.names)
     grep = f"grep -n {shlex.quote(entry.command)} {shlex.quote(value)}"
     if found is None:
         yield fail(entry, f"{value} does not invoke `{entry.command}`", grep), False
@@ -236,9 +239,8 @@ def _ci(root: Path, entry: Entry, value: str, directory: Path) -> Iterator[Judge
     yield Finding("OK", CATEGORY, entry.name, message), False
 
 
-def _git_config(root: Path, entry: Entry, key: str, directory: Path) -> Iterator[Judged]:
-    del directory  # the setting lives in git config
-    value = git.out("config", "--local", "--get", key, cwd=root)
+def _git_config(told: Hooks, entry: Entry, key: str) -> Iterator[Judged]:
+    value = (told.get("config") or {}).get(key)
     reproduce = f"git config --local --get {shlex.quote(key)}"
     if not value or "majordomus" not in value:
         message = f"git config {key} does not name majordomus ({value or 'unset'})"
@@ -247,10 +249,10 @@ def _git_config(root: Path, entry: Entry, key: str, directory: Path) -> Iterator
     yield Finding("OK", CATEGORY, entry.name, f"git config {key} = {value}"), False
 
 
-def _pre_commit(root: Path, entry: Entry, hook_id: str, directory: Path) -> Iterator[Judged]:
+def _pre_commit(told: Hooks, entry: Entry, hook_id: str) -> Iterator[Judged]:
     from mj_watch import precommit
 
-    problem, detail = precommit.judge(root, hook_id, entry.declared, entry.names, directory)
+    problem, detail = precommit.judge(told, hook_id, entry.declared, entry.names)
     if problem:
         yield fail(entry, problem, detail), True
         return

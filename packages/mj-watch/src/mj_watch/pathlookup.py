@@ -10,6 +10,10 @@ import os
 import shlex
 from pathlib import Path
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def _runnable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
@@ -65,3 +69,42 @@ def resolves(root: Path, name: str, line: str = "") -> bool:
         candidate = Path(name) if os.path.isabs(name) else root / name
         return _runnable(candidate)
     return which(name) is not None or _on_line(root, name, line)
+
+
+def lookups(root: Path, names: list[str], texts: list[str]) -> dict[str, dict[str, bool]]:
+    """What `resolved` needs, looked up here: `which` for each bare name, and `runnable` for
+    each path name and each word with a slash that a hook or CI text gives the same name."""
+    which_of: dict[str, bool] = {}
+    runnable: dict[str, bool] = {}
+    for name in dict.fromkeys(names):
+        if "/" in name:
+            runnable[name] = _runnable(Path(name) if os.path.isabs(name) else root / name)
+            continue
+        which_of[name] = which(name) is not None
+        for text in texts:
+            for line in text.splitlines():
+                for word in _named(name, line):
+                    candidate = Path(word) if os.path.isabs(word) else root / word
+                    runnable[word] = _runnable(candidate)
+    return {"which": which_of, "runnable": runnable}
+
+
+def _named(name: str, line: str) -> list[str]:
+    """The words of `line` with a slash whose last component is `name`'s."""
+    if Path(name).name not in line:
+        return []
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError:
+        words = line.split()
+    return [w for w in words if "/" in w and Path(w).name == Path(name).name]
+
+
+def resolved(found: dict[str, Any], name: str, line: str = "") -> bool:
+    """`resolves` answered from the looked-up facts (a name not looked up does not resolve)."""
+    runnable = found.get("runnable") or {}
+    if "/" in name:
+        return bool(runnable.get(name))
+    return bool((found.get("which") or {}).get(name)) or any(
+        runnable.get(word) for word in _named(name, line)
+    )

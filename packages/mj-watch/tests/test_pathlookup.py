@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from mj_watch import resolve
+from mj_watch import pathlookup
 
 
 def tool(directory: Path, name: str, mode: int = 0o755) -> Path:
@@ -28,21 +28,21 @@ def test_which_answers_as_shutil_which(
     path = os.pathsep.join([str(first), str(second), str(first), os.environ.get("PATH", "")])
     monkeypatch.setenv("PATH", path)
     monkeypatch.chdir(second)
-    assert resolve.which(name) == shutil.which(name)
+    assert pathlookup.which(name) == shutil.which(name)
 
 
 def test_which_with_an_empty_or_unset_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", "")
-    assert resolve.which("sh") is None is shutil.which("sh")
+    assert pathlookup.which("sh") is None is shutil.which("sh")
     monkeypatch.delenv("PATH")
-    assert resolve.which("sh") == shutil.which("sh")
+    assert pathlookup.which("sh") == shutil.which("sh")
 
 
 def test_resolves_on_path_relative_and_on_the_hook_line(tmp_path: Path) -> None:
     name = "mj-test-tool-not-on-path"
     tool(tmp_path / ".venv/bin", name)
     assert shutil.which(name) is None
-    assert resolve.resolves(tmp_path, "sh")
-    assert resolve.resolves(tmp_path, f".venv/bin/{name}")
-    assert not resolve.resolves(tmp_path, name)
-    assert resolve.resolves(tmp_path, name, f".venv/bin/{name} doctor || exit $?")
+    assert pathlookup.resolves(tmp_path, "sh")
+    assert pathlookup.resolves(tmp_path, f".venv/bin/{name}")
+    assert not pathlookup.resolves(tmp_path, name)
+    assert pathlookup.resolves(tmp_path, name, f".venv/bin/{name} doctor || exit $?")

@@ -1,0 +1,160 @@
+"""`mj-watch facts --for doctor`: everything doctor judges, read once, as `fact` records.
+
+The layer's own files (manifest, policy, profiles, the rule packages with their hashes) as
+text; whether the layer loads; what git says (the local directory ignored, tracked state, the
+position and divergence label of the active task); this checkout's state (what each state path
+is, the ledger's malformed lines and chain, the task's situation, the question file, the
+decision log, the stores' sizes); the projection targets; the hooks (with `--prove`, what
+running them did); the environment. Nothing is judged here: `mj-watch doctor` does that from
+these records alone.
+"""
+
+from __future__ import annotations
+
+from mj_core import files
+from mj_core import git
+from mj_core import limits
+from mj_core.errors import MjError
+from mj_policy import layer as layer_mod
+
+from mj_watch import confinement
+from mj_watch import hookfacts
+from mj_watch import layerfiles
+from mj_watch import probes
+from mj_watch import retention
+from mj_watch import targetfacts
+from mj_watch import wiring
+from mj_watch.finishrules import DECISIONS
+from mj_watch.layercheck import local_dir
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from mj_core.yamlstrict import Document
+    from mj_policy.layer import Layer
+    from mj_state.taskstate import Situation
+
+    Record = dict[str, Any]
+
+
+def fact(which: str, /, **fields: Any) -> Record:
+    return {"kind": "fact", "fact": which, **fields}
+
+
+def gather(root: Path, *, prove: bool = False) -> Iterator[Record]:
+    if not (root / layer_mod.MANIFEST).exists():
+        raise layer_mod.absent(root)
+    lay, problem = _load(root)
+    entries = _layer_files(root)
+    manifest = _manifest(entries)
+    yield fact("doctor", root=str(root), prove=prove)
+    yield fact("files", entries=entries)
+    yield fact("layer", loads=lay is not None, problem=problem)
+    situation = _situation(lay)
+    yield _git(root, manifest, lay, situation)
+    yield fact("state", kinds=confinement.state_kinds(root))
+    if lay is not None and situation is not None:
+        yield situation.fact()
+        yield from _state(lay)
+    decided = files.read_lenient(root / DECISIONS, DECISIONS, limits.LOG)
+    yield fact("decisions", text=decided)
+    yield retention.counts(root)
+    yield targetfacts.gather(root, lay)
+    policy = lay.policy.data if lay is not None else {}
+    yield hookfacts.gather(root, wiring.entries(policy), prove=prove and lay is not None)
+    yield probes.probe(root)
+
+
+def _load(root: Path) -> tuple[Layer | None, str | None]:
+    try:
+        return layer_mod.load(root), None
+    except MjError as exc:
+        return None, exc.message
+
+
+def _layer_files(root: Path) -> dict[str, Record]:
+    """The manifest, every section's path, the policy, the profiles and the rule packages."""
+    entries = {layer_mod.MANIFEST: layerfiles.describe(root, layer_mod.MANIFEST)}
+    manifest = _manifest(entries)
+    if manifest is not None:
+        entries.update(_sections(root, manifest))
+    policy = layerfiles.section(manifest, "policy", "repo/policy.yaml")
+    entries.setdefault(policy, layerfiles.describe(root, policy))
+    profiles = layerfiles.section(manifest, "profiles", "repo/profiles")
+    entries.update(layerfiles.tree(root, profiles))
+    rules = layerfiles.section(manifest, "rules", "repo/rules")
+    entries.update(layerfiles.tree(root, rules, hashed=True))
+    return entries
+
+
+def _sections(root: Path, manifest: Document) -> dict[str, Record]:
+    """Each path a manifest section names, described (a section that names none is skipped)."""
+    found: dict[str, Record] = {}
+    sections = manifest.data.get("sections")
+    for name in sections if isinstance(sections, dict) else ():
+        try:
+            relative = f".ai/{layer_mod.section_value(manifest, name)}"
+        except MjError:
+            continue
+        found.setdefault(relative, layerfiles.describe(root, relative))
+    return found
+
+
+def _manifest(entries: dict[str, Record]) -> Document | None:
+    from mj_core import yamlstrict
+
+    text = entries[layer_mod.MANIFEST].get("text")
+    if not isinstance(text, str):
+        return None
+    try:
+        doc = yamlstrict.parse(text, layer_mod.MANIFEST)
+    except MjError:
+        return None
+    return doc if isinstance(doc.data, dict) else None
+
+
+def _situation(lay: Layer | None) -> Situation | None:
+    if lay is None:
+        return None
+    from mj_state import taskstate
+
+    return taskstate.read(lay)
+
+
+def _git(
+    root: Path, manifest: Document | None, lay: Layer | None, situation: Situation | None
+) -> Record:
+    """What git says: the local directory ignored, its tracked files, where HEAD is and the
+    active task's divergence label."""
+    ignored: dict[str, bool] = {}
+    tracked: dict[str, list[str]] = {}
+    relative = local_dir(manifest.data.get("local")) if manifest is not None else None
+    if relative is not None:
+        ignored[relative] = git.check_ignored(root, relative)
+        tracked[relative.rstrip("/")] = git.ls_files(root, relative.rstrip("/"))
+    here, label = None, None
+    record = situation.active_record() if situation is not None else None
+    if lay is not None and record is not None:
+        from mj_state import identity
+
+        here = identity.position(root)
+        label = identity.label(root, record, here)
+    worktree = situation.here_id if situation is not None else None
+    return fact(
+        "git", ignored=ignored, tracked=tracked, here=here, label=label, worktree_id=worktree
+    )
+
+
+def _state(lay: Layer) -> Iterator[Record]:
+    """The ledger, read whole, and the question file."""
+    from mj_state import ledger
+    from mj_state import questions
+
+    scan = ledger.scan(ledger.path(lay.state))
+    problems = [list(p) for p in scan.problems]
+    yield fact("ledger", count=len(scan.rows), problems=problems, chain=scan.chain.fact())
+    text, problem = questions.read(lay.state)
+    yield fact("questions", text=text, problem=problem)

@@ -1,0 +1,30 @@
+"""`mj-watch facts --for doctor|watch`: the facts stage of mj-watch's judges.
+
+It reads the checkout and emits `fact` records (`doctorfacts`, `watchgather`); the judge named
+by `--for`
+reads them on stdin and never the repository, so a saved facts file can be judged anywhere.
+"""
+
+from __future__ import annotations
+
+from mj_core.stage import Context
+from mj_core.stage import Stage
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
+    if options.of == "watch":
+        from mj_watch import watchgather
+
+        return watchgather.gather(context.root())
+    from mj_watch import doctorfacts
+
+    return doctorfacts.gather(context.root(), prove=bool(getattr(options, "prove", False)))
+
+
+STAGES = {"facts": Stage(_run)}

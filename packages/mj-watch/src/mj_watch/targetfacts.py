@@ -1,0 +1,78 @@
+"""The `targets` fact: each declared projection target as doctor's judges need it, read here.
+
+Whether a write to it would be refused (and why), its text (or why it cannot be decoded), its
+host file's length, whether each path its generated text names exists; the README's text;
+and, when a generated text names a rule id, the ids the effective rule set provides.
+"""
+
+from __future__ import annotations
+
+from mj_core import yamlstrict
+from mj_core.errors import MjError
+from mj_policy import projections
+from mj_policy import targets
+
+from mj_watch import confinement
+from mj_watch.projection_text import named_rule_ids
+from mj_watch.projection_text import referenced_paths
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from mj_policy.layer import Layer
+    from mj_policy.projections import Projection
+
+    Record = dict[str, Any]
+
+
+def gather(root: Path, lay: Layer | None) -> Record:
+    """The `targets` fact: each declared target as a write would find it, its text, its host
+    length, whether the paths its generated text names exist; the README's text; and, when a
+    target names a rule id, the ids the effective rule set provides."""
+    found: dict[str, Record] = {}
+    named = False
+    for projection in projections.declared(lay.policy.data) if lay is not None else []:
+        seen = _target(root, projection)
+        generated = _generated(seen, projection)
+        seen["paths"] = {p: (root / p.rstrip("/")).exists() for p in referenced_paths(generated)}
+        named = named or bool(named_rule_ids(generated))
+        found[projection.target] = seen
+    readme = root / "README.md"
+    text = readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""
+    known = _known_rules(lay) if named and lay is not None else None
+    return {"kind": "fact", "fact": "targets", "targets": found, "readme": text, "rules": known}
+
+
+def _target(root: Path, projection: Projection) -> Record:
+    target = projection.target
+    refusal = confinement.target_refusal(root, target)
+    path = root / target
+    if refusal is not None or not path.is_file():
+        return {"refusal": refusal, "kind": "absent" if refusal is None else "refused"}
+    raw = path.read_bytes()
+    try:
+        text = yamlstrict.decode(raw, target)
+    except MjError as exc:
+        return {"refusal": None, "kind": "file", "problem": exc.message, "newlines": 0}
+    return {"refusal": None, "kind": "file", "text": text, "newlines": raw.count(b"\n")}
+
+
+def _generated(seen: Record, projection: Projection) -> str:
+    if "text" not in seen:
+        return ""
+    try:
+        return targets.verify(seen["text"], projection.mode, projection.target).generated
+    except MjError:
+        return ""
+
+
+def _known_rules(lay: Layer) -> list[str] | None:
+    from mj_policy import rules
+
+    try:
+        effective = rules.effective(lay)
+    except MjError:
+        return None  # an unresolvable rule set is the rules doctrine's finding
+    return sorted({r.id for r in effective} | {r.key for r in effective})
