@@ -61,7 +61,7 @@ def samples(directory: Path) -> Iterator[tuple[Path, list[Sample]]]:
     for path in sorted(directory.glob("*.jsonl")):
         argv: list[str] = ["?"]
         found: list[Sample] = []
-        lines = path.read_bytes().decode("utf-8", "replace").split("\n")
+        lines = path.read_text(encoding="ascii", errors="replace").split("\n")
         for number, line in enumerate(lines, 1):
             if not line:
                 continue

@@ -63,6 +63,17 @@ def test_the_sampler_sees_every_stage_of_a_composition_and_of_a_pipeline(
     assert verdict.kinds["summary"] >= verdict.processes  # every stream ends with its summary
 
 
+def test_the_dispatchers_own_lines_validate_too(git_repo: Repo) -> None:
+    """`init --json` writes `hook` lines after its stage's stream: they keep the contract too."""
+    result = git_repo.mj("init", "--json")
+    assert result.code == 0, result
+    records = [json.loads(line) for line in result.out.splitlines()]
+    assert {"created", "summary", "hook"} <= {record["kind"] for record in records}
+    for record in records:
+        sample = Sample(["majordomus", "init", "--json"], "majordomus init", record)
+        assert not streamcontract.problems_of(sample, CHECKS), record
+
+
 def test_a_process_that_is_not_a_tool_is_not_sampled(layer_repo: Repo, tmp_path: Path) -> None:
     repo, directory = sampled(layer_repo, tmp_path)
     script = "import mj_core.stage as s; print(hasattr(s.run_stream, '__wrapped__'))"
@@ -140,3 +151,24 @@ def test_each_schema_is_closed_and_names_its_kind(kind: str) -> None:
     branches = [part["then"] for part in schema.get("allOf", []) if "then" in part]
     closed = [b for b in branches if b.get("additionalProperties") is False or "anyOf" in b]
     assert schema.get("additionalProperties") is False or (branches and closed == branches)
+
+
+def test_the_sink_keeps_a_record_exactly_and_names_one_that_is_not_json(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "sampler_under_test", SAMPLING / "sitecustomize.py"
+    )
+    assert spec is not None and spec.loader is not None
+    sampler = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sampler)  # not a tool process: installs nothing here
+    sink = sampler._Sink(str(tmp_path))
+    odd = {"kind": "finding", "level": "OK", "category": "scope", "subject": "\udcff-bytes"}
+    odd |= {"message": "a name that is not UTF-8", "reproduce": None}
+    sink.write("mj-state check", odd)
+    sink.write("mj-state check", {"kind": "fact", "fact": "clock", "now": float("nan")})
+    sink.write("mj-state check", {"kind": "created", "path": tmp_path})
+    [(_, found)] = list(streamcontract.samples(tmp_path))
+    assert found[0].record == odd
+    verdict = streamcontract.judge([(tmp_path, found)], CHECKS)
+    assert [p.split(":")[0] for p in verdict.problems] == ["a record that is not JSON"] * 2

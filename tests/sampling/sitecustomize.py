@@ -46,13 +46,13 @@ class _Sink:
         import json
 
         try:
-            line = json.dumps({"stage": stage, "record": record}, ensure_ascii=False)
+            line = json.dumps({"stage": stage, "record": record}, allow_nan=False)  # ASCII
         except (TypeError, ValueError) as exc:  # not JSON-native: the validator names it
             line = json.dumps({"stage": stage, "unserialisable": f"{exc}: {record!r}"[:2000]})
         try:
             if self.fd < 0:
                 self._open(json)
-            data = (line + "\n").encode("utf-8", "surrogatepass")
+            data = (line + "\n").encode("ascii")
             if os.write(self.fd, data) != len(data):
                 self.broken = True
         except OSError:
@@ -65,8 +65,8 @@ class _Sink:
         path = os.path.join(self.directory, name)
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         argv = [os.path.basename(sys.argv[0]), *sys.argv[1:]]
-        head = json.dumps({"argv": argv}, ensure_ascii=False)  # type: ignore[attr-defined]
-        os.write(self.fd, (head + "\n").encode("utf-8", "surrogatepass"))
+        head = json.dumps({"argv": argv})  # type: ignore[attr-defined]
+        os.write(self.fd, (head + "\n").encode("ascii"))
 
 
 def _wrap(module: object, sink: _Sink) -> None:
