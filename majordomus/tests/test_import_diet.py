@@ -3,7 +3,8 @@
 Every command is a fresh process run from git hooks, so what a module imports at load time is
 paid on every run. In a fresh interpreter this imports every module of mj_core, mj_policy,
 mj_state, mj_context and mj_watch (but `mj_core.yamlevents`, PyYAML's fallback reader, imported
-only for a text the line reader declines, and each `__main__`, which runs its tool), the
+only for a text the line reader declines, each `__main__`, which runs its tool, and the modules
+of the benchmark harness `mj_watch.bench`, whose `__init__` alone is imported), the
 dispatcher's modules and every dispatched command module (`bench` and `tour` excepted: they are
 not on a hook's path, though `majordomus --help`, also probed, imports them for their HELP),
 then builds and formats each command's parser (argparse's formatter would import shutil), and

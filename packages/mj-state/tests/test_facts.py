@@ -10,8 +10,8 @@ from pathlib import Path
 
 from mj_core import share
 from mj_policy import layer
-from mj_state import facts
-from mj_state import factsmore
+from mj_state import contextfacts as facts
+from mj_state import contextreads as factsmore
 
 
 def repo(tmp_path: Path) -> Path:

@@ -221,8 +221,15 @@ def test_reading_at_once_agrees_with_reading_line_by_line(
 
 
 def test_a_clean_ledger_is_read_at_once() -> None:
+    def plain(data: bytes) -> object:
+        return ledgerread._plain_objects(data, ledgerread._rows(data))
+
     clean = VALID + b"\n" + VALID + b"\n"
-    assert ledgerread._plain_objects(clean, 2) is not None
+    assert plain(clean) is not None
     duplicated = b'{"ts":"a","event":"task.checkpoint","note":"x","note":"y"}\n'
-    assert ledgerread._plain_objects(clean + duplicated, 3) is None
-    assert ledgerread._plain_objects(clean[:-1], 2) is None  # a torn last line
+    assert plain(clean + duplicated) is None
+    assert plain(clean[:-1]) is None  # a torn last line
+    nested = b'{"ts":"a","event":"task.checkpoint","data":{"k":1,"j":[{"i":2}]}}\n'
+    assert plain(clean + nested) is not None
+    hidden = b'{"ts":"a","event":"task.checkpoint","data":{"k":1,"k":2}}\n'
+    assert plain(clean + nested + hidden) is None  # a duplicate inside a nested object

@@ -1,4 +1,4 @@
-"""`majordomus bench`: the engine is `majordomus.bench` (also `python -m majordomus.bench`)."""
+"""`majordomus bench`: the harness is `mj_watch.bench` (also `python -m mj_watch.bench`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,6 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, inv: Invocation) -> int:
-    from majordomus import bench
+    from mj_watch.bench import entry
 
-    return bench.run(options, inv.root(), inv.stdout, inv.stderr)
+    return entry.run(options, inv.root(), inv.stdout, inv.stderr)

@@ -195,9 +195,10 @@ def _fill(word: str, values: Any, *, json_output: bool) -> str:
 
 
 def steps(spec: Record, values: Any) -> list[Record]:
-    """The pipeline steps of `spec` that run for these parsed options (`when`)."""
+    """The pipeline steps of `spec` that run for these parsed options (`when`, `unless`)."""
     return [
         step
         for step in spec.get("pipeline") or []
-        if not step.get("when") or getattr(values, str(step["when"]), None)
+        if (not step.get("when") or getattr(values, str(step["when"]), None))
+        and not (step.get("unless") and getattr(values, str(step["unless"]), None))
     ]

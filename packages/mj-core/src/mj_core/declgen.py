@@ -55,7 +55,8 @@ def _pipeline(spec: dict[str, Any], stages: dict[tuple[str, str], Any]) -> Itera
     for step in spec.get("pipeline") or []:
         if tuple(step["stage"][:2]) not in stages:
             yield f"{spec['name']}: stage {' '.join(step['stage'][:2])} is not declared"
-        for name in [*(step.get("forward") or []), *([step["when"]] if "when" in step else [])]:
+        conditions = [step[key] for key in ("when", "unless") if key in step]
+        for name in [*(step.get("forward") or []), *conditions]:
             if name not in declared:
                 yield f"{spec['name']}: forwards {name!r}, which it does not declare"
 

@@ -32,9 +32,16 @@ from mj_core import timing
 from mj_core import yamlfast
 from mj_core.errors import ContractUnmet
 from mj_core.limits import LAYER
-from mj_core.yamlwrite import dump
 
 __all__ = ["Document", "decode", "dump", "load_file", "parse", "read_text", "split_front_matter"]
+
+
+def dump(data: dict[str, Any]) -> str:
+    """`yamlwrite.dump`: the writer, loaded by the commands that write YAML only."""
+    from mj_core import yamlwrite
+
+    return yamlwrite.dump(data)
+
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

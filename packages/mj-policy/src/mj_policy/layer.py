@@ -29,12 +29,13 @@ _SCHEMAS = "share/schemas"
 class Layer:
     """The loaded layer: the repository root, the manifest and the policy (read-only)."""
 
-    __slots__ = ("manifest", "policy", "root")
+    __slots__ = ("_profiles", "manifest", "policy", "root")
 
     def __init__(self, root: Path, manifest: Document, policy: Document) -> None:
         self.root = root
         self.manifest = manifest
         self.policy = policy
+        self._profiles: dict[str, Document] = {}  # each profile read once per loaded layer
 
     @property
     def ai(self) -> Path:
@@ -58,6 +59,12 @@ class Layer:
 
     def profile(self, name: str) -> Document:
         """A profile, parsed strictly; absent → 12, unknown or missing keys → 10."""
+        found = self._profiles.get(name)
+        if found is None:
+            found = self._profiles[name] = self._read_profile(name)
+        return found
+
+    def _read_profile(self, name: str) -> Document:
         directory = self.section("profiles")
         path = directory / f"{name}.yaml"
         shown = self.relative(path) if re.fullmatch(_PROFILE_NAME, name) else repr(name)

@@ -5,7 +5,8 @@
     <!-- majordomus:end -->
 
 Every byte outside the markers is copied as it was. An unclosed, out-of-order or repeated
-marker is refused (15): the tool never guesses where its region is.
+marker is refused (15): the tool never guesses where its region is. `find` also splits a file
+at other generated markers (`bench --markdown`'s `<!-- bench:begin … -->`) by the same rules.
 """
 
 from __future__ import annotations
@@ -50,22 +51,16 @@ def begin_marker(policy: str, content: str) -> str:
     return f"{BEGIN} {policy[:12]} {content} -->"
 
 
-def _is_begin(line: str) -> bool:
-    return line.strip().startswith(BEGIN)
-
-
-def _is_end(line: str) -> bool:
-    return line.strip().startswith("<!-- majordomus:end")
-
-
-def find(text: str, name: str) -> Region | None:
-    """The one region of `text`, None when there is none; malformed markers → 15."""
+def find(text: str, name: str, begin: str = BEGIN, end: str = END) -> Region | None:
+    """The one region of `text` between lines starting with `begin` and with `end` (less its
+    closing `-->`), None when there is none; malformed markers → 15."""
     lines = split_lines(text)
-    begins = [i for i, line in enumerate(lines) if _is_begin(line)]
-    ends = [i for i, line in enumerate(lines) if _is_end(line)]
+    end_prefix = end.removesuffix(" -->")
+    begins = [i for i, line in enumerate(lines) if line.strip().startswith(begin)]
+    ends = [i for i, line in enumerate(lines) if line.strip().startswith(end_prefix)]
     if not begins and not ends:
         return None
-    _refuse_malformed(name, begins, ends)
+    _refuse_malformed(name, begins, ends, (begin, end))
     b, e = begins[0], ends[0]
     match = re.fullmatch(_BEGIN_STAMPED, lines[b].strip())
     stamp = Stamp(match["policy"], match["content"]) if match else None
@@ -80,16 +75,19 @@ def find(text: str, name: str) -> Region | None:
     )
 
 
-def _refuse_malformed(name: str, begins: list[int], ends: list[int]) -> None:
+def _refuse_malformed(
+    name: str, begins: list[int], ends: list[int], markers: tuple[str, str]
+) -> None:
     fix = "leave exactly one begin and one end marker, in that order"
+    begin, end = markers
     if len(begins) > 1:
-        raise Refused(f"{name}:{begins[1] + 1}: repeated '{BEGIN}' marker — {fix}")
+        raise Refused(f"{name}:{begins[1] + 1}: repeated '{begin}' marker — {fix}")
     if len(ends) > 1:
-        raise Refused(f"{name}:{ends[1] + 1}: repeated '{END}' marker — {fix}")
+        raise Refused(f"{name}:{ends[1] + 1}: repeated '{end}' marker — {fix}")
     if not ends:
-        raise Refused(f"{name}:{begins[0] + 1}: unclosed region (no '{END}') — {fix}")
+        raise Refused(f"{name}:{begins[0] + 1}: unclosed region (no '{end}') — {fix}")
     if not begins:
-        raise Refused(f"{name}:{ends[0] + 1}: '{END}' without a begin marker — {fix}")
+        raise Refused(f"{name}:{ends[0] + 1}: '{end}' without a begin marker — {fix}")
     if ends[0] < begins[0]:
         raise Refused(f"{name}:{ends[0] + 1}: end marker before the begin marker — {fix}")
 

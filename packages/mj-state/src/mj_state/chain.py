@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from mj_core import jsonl
 from mj_core import sha
+from mj_core.findings import Finding
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 GENESIS = "0" * 64
@@ -146,28 +148,39 @@ def verify(
     whole ledger, or its tail when `expected` is the hash the first of them must carry."""
     verdict = Verdict()
     verdict.lines = len(rows)
+    hashes = sha.hexdigests([raw for _, raw, _ in rows])  # each line's, at once
+    prevs = [value.get("prev") if type(value) is dict else None for value in values]
+    if (
+        prevs
+        and prevs[0] == expected
+        and prevs[1:] == hashes[:-1]
+        and not is_seal(rows[0][0], values[0])
+    ):
+        _judge_tip(verdict, rows, tip, tip_present=tip_present, size=size, last=hashes[-1])
+        return verdict  # every line links to the one before: no legacy lead, no seal, no break
     leading = True  # still inside the run of lines written before the chain
-    for index, ((number, raw, _), value) in enumerate(zip(rows, values, strict=True)):
-        if index == 0 and is_seal(number, value):
+    for index, value in enumerate(values):
+        if index == 0 and is_seal(rows[0][0], value):
             assert type(value) is dict
             verdict.sealed = str(value.get("archive"))
             expected = str(value.get("prev"))
             if not is_hash(expected):
-                verdict.broken = (number, "the seal line carries no hash of the archived part")
+                verdict.broken = (rows[0][0], "the seal line carries no hash of the archived part")
                 break
             continue
         prev = value.get("prev") if type(value) is dict else None
         if prev is None and leading and type(value) is dict:
             verdict.legacy += 1
-            expected = digest(raw)
-            continue
-        leading = False
-        if prev != expected:
-            verdict.broken = (number, _why(prev, index))
-            break
-        expected = digest(raw)
+        else:
+            leading = False
+            if prev != expected:
+                verdict.broken = (rows[index][0], _why(prev, index))
+                break
+        expected = hashes[index]
     verdict.unsealed = leading and verdict.legacy > 0
-    _judge_tip(verdict, rows, tip, tip_present=tip_present, size=size)
+    _judge_tip(
+        verdict, rows, tip, tip_present=tip_present, size=size, last=hashes[-1] if hashes else ""
+    )
     return verdict
 
 
@@ -189,6 +202,7 @@ def _judge_tip(
     *,
     tip_present: bool,
     size: int,
+    last: str,
 ) -> None:
     chained = len(rows) > verdict.legacy + (1 if verdict.sealed is not None else 0)
     if tip is None:
@@ -197,9 +211,38 @@ def _judge_tip(
         elif chained or verdict.sealed is not None:
             verdict.tip_problem = f"{TIP} is missing, though the ledger is chained"
         return
-    last = digest(rows[-1][1]) if rows else ""
     if not tip.vouches(size, last):
         verdict.tip_problem = (
             f"the ledger ({size} bytes) is not the one {TIP} vouches for ({tip.size} bytes): "
             "its newest lines were edited, removed or added"
         )
+
+
+def findings(verdict: Verdict, shown: str) -> Iterator[Finding]:
+    """The chain's FAILs (a break, a tip that does not vouch) and the legacy lead as INFO."""
+    tip = f"{shown.rsplit('/', 1)[0]}/{TIP}"
+    if verdict.broken is not None:
+        number, why = verdict.broken
+        before = ""
+        if number > 1:
+            before = f"sed -n '{number - 1}p' {shown} | tr -d '\\n' | sha256sum; "
+        reproduce = f"{before}sed -n '{number}p' {shown}"
+        yield Finding(
+            "FAIL", "ledger", f"{shown}:{number}", f"hash chain broken — {why}", reproduce
+        )
+    if verdict.tip_problem is not None:
+        reproduce = (
+            f"cat {tip}; echo; wc -c < {shown}; tail -n 1 {shown} | tr -d '\\n' | sha256sum; "
+            f"tail -n 1 {shown}"
+        )
+        yield Finding("FAIL", "ledger", tip, verdict.tip_problem, reproduce)
+    if verdict.legacy:
+        first = 2 if verdict.sealed is not None else 1
+        span = f"lines {first}–{first + verdict.legacy - 1}"
+        said = (
+            "the next append seals them"
+            if verdict.unsealed
+            else f"line {first + verdict.legacy} seals them"
+        )
+        message = f"{span} predate the hash chain: accepted once; {said}"
+        yield Finding("INFO", "ledger", shown, message)

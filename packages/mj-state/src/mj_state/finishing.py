@@ -79,7 +79,7 @@ def facts(
 def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding]:
     """The FAILs that make the task's record untrustworthy: a copy that does not parse or that
     departs from the ledger, a ledger whose chain over the task's lines does not hold."""
-    from mj_state import history
+    from mj_state import chain
     from mj_state import judge
     from mj_state.place import Place
 
@@ -89,9 +89,7 @@ def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding
         found.append(judge.unreadable_copy(place, situation.copy_problem))
     found.extend(taskstate.copy_findings(place, situation))
     shown = layer.relative(ledger.path(layer.state))
-    found.extend(
-        f for f in history.chain_findings(situation.scan.chain, shown) if f.level == "FAIL"
-    )
+    found.extend(f for f in chain.findings(situation.scan.chain, shown) if f.level == "FAIL")
     return found
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 
-from mj_core import atomic
 from mj_core import clock
 from mj_core import jsonl
 from mj_core.errors import ContractUnmet
@@ -98,39 +97,9 @@ def validate(layer: Layer, found: ledger.Scan | None = None) -> Iterator[Finding
     found = ledger.scan(target) if found is None else found
     for number, reason in found.problems:
         yield Finding("FAIL", "ledger", f"{shown}:{number}", reason, f"sed -n '{number}p' {shown}")
-    yield from chain_findings(found.chain, shown)
+    yield from chain.findings(found.chain, shown)
     if not found.problems and found.chain.ok:
         yield Finding("OK", "ledger", shown, _summary(found))
-
-
-def chain_findings(verdict: chain.Verdict, shown: str) -> Iterator[Finding]:
-    """The chain's FAILs (a break, a tip that does not vouch) and the legacy lead as INFO."""
-    tip = f"{shown.rsplit('/', 1)[0]}/{chain.TIP}"
-    if verdict.broken is not None:
-        number, why = verdict.broken
-        before = ""
-        if number > 1:
-            before = f"sed -n '{number - 1}p' {shown} | tr -d '\\n' | sha256sum; "
-        reproduce = f"{before}sed -n '{number}p' {shown}"
-        yield Finding(
-            "FAIL", "ledger", f"{shown}:{number}", f"hash chain broken — {why}", reproduce
-        )
-    if verdict.tip_problem is not None:
-        reproduce = (
-            f"cat {tip}; echo; wc -c < {shown}; tail -n 1 {shown} | tr -d '\\n' | sha256sum; "
-            f"tail -n 1 {shown}"
-        )
-        yield Finding("FAIL", "ledger", tip, verdict.tip_problem, reproduce)
-    if verdict.legacy:
-        first = 2 if verdict.sealed is not None else 1
-        span = f"lines {first}–{first + verdict.legacy - 1}"
-        said = (
-            "the next append seals them"
-            if verdict.unsealed
-            else f"line {first + verdict.legacy} seals them"
-        )
-        message = f"{span} predate the hash chain: accepted once; {said}"
-        yield Finding("INFO", "ledger", shown, message)
 
 
 def _summary(found: ledger.Scan) -> str:
@@ -151,6 +120,8 @@ def rotate(layer: Layer) -> Record:
     if not target.exists():
         return nothing
     archive = target.with_name(f"ledger.{clock.compact(clock.now())}.jsonl.archived")
+    from mj_core import atomic  # the one writer here: the rest of history reads
+
     with atomic.locked(target) as fd:
         found = ledger.scan(target)
         _refuse_broken(layer, found)

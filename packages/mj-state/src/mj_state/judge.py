@@ -12,7 +12,7 @@ import shlex
 from mj_core import clock
 from mj_core.findings import Finding
 
-from mj_state import history
+from mj_state import chain
 from mj_state import identity
 from mj_state import questions
 from mj_state import scope
@@ -228,7 +228,7 @@ def ledger_lines(
     shown = place.ledger
     for number, reason in problems:
         yield Finding("FAIL", "ledger", f"{shown}:{number}", reason, f"sed -n '{number}p' {shown}")
-    yield from history.chain_findings(situation.scan.chain, shown)
+    yield from chain.findings(situation.scan.chain, shown)
     if not problems and situation.scan.chain.ok:
         message = f"{count} line(s), each an object with ts and event; the task's lines chained"
         yield Finding("OK", "ledger", shown, message)

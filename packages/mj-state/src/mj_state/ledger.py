@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mj_core import atomic
 from mj_core import clock
 from mj_core import git
 from mj_core import jsonl
@@ -85,6 +84,8 @@ def write_chained(ledger: Path, line: dict[str, Any]) -> bytes:
     Refused (10) when the ledger's end is not the one `ledger.tip` vouches for: chaining after
     a changed line would seal the change in. A write that fails or comes up short is undone.
     """
+    from mj_core import atomic  # the writers' module: a judge that only reads never loads it
+
     tip_path = ledger.with_name(chain.TIP)
     with atomic.locked(ledger) as fd:
         size = os.fstat(fd).st_size
@@ -155,6 +156,8 @@ def _refuse_unvouched(
 
 
 def _write_tip(tip_path: Path, tip: chain.Tip) -> None:
+    from mj_core import atomic
+
     atomic.create(tip_path, tip.render(), mode=0o600, replace=True, durable=False)
 
 
@@ -166,6 +169,8 @@ def write_tip(ledger: Path, tip: chain.Tip) -> None:
 def _write_all(fd: int, ledger: Path, size: int, data: bytes) -> None:
     """One `write()` of `data`; on failure or a short write the file is cut back to `size`
     and the write refused (15: a full disk or a size limit is the world's fault)."""
+    from mj_core import atomic
+
     atomic.write_at_end(fd, data, size, ledger.name)
 
 

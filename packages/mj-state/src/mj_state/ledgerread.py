@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import repeat
 from pathlib import Path
 
 from mj_core import jsonl
@@ -72,7 +73,7 @@ def read(ledger: Path) -> Iterator[Line]:
     except FileNotFoundError:
         return
     rows = _rows(data)
-    values = _plain_objects(data, len(rows))
+    values = _plain_objects(data, rows)
     if values is not None:  # the common case: one parse, the same verdicts
         for (number, text, _), value in zip(rows, values, strict=True):
             yield _judged(number, text, value)
@@ -82,19 +83,20 @@ def read(ledger: Path) -> Iterator[Line]:
         yield parse(number, text, complete=complete, decoded=value)
 
 
-def _plain_objects(data: bytes, lines: int) -> list[dict[str, Any]] | None:
+def _plain_objects(data: bytes, rows: list[tuple[int, bytes, bool]]) -> list[dict[str, Any]] | None:
     """Every line's object from one parse of the whole ledger, or None when any line needs the
     line-by-line reading: a torn or empty line, a value that is not an object, or text where a
     duplicated key could hide (`_plainly_unique` over the whole file: as many `":` as keys)."""
     if b'" ' in data or b'"\t' in data:
         return None
-    values = _array(data, lines)
-    if values is None or any(type(value) is not dict for value in values):
+    values = _array(data, len(rows))
+    if values is None or (values and set(map(type, values)) != {dict}):
         return None
-    if data.count(b"{") == lines:  # no object inside another: its keys are all on top
-        keys = sum(map(len, values))
-    else:
-        keys = sum(_count_keys(value) for value in values)
+    keys = sum(map(len, values))
+    if data.count(b"{") != len(rows):  # an object inside another: its keys count too
+        for (_, text, _), value in zip(rows, values, strict=True):
+            if text.count(b"{") > 1:
+                keys += _count_keys(value) - len(value)
     return values if data.count(b'":') == keys else None
 
 
@@ -122,7 +124,7 @@ def raw_lines(ledger: Path) -> list[tuple[int, bytes, bool]]:
 def _rows(data: bytes) -> list[tuple[int, bytes, bool]]:
     lines = data.split(b"\n")
     last = lines.pop()  # b"" when the file ends with a newline, else a torn line
-    out = [(number, text, True) for number, text in enumerate(lines, start=1)]
+    out = list(zip(range(1, len(lines) + 1), lines, repeat(True)))
     if last:
         out.append((len(lines) + 1, last, False))
     return out
@@ -305,14 +307,13 @@ def task_scan(ledger: Path) -> Scan:
     link after, the tip); `scan` judges the whole ledger (history --validate, doctor, watch)."""
     tip_bytes, data = _tip_then_data(ledger)
     start = _newest_start(data)
-    before = data[:start]
-    number = before.count(b"\n")
+    number = data.count(b"\n", 0, start)
     segment = data[start:]
     rows = [(n + number, text, complete) for n, text, complete in _rows(segment)]
     values, found = _values_and_problems(segment, rows)
     expected = chain.GENESIS
     if start:
-        previous = before[:-1].rsplit(b"\n", 1)[-1]
+        previous = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1]
         expected = chain.prev_after(previous, _maybe(previous), only=number == 1)
     tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
     verdict = chain.verify(
@@ -363,7 +364,7 @@ def _values_and_problems(
     data: bytes, rows: list[tuple[int, bytes, bool]]
 ) -> tuple[list[Any], list[tuple[int, str]]]:
     declared = vocabulary()
-    plain = _plain_objects(data, len(rows))
+    plain = _plain_objects(data, rows)
     found: list[tuple[int, str]] = []
     if plain is not None:
         for (number, _, _), value in zip(rows, plain, strict=True):

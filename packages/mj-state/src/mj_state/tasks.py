@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mj_core import atomic
 from mj_core import schema
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
@@ -78,6 +77,8 @@ def render(record: dict[str, Any]) -> bytes:
 
 def write_current(layer: HasState, record: dict[str, Any], *, replace: bool) -> Path:
     """Publish the record atomically; an existing one is replaced only when `replace`."""
+    from mj_core import atomic  # the writers' module: the readers of the copy never load it
+
     target = current_path(layer)
     atomic.create(target, render(record), mode=0o600, replace=replace)
     return target
@@ -94,6 +95,8 @@ def archive(layer: HasState, record: dict[str, Any], *, stray: bool = False) -> 
     name = f"{record.get('id')}.stray.yaml" if stray else f"{record['id']}.yaml"
     target = layer.state / "archive" / name
     data = render(record) if not stray else yamlstrict.dump(record).encode("utf-8")
+    from mj_core import atomic
+
     try:
         atomic.create(target, data, mode=0o600, replace=False)
     except Refused:

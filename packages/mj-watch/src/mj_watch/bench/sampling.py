@@ -13,11 +13,11 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 
-from majordomus.benchmark import measure
-from majordomus.benchmark import stats
-from majordomus.benchmark.scenario import Scenario
-from majordomus.benchmark.targets import Target
-from majordomus.benchmark.targets import executable
+from mj_watch.bench import measure
+from mj_watch.bench import stats
+from mj_watch.bench.scenario import Scenario
+from mj_watch.bench.targets import Target
+from mj_watch.bench.targets import executable
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:
@@ -128,6 +128,7 @@ def _row(
     peaks = sorted(r.peak_kb for r in runs)
     row["rss_p50_kb"] = int(stats.nearest_rank(peaks, 50))
     row["rss_max_kb"] = peaks[-1]
+    row["cpu_p50_ms"] = round(stats.nearest_rank(sorted(r.cpu_ms for r in runs), 50), 1)
     return row
 
 

@@ -1,9 +1,9 @@
 """`majordomus bench`: time each public command as a whole process and judge it by a baseline.
 
-Run as `majordomus bench …` or `python -m majordomus.bench …` (what `tox -e bench` calls); both
-parse the same arguments and end in `run`. Targets come from `share/commands.yaml`; the start-up
-floor (`python -c pass`, a bare import of the dispatcher) is measured beside them so every
-figure can be read as a multiple of it.
+The dispatcher's `majordomus bench …` parses the declared options and calls `run`;
+`python -m mj_watch.bench …` parses the same declaration (plus `--repo`) and ends in `run` too.
+Targets come from `share/commands.yaml`; the start-up floor (`python -c pass`, a bare import of
+the dispatcher) is measured beside them so every figure can be read as a multiple of it.
 """
 
 from __future__ import annotations
@@ -11,30 +11,36 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mj_core.errors import MjError
+from mj_core import declare
+from mj_core import git
+from mj_core.cli import Parser
+from mj_core.cli import guard
+from mj_core.errors import UsageError
 
-from majordomus.benchmark import settings
-from majordomus.benchmark.runner import Plan
+from mj_watch.bench import markdown
+from mj_watch.bench import session
+from mj_watch.bench import settings
+from mj_watch.bench.sampling import Plan
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:
     import argparse
     from typing import IO
 
-FIXTURES = ("small", "large")
+MODES = {"cold": ("cold",), "warm": ("warm",), "both": ("cold", "warm")}
 
 
 def run(options: argparse.Namespace, root: Path, out: IO[str], err: IO[str]) -> int:
     """Measure, keep, report; then the baseline write or check. Returns the exit code."""
-    from majordomus.benchmark import session
-
     if options.force and not options.write_baseline:
-        raise _usage("--force only goes with --write-baseline")
+        raise UsageError("bench: --force only goes with --write-baseline")
+    if options.markdown and not options.list:
+        markdown.check(root, Path(options.markdown))  # refused before minutes of measuring
     policy = settings.load(root)
     plan = Plan(
         warmup=policy.warmup if options.warmup is None else options.warmup,
         samples=policy.samples if options.samples is None else options.samples,
-        modes={"cold": ("cold",), "warm": ("warm",), "both": ("cold", "warm")}[options.mode],
+        modes=MODES[options.mode],
     )
     bench = session.Session(options, root, out=out, err=err, plan=plan, policy=policy)
     if options.list:
@@ -42,20 +48,8 @@ def run(options: argparse.Namespace, root: Path, out: IO[str], err: IO[str]) -> 
     return bench.run()
 
 
-def _usage(message: str) -> MjError:
-    from mj_core.errors import UsageError
-
-    return UsageError(f"bench: {message}")
-
-
 def main(argv: list[str] | None = None) -> int:
-    from mj_core import git
-    from mj_core.cli import Parser
-    from mj_core.cli import guard
-
     def body() -> int:
-        from mj_core import declare
-
         parser = Parser(prog="majordomus bench", description=__doc__.splitlines()[0])
         parser.add_argument("--repo", help="the repository (default: git top-level of cwd)")
         declare.add_options(parser, list(declare.command("bench")["options"]))
@@ -64,7 +58,3 @@ def main(argv: list[str] | None = None) -> int:
         return run(options, root, sys.stdout, sys.stderr)
 
     return guard("majordomus", body)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 CATALOGUE = "share/commands.yaml"
+LOOP = "sum(range(10**6))"  # a fixed amount of work: its CPU time is the machine's scale
 
 
 class Target:
@@ -59,13 +60,15 @@ def executable() -> list[str]:
 
 
 def floor() -> list[Target]:
-    """The start-up floor every figure is read against: an empty interpreter, a bare import."""
+    """The start-up floor every figure is read against: an empty interpreter, a bare import;
+    and the machine's scale, a fixed loop whose CPU time compares one machine with another."""
     python = sys.executable
     return [
         Target("floor:python", (python, "-c", "pass"), "read-only", frozenset({0})),
         Target(
             "floor:import", (python, "-c", "import majordomus.cli"), "read-only", frozenset({0})
         ),
+        Target("floor:loop", (python, "-c", LOOP), "read-only", frozenset({0})),
     ]
 
 

@@ -16,9 +16,10 @@ from pathlib import Path
 from mj_core import declare
 from mj_core.errors import InternalError
 
-from majordomus.benchmark import scenario as _scenario
-from majordomus.benchmark.scenario import Scenario
-from majordomus.benchmark.targets import executable
+from mj_watch.bench import fixture_history
+from mj_watch.bench import scenario as _scenario
+from mj_watch.bench.scenario import Scenario
+from mj_watch.bench.targets import executable
 
 FILES = 2000  # tracked files of the large fixture at scale 1
 WORKTREES = 3  # linked worktrees, each with an active task
@@ -52,16 +53,16 @@ def small(root: Path, env: dict[str, str]) -> None:
 
 
 def large(root: Path, env: dict[str, str], scale: int) -> None:
-    """2,000 tracked files, the history of `history.Sizes.large`, 3 linked worktrees at work."""
-    from majordomus.benchmark import history
-
+    """2,000 tracked files, `fixture_history.Sizes.large`, 3 linked worktrees at work."""
     for index in range(FILES * scale):
         target = root / "src" / f"pkg_{index // 100:03d}" / f"mod_{index:05d}.py"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(f"VALUE_{index} = {index}\n", encoding="utf-8")
     _scenario.commit(root, "source tree")
     _scenario.git_ok(root, "repack", "-adq")  # a few pack files, not thousands of objects
-    history.write(root, root / ".ai" / "local" / "state", history.Sizes.large(scale))
+    fixture_history.write(
+        root, root / ".ai" / "local" / "state", fixture_history.Sizes.large(scale)
+    )
     for number in range(WORKTREES):
         where = root.parent / f"{root.name}-wt-{number}"
         _scenario.git_ok(root, "worktree", "add", "-q", str(where), "-b", f"wt-{number}")

@@ -19,13 +19,16 @@ from mj_core.findings import Finding
 from mj_core.findings import render_text
 from mj_core.findings import verdict
 
-from majordomus.benchmark import compare
-from majordomus.benchmark import render
-from majordomus.benchmark import results
-from majordomus.benchmark import runner
-from majordomus.benchmark import targets
-from majordomus.benchmark.scenario import Scenario
-from majordomus.benchmark.settings import Settings
+from mj_watch.bench import baseline_check
+from mj_watch.bench import fixture
+from mj_watch.bench import markdown
+from mj_watch.bench import report
+from mj_watch.bench import results
+from mj_watch.bench import sampling
+from mj_watch.bench import scenario
+from mj_watch.bench import targets
+from mj_watch.bench.scenario import Scenario
+from mj_watch.bench.settings import Settings
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:
@@ -41,7 +44,7 @@ class Session:
         *,
         out: IO[str],
         err: IO[str],
-        plan: runner.Plan,
+        plan: sampling.Plan,
         policy: Settings,
     ) -> None:
         self.options = options
@@ -70,9 +73,6 @@ class Session:
         return 0
 
     def scenarios(self) -> Iterator[Scenario]:
-        from majordomus.benchmark import fixture
-        from majordomus.benchmark import scenario
-
         if not self.options.fixture:
             yield scenario.repository(self.root)
             return
@@ -88,7 +88,7 @@ class Session:
         for number, place in enumerate(self.scenarios()):
             here = [t for t in chosen if number == 0 or not t.once]
             try:
-                rows += runner.rows(here, place, self.plan, self.progress)
+                rows += sampling.rows(here, place, self.plan, self.progress)
             finally:
                 place.close()
         self.progress("")
@@ -118,17 +118,17 @@ class Session:
         self.show(doc, checked)
         self.keep(doc)
         if self.options.markdown:
-            from majordomus.benchmark import performance
-
-            performance.write(self.root, Path(self.options.markdown), doc)
+            markdown.write(self.root, Path(self.options.markdown), doc)
         return self.verdict(failed, checked, problem)
 
     def check(self, doc: dict[str, Any]) -> list[Finding]:
         path = self.baseline_path()
         loaded = results.load_baseline(self.root, path)
-        baseline = compare.index(loaded, results.shown(self.root, path))
+        baseline = baseline_check.index(loaded, results.shown(self.root, path))
         extra = ("--baseline", self.options.baseline) if self.options.baseline else ()
-        return list(compare.findings(doc["results"], baseline, self.policy.regression, extra))
+        return list(
+            baseline_check.findings(doc["results"], baseline, self.policy.regression, extra)
+        )
 
     def baseline_path(self) -> Path:
         if self.options.baseline:
@@ -153,9 +153,9 @@ class Session:
             shown = dict(doc)
             if self.options.check:
                 shown["check"] = [finding.record() for finding in checked]
-            self.out.write(render.json_document(shown))
+            self.out.write(report.json_document(shown))
             return
-        for line in render.table(doc):
+        for line in report.table(doc):
             self.out.write(line + "\n")
         for finding in checked:
             self.out.write(render_text(finding.record()) + "\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from majordomus.benchmark import stats
+from mj_watch.bench import stats
 
 TEN = [12.0, 3.0, 7.0, 20.0, 5.0, 9.0, 15.0, 1.0, 11.0, 8.0]
 # sorted: 1 3 5 7 8 9 11 12 15 20

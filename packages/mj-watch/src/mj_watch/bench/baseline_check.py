@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from mj_core.errors import Refused
 from mj_core.findings import Finding
 
-from majordomus.benchmark.results import BASELINE_SCHEMA
+from mj_watch.bench.results import BASELINE_SCHEMA
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:

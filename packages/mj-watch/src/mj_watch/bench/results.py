@@ -20,7 +20,7 @@ from mj_core import jsonl
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 
-from majordomus.benchmark.measure import CLOCK
+from mj_watch.bench.measure import CLOCK
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:

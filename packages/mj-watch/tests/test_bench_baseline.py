@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from majordomus.benchmark import compare
-from majordomus.benchmark import measure
-from majordomus.benchmark import results
-from majordomus.benchmark import targets
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
+from mj_watch.bench import baseline_check
+from mj_watch.bench import measure
+from mj_watch.bench import results
+from mj_watch.bench import targets
 
 REGRESSION = {"p50": 0.5, "p95": 0.5, "p99": 0.6}
 
@@ -30,8 +30,8 @@ def _row(p50: float, p95: float, p99: float, command: str = "doctor") -> dict[st
 
 
 def _judge(fresh: dict[str, object], old: dict[str, object]) -> list[dict[str, object]]:
-    baseline = compare.index({"results": [old]}, "baseline.json")
-    return [f.record() for f in compare.findings([fresh], baseline, REGRESSION)]
+    baseline = baseline_check.index({"results": [old]}, "baseline.json")
+    return [f.record() for f in baseline_check.findings([fresh], baseline, REGRESSION)]
 
 
 def test_within_the_fractions_is_ok() -> None:
@@ -55,16 +55,16 @@ def test_a_target_missing_from_the_baseline_is_info() -> None:
 
 def test_a_scaled_fixture_reproduces_with_its_scale() -> None:
     row = {**_row(1.0, 1.0, 1.0), "scenario": "fixture large×4", "mode": "cold"}
-    assert compare.reproduce(row, ("--baseline", "b.json")) == (
+    assert baseline_check.reproduce(row, ("--baseline", "b.json")) == (
         "majordomus bench doctor --check --baseline b.json --fixture large --scale 4 --mode cold"
     )
 
 
 def test_a_baseline_row_without_figures_is_incomparable() -> None:
     with pytest.raises(Refused):
-        compare.index({"results": [{"command": "doctor", "p50_ms": "fast"}]}, "b.json")
+        baseline_check.index({"results": [{"command": "doctor", "p50_ms": "fast"}]}, "b.json")
     with pytest.raises(Refused):
-        compare.index({"results": "none"}, "b.json")
+        baseline_check.index({"results": "none"}, "b.json")
 
 
 def test_baseline_absent_is_12_and_another_schema_is_15(tmp_path: Path) -> None:
@@ -116,6 +116,17 @@ def test_peak_memory_is_the_child_s_own(tmp_path: Path) -> None:
     assert big.ms > 0
 
 
+def test_cpu_time_is_the_child_s_and_its_children_s_not_the_wall_s(tmp_path: Path) -> None:
+    spin = "sum(range(3 * 10**6))"
+    busy = measure.run((sys.executable, "-c", spin), tmp_path, {})
+    idle = measure.run((sys.executable, "-c", "import time; time.sleep(0.3)"), tmp_path, {})
+    child = "import subprocess, sys; subprocess.run([sys.executable, '-c', 'sum(range(10**7))'])"
+    parent = measure.run((sys.executable, "-c", child), tmp_path, {})
+    assert busy.cpu_ms > 20
+    assert idle.ms > 300 and idle.cpu_ms < idle.ms - 200  # sleeping is wall time, not CPU
+    assert parent.cpu_ms > 100  # the parent only waits: its reaped child's CPU (a git call's)
+
+
 def test_exit_code_and_last_stderr_line_are_kept(tmp_path: Path) -> None:
     code = "import sys; sys.stderr.write('first\\nbroken: why\\n'); sys.exit(7)"
     sample = measure.run((sys.executable, "-c", code), tmp_path, {})
@@ -140,7 +151,7 @@ def _perf_row(
 
 
 def test_performance_tables_targets_and_growth() -> None:
-    from majordomus.benchmark import performance
+    from mj_watch.bench import markdown
 
     doc = {
         "recorded_at": "2026-11-29T19:00:00Z",
@@ -159,17 +170,33 @@ def test_performance_tables_targets_and_growth() -> None:
             _perf_row("check", "fixture large", 100.0),
             _perf_row("watch", "fixture large", 500.0),
             _perf_row("start", "fixture large", 300.0, "mutating"),
+            _perf_row("update --check", "fixture large", 180.0),
             _perf_row("check", "fixture large×4", 220.0),
         ],
     }
-    lines = list(performance.document(doc))
+    lines = list(markdown.document(doc))
     assert "| check | read-only | 100.0 | 5.0 | 150.0 | 7.5 | 20.0 | 150 | yes |" in lines
     assert "| watch | read-only | 500.0 | 25.0 | 750.0 | 37.5 | 20.0 | 400 | NO |" in lines
     assert "| start | mutating | 300.0 | 15.0 | 450.0 | 22.5 | 20.0 | | |" in lines
+    assert "| update --check | read-only | 180.0 | 9.0 | 270.0 | 13.5 | 20.0 | 200 | yes |" in lines
     assert "### growth: fixture large → ×4" in lines
     assert "| check | 100.0 | 220.0 | 2.20 |" in lines
-    assert (
-        performance.splice("a\n<!-- bench:begin x -->\nold\n<!-- bench:end -->\nz\n", "T")
-        == "a\nT\nz\n"
-    )
-    assert performance.splice("no markers\n", "T") == "T\n"
+    host = "a\r\n<!-- bench:begin x -->\nold\n<!-- bench:end -->\r\nz"
+    assert markdown.splice(host, "P.md", "T") == "a\r\nT\r\nz"
+
+
+@pytest.mark.parametrize(
+    ("host", "said"),
+    [
+        ("no markers\n", "P.md: no '<!-- bench:begin … -->' and '<!-- bench:end -->' markers"),
+        ("<!-- bench:begin -->\nold\n", "P.md:1: unclosed region"),
+        ("<!-- bench:end -->\n<!-- bench:begin -->\n", "P.md:1: end marker before"),
+        ("<!-- bench:begin -->\n<!-- bench:begin -->\n<!-- bench:end -->\n", "P.md:2: repeated"),
+    ],
+)
+def test_markdown_splice_refuses_a_host_without_one_region(host: str, said: str) -> None:
+    from mj_watch.bench import markdown
+
+    with pytest.raises(Refused) as refused:
+        markdown.splice(host, "P.md", "T")
+    assert refused.value.message.startswith(said)
