@@ -5,10 +5,13 @@ that breaks its kind's schema, naming the kind, the field and the command.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import streamcontract
@@ -153,15 +156,39 @@ def test_each_schema_is_closed_and_names_its_kind(kind: str) -> None:
     assert schema.get("additionalProperties") is False or (branches and closed == branches)
 
 
-def test_the_sink_keeps_a_record_exactly_and_names_one_that_is_not_json(tmp_path: Path) -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "sampler_under_test", SAMPLING / "sitecustomize.py"
-    )
+def load_sampler(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, SAMPLING / "sitecustomize.py")
     assert spec is not None and spec.loader is not None
     sampler = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sampler)  # not a tool process: installs nothing here
+    spec.loader.exec_module(sampler)  # installs what this process's argv and environment ask
+    return sampler
+
+
+@pytest.mark.parametrize(
+    ("argv", "sampled"),
+    [
+        (["/bin/mj-state", "facts"], True),
+        (["/bin/majordomus", "check"], True),
+        (["/bin/majordomus", "bench", "check"], False),
+        (["-c"], False),
+        (["/usr/bin/pytest", "tests"], False),
+    ],
+)
+def test_only_a_tool_process_samples_and_the_benchmark_harness_never(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str], sampled: bool
+) -> None:
+    monkeypatch.setattr(sys, "argv", argv)
+    monkeypatch.setenv(streamcontract.SAMPLES, str(tmp_path))
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    before = len(sys.meta_path)
+    load_sampler("sampler_install_under_test")
+    assert len(sys.meta_path) == before + sampled
+    # the harness drops the variable, so the processes it times are not sampled either
+    assert (streamcontract.SAMPLES in os.environ) == (argv[1:2] != ["bench"])
+
+
+def test_the_sink_keeps_a_record_exactly_and_names_one_that_is_not_json(tmp_path: Path) -> None:
+    sampler = load_sampler("sampler_under_test")  # pytest is not a tool: installs nothing
     sink = sampler._Sink(str(tmp_path))
     odd = {"kind": "finding", "level": "OK", "category": "scope", "subject": "\udcff-bytes"}
     odd |= {"message": "a name that is not UTF-8", "reproduce": None}

@@ -7,7 +7,8 @@ tool (`majordomus`, `mj-*`, or `python -m` of one of their packages) this wraps
 stage runs as an executable or composed in-process by the dispatcher — as `mj_core.stage` is
 first imported, so nothing is imported earlier than the tool itself would. Each record is
 written, as it is yielded, to `<samples>/<pid>-<clock>.jsonl` (the argv first). Any other
-process (pytest and its workers, git) is left alone; so is any process without the variable.
+process (pytest and its workers, git) is left alone; so is any process without the variable,
+and the benchmark harness, which drops the variable so that what it times is not sampled.
 """
 
 from __future__ import annotations
@@ -18,17 +19,20 @@ import sys
 TARGET = "mj_core.stage"
 TOOL_MODULES = ("majordomus", "mj_core", "mj_policy", "mj_state", "mj_context")
 TOOL_MODULES += ("mj_knowledge", "mj_watch")
+BENCH = ("majordomus bench", "mj_watch.bench", "majordomus.bench")
 
 
-def _is_tool() -> bool:
+def _tool() -> str | None:
+    """`majordomus`, an `mj-*` tool, or `python -m` of one of their modules; else None."""
     argv = getattr(sys, "argv", None) or [""]
     name = os.path.basename(argv[0])
     if name == "-m":
         orig = list(getattr(sys, "orig_argv", []))
         module = orig[orig.index("-m") + 1] if "-m" in orig[:-1] else ""
-        # the benchmark harness measures tools: it and what it times stay unsampled
-        return module.split(".", 1)[0] in TOOL_MODULES and module != "majordomus.bench"
-    return name == "majordomus" or name.startswith("mj-")
+        return module if module.split(".", 1)[0] in TOOL_MODULES else None
+    if name == "majordomus" or name.startswith("mj-"):
+        return " ".join([name, *argv[1:2]])
+    return None
 
 
 class _Sink:
@@ -120,7 +124,10 @@ class _Finder:
 
 def install() -> None:
     directory = os.environ.get("MJTEST_SAMPLES")
-    if directory and os.path.isdir(directory) and _is_tool():
+    tool = _tool() if directory else None
+    if tool in BENCH:  # the harness measures tools: it, and every process it times, unsampled
+        os.environ.pop("MJTEST_SAMPLES", None)
+    elif tool and directory and os.path.isdir(directory):
         sys.meta_path.insert(0, _Finder(_Sink(directory)))
 
 
