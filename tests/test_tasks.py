@@ -221,6 +221,33 @@ def test_malformed_lines_and_open_questions_fail(layer_repo: Repo) -> None:
         assert layer_repo.shell(command).out.strip(), command
 
 
+def test_check_judges_the_task_s_lines_doctor_and_validate_the_whole_ledger(
+    layer_repo: Repo,
+) -> None:
+    """A line garbled before the task began is not the task's: `check` (run by hooks) judges
+    the lines from the task's `task.started` on, `history --validate` and doctor every line."""
+    import hashlib
+    import json
+
+    started(layer_repo, "lib")
+    body = "# Reason\nsuperseded\n"
+    assert layer_repo.mj("finish", "--outcome", "failed", "--note", "-", stdin=body).code == 0
+    ledger = layer_repo.root / STATE / "ledger.jsonl"
+    lines = ledger.read_bytes().splitlines(keepends=True)
+    lines[0] = b"not json\n"  # and the tip made to vouch for the result, as a forger would
+    ledger.write_bytes(b"".join(lines))
+    last = hashlib.sha256(lines[-1].rstrip(b"\n")).hexdigest()
+    tip = {"size": ledger.stat().st_size, "last": last}
+    (layer_repo.root / STATE / "ledger.tip").write_text(json.dumps(tip) + "\n")
+    started(layer_repo, "lib")
+    result = layer_repo.mj("check")
+    assert result.code == 0 and "FAIL ledger" not in result.out, result
+    validate = layer_repo.mj("history", "--validate")
+    assert validate.code == 10, validate
+    assert "FAIL ledger      .ai/local/state/ledger.jsonl:1" in validate.out
+    assert ".ai/local/state/ledger.jsonl:1" in layer_repo.mj("doctor").out
+
+
 def test_corrupt_record_is_one_failure(layer_repo: Repo) -> None:
     layer_repo.write(f"{STATE}/current.yaml", "id: t-1\nfoo: [\n")
     result = layer_repo.mj("check")

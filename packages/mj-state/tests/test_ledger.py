@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from mj_core.errors import InternalError
 from mj_state import ledger
 from mj_state import ledgerread
+from mj_state import ledgerscan
 
 
 @pytest.fixture
@@ -177,12 +178,12 @@ def test_a_valid_ledger_is_judged_whole(tmp_path: Path) -> None:
     """The one-parse path decides a clean ledger; one bad line sends it line by line."""
     declared = ledger.vocabulary()
     clean = VALID + b"\n" + VALID + b"\n"
-    assert ledgerread._all_valid(clean, declared) == 2
+    assert ledgerscan._all_valid(clean, declared) == 2
     for fine in (TRICKY[5], VALID + b"\r", b"  " + VALID):
-        assert ledgerread._all_valid(clean + fine + b"\n", declared) == 3, fine
+        assert ledgerscan._all_valid(clean + fine + b"\n", declared) == 3, fine
     for bad in (*TRICKY[1:5], *TRICKY[6:8], *TRICKY[10:]):
-        assert ledgerread._all_valid(clean + bad + b"\n", declared) is None, bad
-    assert ledgerread._all_valid(clean[:-1], declared) is None  # a torn last line
+        assert ledgerscan._all_valid(clean + bad + b"\n", declared) is None, bad
+    assert ledgerscan._all_valid(clean[:-1], declared) is None  # a torn last line
 
 
 def _seen(line: ledger.Line) -> tuple[int, object, object, bytes]:
@@ -222,7 +223,7 @@ def test_reading_at_once_agrees_with_reading_line_by_line(
 
 def test_a_clean_ledger_is_read_at_once() -> None:
     def plain(data: bytes) -> object:
-        return ledgerread._plain_objects(data, ledgerread._rows(data))
+        return ledgerread.plain_objects(data, ledgerread.rows_of(data))
 
     clean = VALID + b"\n" + VALID + b"\n"
     assert plain(clean) is not None
@@ -233,3 +234,32 @@ def test_a_clean_ledger_is_read_at_once() -> None:
     assert plain(clean + nested) is not None
     hidden = b'{"ts":"a","event":"task.checkpoint","data":{"k":1,"k":2}}\n'
     assert plain(clean + nested + hidden) is None  # a duplicate inside a nested object
+
+
+def test_a_line_over_the_line_cap_is_one_malformed_line(tmp_path: Path) -> None:
+    from mj_core import limits
+
+    target = tmp_path / "ledger.jsonl"
+    long = b'{"ts":"a","event":"task.checkpoint","note":"' + b"x" * limits.LEDGER[1] + b'"}'
+    target.write_bytes(VALID + b"\n" + long + b"\n" + VALID + b"\n")
+    count, found = ledgerscan.problems(target)
+    assert count == 3
+    assert found == [(2, f"a line over {limits.LEDGER[1]} bytes (docs/FORMATS.md)")]
+    scanned = ledgerscan.scan(target)
+    assert scanned.problems == found
+    assert [line.error is None for line in ledgerread.read(target)] == [True, False, True]
+
+
+def test_a_ledger_over_the_file_cap_is_refused_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mj_core import limits
+    from mj_core.errors import ContractUnmet
+
+    monkeypatch.setattr(limits, "LEDGER", (4096, 1024))  # the cap, made small enough to pass
+    target = tmp_path / "ledger.jsonl"
+    target.write_bytes((VALID + b"\n") * 100)
+    with pytest.raises(ContractUnmet, match=r"state/ledger.jsonl:\d+:1: over 4096 bytes"):
+        ledgerscan.problems(target)
+    with pytest.raises(ContractUnmet):
+        list(ledgerread.read(target))

@@ -2,7 +2,7 @@
 
 The place and the policy, the task's situation (the ledger's record of it, its copy, the
 chain over its lines), the profile, and then — for the plain check — git's answer (where HEAD
-is, what was touched since the task's head, the divergence label), the ledger's malformed
+is, what was touched since the task's head, the divergence label), the task's malformed ledger
 lines, the question file and the clock; for `--explain` the doctrines enforced by check, for
 `--overlap` the other worktrees' claims met. Everything read here; nothing judged.
 """
@@ -15,7 +15,6 @@ from mj_policy.layer import load
 
 from mj_state import explain
 from mj_state import identity
-from mj_state import ledger
 from mj_state import overlap
 from mj_state import questions
 from mj_state import start
@@ -54,13 +53,14 @@ def gather(root: Path, mode: str = "check") -> Iterator[Record]:
         return
     base = str(record["head"]) if record is not None else None
     with git.Snapshot(root, base) as pending:
-        count, problems = ledger.problems(ledger.path(layer.state))
         text, problem = questions.read(layer.state)
         where, status, changed = pending.result()
     if record is not None:
         here = identity.from_where(root, *where)
         touched = list(dict.fromkeys([*status, *changed]))
         yield fact("git", here=here, touched=touched, label=identity.label(root, record, here))
-    yield fact("ledger", count=count, problems=[list(p) for p in problems])
+    scan = situation.scan  # the task's own lines: the whole ledger is doctor's to judge
+    problems = [list(p) for p in scan.problems]
+    yield fact("ledger", count=len(scan.rows), problems=problems)
     yield fact("questions", text=text, problem=problem)
     yield fact("clock", now=clock.now())

@@ -223,12 +223,14 @@ def question_lines(place: Place, text: str | None, problem: str | None) -> Itera
 def ledger_lines(
     place: Place, count: int, problems: list[Any], situation: taskstate.Situation
 ) -> Iterator[Finding]:
-    """Malformed lines anywhere in the ledger; the hash chain over the task's own lines (from
-    its `task.started` on, and the tip). The whole chain is doctor's and `history --validate`'s."""
+    """The task's own lines (from its newest `task.started` on; every line when none was
+    started): each malformed one, and the hash chain over them and the tip. The whole ledger,
+    every line and every link, is doctor's, watch's and `history --validate`'s: a hook's
+    `check` reads what the task wrote, not the ledger's whole history."""
     shown = place.ledger
     for number, reason in problems:
         yield Finding("FAIL", "ledger", f"{shown}:{number}", reason, f"sed -n '{number}p' {shown}")
     yield from chain.findings(situation.scan.chain, shown)
     if not problems and situation.scan.chain.ok:
-        message = f"{count} line(s), each an object with ts and event; the task's lines chained"
+        message = f"the task's {count} line(s) each an object with ts and event, and chained"
         yield Finding("OK", "ledger", shown, message)

@@ -3,7 +3,8 @@
 Writers go through `append`: the envelope (ts, event, head, branch, by, session, task_id) is
 computed here, never supplied; the event must be declared in `share/events.yaml` with its
 required payload keys; the line is one `write()` under an exclusive lock, chained to the line
-before it by `prev` (`mj_state.chain`). Readers are `mj_state.ledgerread`'s, named here too.
+before it by `prev` (`mj_state.chain`). The readers (`mj_state.ledgerread`, lines; and
+`mj_state.ledgerscan`, verdicts) are named here too.
 """
 
 from __future__ import annotations
@@ -23,16 +24,16 @@ from mj_core.errors import MjError
 from mj_state import chain
 from mj_state.ledgerread import Event
 from mj_state.ledgerread import Line
-from mj_state.ledgerread import Scan
 from mj_state.ledgerread import parse
 from mj_state.ledgerread import parse_line
-from mj_state.ledgerread import problem
-from mj_state.ledgerread import problems
 from mj_state.ledgerread import raw_lines
 from mj_state.ledgerread import read
-from mj_state.ledgerread import scan
-from mj_state.ledgerread import task_scan
 from mj_state.ledgerread import vocabulary
+from mj_state.ledgerscan import Scan
+from mj_state.ledgerscan import problem
+from mj_state.ledgerscan import problems
+from mj_state.ledgerscan import scan
+from mj_state.ledgerscan import task_scan
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

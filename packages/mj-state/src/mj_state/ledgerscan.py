@@ -1,0 +1,217 @@
+"""The ledger judged: which lines `history --validate` reports, and one reading of it for a
+judge (`Scan`: rows, values, malformed lines and the hash chain's verdict), whole or from the
+newest `task.started` on. The lines themselves are read by `ledgerread`.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+
+from mj_core import jsonl
+from mj_core import limits
+
+from mj_state import chain
+from mj_state.ledgerread import Event
+from mj_state.ledgerread import Line
+from mj_state.ledgerread import array_of
+from mj_state.ledgerread import contents
+from mj_state.ledgerread import judged
+from mj_state.ledgerread import parse
+from mj_state.ledgerread import plain_objects
+from mj_state.ledgerread import rows_of
+from mj_state.ledgerread import vocabulary
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+
+def problem(line: Line) -> str | None:
+    """Why `line` fails `history --validate`: malformed, or an event no reader knows."""
+    if line.error:
+        return line.error
+    assert line.record is not None
+    if line.record["event"] not in vocabulary():
+        return f"event {line.record['event']!r} is not declared in share/events.yaml"
+    return None
+
+
+def problems(ledger: Path) -> tuple[int, list[tuple[int, str]]]:
+    """(lines judged, [(line number, reason)] for every line `history --validate` reports).
+
+    The same verdict as `problem(parse(...))`, faster: only `ts` and `event` decide validity,
+    so a line naming each of them once needs no duplicate-key analysis of the other keys.
+    """
+    declared = vocabulary()
+    data = contents(ledger)
+    if not data:
+        return 0, []
+    whole = _all_valid(data, declared)
+    if whole is not None:
+        return whole, []
+    count = 0
+    found: list[tuple[int, str]] = []
+    rows = rows_of(data)
+    exact = jsonl.each_line(b"\n".join(text for _, text, _ in rows)) if rows else []
+    for (number, text, complete), value in zip(rows, exact, strict=True):
+        count = number
+        single = text.count(b'"ts"') == 1 and text.count(b'"event"') == 1 and b"\\u" not in text
+        if type(value) is dict and single and complete and len(text) <= limits.LEDGER[1]:
+            ts, event = value.get("ts"), value.get("event")
+            if type(ts) is str and type(event) is str and event in declared:
+                continue
+        reason = problem(parse(number, text, complete=complete))
+        if reason:
+            found.append((number, reason))
+    return count, found
+
+
+def _all_valid(data: bytes, declared: dict[str, Event]) -> int | None:
+    """The number of lines when every line of `data` passes `problem`, else None.
+
+    The common case, decided by one JSON parse of the whole ledger as an array instead of one
+    per line. Every line ends with a newline. With no `\\u` escape in the text a key is spelled
+    only literally, so a line whose object holds `ts` and `event` writes each at least once,
+    and as many `"ts"` and `"event"` in the text as lines means each line writes each exactly
+    once: no duplicate can hide behind JSON's last-wins. Anything else (an empty line, two
+    values on one line, ...) fails the parse or the count and goes to the line-by-line verdict.
+    """
+    lines = data.count(b"\n")
+    if b"\\u" in data or data.count(b'"ts"') != lines or data.count(b'"event"') != lines:
+        return None
+    if len(data) > limits.LEDGER[1] and max(map(len, data.split(b"\n"))) > limits.LEDGER[1]:
+        return None  # a line over the cap: the line-by-line verdict names it
+    values = array_of(data, lines)
+    if values is None or not _all_declared(values, declared):
+        return None
+    return lines
+
+
+def _all_declared(values: list[Any], declared: dict[str, Event]) -> bool:
+    """True when every value is an object whose `ts` is a string and whose `event` is a
+    declared name (each asked of the whole list at once, not line by line)."""
+    if values and set(map(type, values)) != {dict}:
+        return False
+    try:
+        stamps = set(map(type, map(itemgetter("ts"), values)))
+        events = set(map(itemgetter("event"), values))
+    except (KeyError, TypeError):  # a line without one, or an event that is not hashable
+        return False
+    return (
+        stamps <= {str}
+        and all(type(event) is str for event in events)
+        and events <= declared.keys()
+    )
+
+
+class Scan:
+    """One reading of the ledger for a judge: rows, values, malformed lines, the chain."""
+
+    __slots__ = ("chain", "problems", "rows", "values")
+
+    def __init__(
+        self,
+        rows: list[tuple[int, bytes, bool]],
+        values: list[Any],
+        problems: list[tuple[int, str]],
+        verdict: chain.Verdict,
+    ) -> None:
+        self.rows = rows
+        self.values = values  # each line's object, or None when it is not one
+        self.problems = problems  # (line number, why) for every line `problem` reports
+        self.chain = verdict
+
+
+def scan(ledger: Path) -> Scan:
+    """The ledger read once: the tip first (so an append racing this read is seen as pending,
+    never as a removal), then every line, parsed once, judged and chained."""
+    tip_bytes, data = _tip_then_data(ledger)
+    rows = rows_of(data)
+    values, found = _values_and_problems(data, rows)
+    tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
+    verdict = chain.verify(rows, values, tip, tip_present=tip_bytes is not None, size=len(data))
+    return Scan(rows, values, found, verdict)
+
+
+def task_scan(ledger: Path) -> Scan:
+    """`scan` of the ledger's tail from its newest `task.started` line: what a judge of the
+    task needs. Its chain verdict covers that tail (its first link to the line before, each
+    link after, the tip); `scan` judges the whole ledger (history --validate, doctor, watch)."""
+    tip_bytes, data = _tip_then_data(ledger)
+    start = _newest_start(data)
+    number = data.count(b"\n", 0, start)
+    segment = data[start:]
+    rows = [(n + number, text, complete) for n, text, complete in rows_of(segment)]
+    values, found = _values_and_problems(segment, rows)
+    expected = chain.GENESIS
+    if start:
+        previous = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1]
+        expected = chain.prev_after(previous, _maybe(previous), only=number == 1)
+    tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
+    verdict = chain.verify(
+        rows, values, tip, tip_present=tip_bytes is not None, size=len(data), expected=expected
+    )
+    return Scan(rows, values, found, verdict)
+
+
+def _tip_then_data(ledger: Path) -> tuple[bytes | None, bytes]:
+    try:
+        tip_bytes: bytes | None = ledger.with_name(chain.TIP).read_bytes()
+    except FileNotFoundError:
+        tip_bytes = None
+    data = contents(ledger)
+    return tip_bytes, data
+
+
+_STARTED = b'"event":"task.started"'
+
+
+def _newest_start(data: bytes) -> int:
+    """The offset of the newest line whose own event is `task.started` (0 when none): the
+    bytes can appear nested in a line, so each candidate line is parsed to be sure."""
+    end = len(data)
+    while True:
+        found = data.rfind(_STARTED, 0, end)
+        if found == -1:
+            return 0
+        start = data.rfind(b"\n", 0, found) + 1
+        stop = data.find(b"\n", found)
+        value = _maybe(data[start : stop if stop != -1 else len(data)])
+        if type(value) is dict and value.get("event") == "task.started":
+            return start
+        end = start
+
+
+def _maybe(line: bytes) -> object:
+    try:
+        return jsonl.loads_line(line)
+    except ValueError:
+        return None
+
+
+def _values_and_problems(
+    data: bytes, rows: list[tuple[int, bytes, bool]]
+) -> tuple[list[Any], list[tuple[int, str]]]:
+    declared = vocabulary()
+    plain = plain_objects(data, rows)
+    found: list[tuple[int, str]] = []
+    if plain is not None and _all_declared(plain, declared):
+        return list(plain), found
+    if plain is not None:
+        for (number, _, _), value in zip(rows, plain, strict=True):
+            ts, event = value.get("ts"), value.get("event")
+            if type(ts) is not str or type(event) is not str or event not in declared:
+                reason = problem(judged(number, b"", value))
+                if reason:
+                    found.append((number, reason))
+        return list(plain), found
+    values: list[Any] = []
+    exact = jsonl.each_line(b"\n".join(text for _, text, _ in rows)) if rows else []
+    for (number, text, complete), decoded in zip(rows, exact, strict=True):
+        line = parse(number, text, complete=complete, decoded=decoded)
+        values.append(line.record)
+        reason = problem(line)
+        if reason:
+            found.append((number, reason))
+    return values, found
