@@ -6,7 +6,7 @@ tour's action shape `(root, last output) -> what was done`.
 
 from __future__ import annotations
 
-from majordomus.commands import tour
+from majordomus import tour_world
 
 TYPE_CHECKING = False  # annotations only
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ def commit_provider_files(root: Path, last: str) -> str:
     del last
     import subprocess  # the tour runs a real `git commit`; importing the module stays cheap
 
-    env = tour.environment(tour.executable())
+    env = tour_world.environment(tour_world.executable())
     subprocess.run(("git", "add", "-A"), cwd=root, env=env, check=True, capture_output=True)
     proc = subprocess.run(
         ("git", "commit", "-q", "-m", "provider files from the policy"),

@@ -10,7 +10,7 @@ from mj_core import share
 from mj_core.errors import ContractUnmet
 from mj_policy import layer as layer_mod
 from mj_policy import projections
-from mj_policy import targets
+from mj_policy import projectiontargets as targets
 
 
 @pytest.fixture

@@ -7,11 +7,17 @@ every file it wrote. Add a step by appending one line to `STEPS`.
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import sys
 from pathlib import Path
+
+from majordomus import tour_projections as _tp
+from majordomus.tour_world import environment
+from majordomus.tour_world import executable
+from majordomus.tour_world import git
+from majordomus.tour_world import scratch
+from majordomus.tour_world import snapshot
 
 # Importing this module stays cheap: subprocess, shutil and tempfile are
 # imported by the functions that run the tour, typing only for annotations.
@@ -62,8 +68,8 @@ def commit_layer(root: Path, last: str) -> str:
     The hook lines `init` printed are passed on for the next step, which installs them.
     """
     env = environment(executable())
-    _git(root, env, "add", ".ai", ".gitignore")
-    _git(root, env, "commit", "-q", "-m", "adopt majordomus")
+    git(root, env, "add", ".ai", ".gitignore")
+    git(root, env, "commit", "-q", "-m", "adopt majordomus")
     hooks = re.findall(r"^  \S+: .+ \|\| exit \$\?$", last, re.M)
     said = "git add .ai .gitignore; git commit -m 'adopt majordomus'\nhook lines to install:\n"
     return said + "".join(f"{line}\n" for line in hooks)
@@ -125,8 +131,6 @@ FINISH = ("finish", "--outcome", "completed")
 PINNED = shlex.join([sys.executable, "-c", "import lib.greeting"])
 
 
-from majordomus import tour_projections as _tp  # noqa: E402 - the steps below use it
-
 STEPS: list[Step] = [
     Step("create the layer from the shipped skeleton", ("init",)),
     Step("commit the layer (its local half stays ignored)", act=commit_layer),
@@ -166,58 +170,6 @@ STEPS: list[Step] = [
         "the context a next worker would receive, in authority order within a budget", ("context",)
     ),
 ]
-
-
-def executable() -> str:
-    beside = Path(sys.executable).parent / "majordomus"
-    if beside.exists():
-        return str(beside)
-    import shutil
-
-    return shutil.which("majordomus") or "majordomus"
-
-
-def environment(tool: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MJ_"))}
-    env.update(
-        GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_AUTHOR_NAME="majordomus tour",
-        GIT_AUTHOR_EMAIL="tour@example.invalid",
-        GIT_COMMITTER_NAME="majordomus tour",
-        GIT_COMMITTER_EMAIL="tour@example.invalid",
-    )
-    env["PATH"] = f"{Path(tool).parent}{os.pathsep}{env.get('PATH', '')}"
-    return env
-
-
-def _git(root: Path, env: dict[str, str], *args: str) -> None:
-    import subprocess
-
-    subprocess.run(("git", *args), cwd=root, env=env, check=True, capture_output=True)
-
-
-def scratch(env: dict[str, str]) -> Path:
-    import tempfile
-
-    root = Path(tempfile.mkdtemp(prefix="majordomus-tour-"))
-    _git(root, env, "init", "-q", "-b", "main")
-    readme = "# A scratch project\n\nAI coding workers: start with AGENTS.md.\n"
-    (root / "README.md").write_text(readme, encoding="utf-8")
-    _git(root, env, "add", "README.md")
-    _git(root, env, "commit", "-q", "--no-verify", "-m", "a scratch project")
-    return root
-
-
-def snapshot(root: Path) -> dict[str, int]:
-    """Every file outside git's object store, with its modification time."""
-    skip = {".git/objects", ".git/logs", ".git/refs"}
-    out = {}
-    for path in root.rglob("*"):
-        relative = path.relative_to(root).as_posix()
-        if path.is_file() and not any(relative.startswith(s) for s in skip):
-            out[relative] = path.stat().st_mtime_ns
-    return out
 
 
 def _run_step(step: Step, root: Path, tool: str, env: dict[str, str], last: str) -> tuple[int, str]:

@@ -14,7 +14,7 @@ from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
 from mj_core.stage import Stage
 
-from mj_context import records
+from mj_context import recordsections as records
 from mj_context import sections
 from mj_context.sections import Excluded
 from mj_context.sections import Section

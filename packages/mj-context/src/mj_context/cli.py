@@ -9,7 +9,7 @@ from mj_core.cli import Tool
 TABLE = LazyTable(
     {
         "build": "mj_context.build",
-        "render": "mj_context.render",
+        "render": "mj_context.briefrender",
         "prompt-render": "mj_context.promptrender",
     }
 )

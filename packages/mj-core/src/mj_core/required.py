@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
+    from mj_core.yaml11 import Path_
     from mj_core.yamlstrict import Document
-    from mj_core.yamlstrict import Path_
 
 
 def missing_keys(doc: Document, kind: str) -> list[tuple[str, str]]:

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from re import Pattern
     from typing import Any
 
+Path_ = tuple[str | int, ...]  # where a node sits in a document: keys and item indexes
+
 _BOOL11 = {
     *("yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"),
     *("true", "True", "TRUE", "false", "False", "FALSE"),

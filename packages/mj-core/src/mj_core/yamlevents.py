@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.yamlstrict import Path_
+    from mj_core.yaml11 import Path_
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _QUOTE_FIX = "quote the value"

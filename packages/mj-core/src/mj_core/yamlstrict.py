@@ -32,6 +32,7 @@ from mj_core import timing
 from mj_core import yamlfast
 from mj_core.errors import ContractUnmet
 from mj_core.limits import LAYER
+from mj_core.yaml11 import Path_
 
 __all__ = ["Document", "decode", "dump", "load_file", "parse", "read_text", "split_front_matter"]
 
@@ -47,8 +48,6 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
-
-Path_ = tuple[str | int, ...]
 
 
 class Document:

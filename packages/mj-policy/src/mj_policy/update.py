@@ -19,7 +19,7 @@ from mj_core.stage import Stage
 
 from mj_policy import layer as layer_mod
 from mj_policy import projections
-from mj_policy import targets
+from mj_policy import projectiontargets as targets
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from mj_core.stage import Context
 
-    from mj_policy.targets import Judged
+    from mj_policy.projectiontargets import Judged
 
     Record = dict[str, Any]
 

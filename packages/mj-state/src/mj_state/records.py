@@ -127,20 +127,6 @@ def read(path: Path, root: Path, *, now: dict[str, Any] | None = None) -> Record
     return Record(path, front, body, identity.label(root, front, now))
 
 
-def resolve(root: Path, state: Path, kind: str, now: dict[str, Any] | None = None) -> Record | None:
-    """The best prior record of `kind` for this checkout (see `mj_state.resolve`)."""
-    from mj_state import resolve as resolver
-
-    return resolver.resolve(root, state, kind, now)
-
-
-def resolve_latest(layer: Any, kind: str) -> Record | None:
-    """The newest applicable record of `kind` for `layer` (`.root`, `.state`); see resolve."""
-    from mj_state.resolve import resolve
-
-    return resolve(Path(layer.root), Path(layer.state), kind)
-
-
 def names(state: Path, kind: str) -> list[str]:
     """Record file names of a kind, newest first by the stamp in the name (not by mtime)."""
     try:

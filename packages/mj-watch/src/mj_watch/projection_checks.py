@@ -12,7 +12,7 @@ import shlex
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_policy import projections
-from mj_policy import targets
+from mj_policy import projectiontargets as targets
 
 from mj_watch import confinement
 
