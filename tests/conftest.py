@@ -1,7 +1,9 @@
 """Behavioural tests: the installed executables, run as subprocesses in scratch git repositories.
 
 Nothing here imports the packages: only executables, files, modes and exit codes, which is what
-lets the `wheels` tox environment run this suite against a clean, non-editable install.
+lets the `wheels` tox environment run this suite against a clean, non-editable install. Every
+record a tool process of the suite emits is sampled and, at the end of the session, validated
+against its kind's schema (the hooks at the end of this file).
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+SAMPLING = Path(__file__).resolve().parent / "sampling"
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "mj-test",
     "GIT_AUTHOR_EMAIL": "mj-test@example.invalid",
@@ -171,3 +175,58 @@ def layer_repo(git_repo: Repo) -> Repo:
     assert result.code == 0, result
     git_repo.commit("adopt majordomus")
     return git_repo
+
+
+# The stream contract (`streamcontract.py`): every tool process this suite runs records what its
+# stages emit (`sampling/sitecustomize.py`, on PYTHONPATH); at the end of the session every
+# sampled record is validated against its kind's schema, and a problem fails the run.
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # the controller set the environment up, and its workers inherited it
+    import tempfile
+
+    if not os.environ.get("MJTEST_SAMPLES"):
+        os.environ["MJTEST_SAMPLES"] = tempfile.mkdtemp(prefix="mj-stream-samples-")
+        config.stash[_OWNED] = True
+    else:  # a directory named by the person running the suite is kept for them to read
+        Path(os.environ["MJTEST_SAMPLES"]).mkdir(parents=True, exist_ok=True)
+    paths = [str(SAMPLING), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+
+
+_OWNED = pytest.StashKey[bool]()
+_VERDICT = pytest.StashKey[Any]()  # a `streamcontract.Verdict`
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER") or not os.environ.get("MJTEST_SAMPLES"):
+        return
+    import streamcontract
+
+    directory = Path(os.environ["MJTEST_SAMPLES"])
+    verdict = streamcontract.judge(streamcontract.samples(directory))
+    session.config.stash[_VERDICT] = verdict
+    if session.config.stash.get(_OWNED, False):
+        import shutil
+
+        shutil.rmtree(directory, ignore_errors=True)
+    if verdict.problems and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    verdict = config.stash.get(_VERDICT, None)
+    if verdict is None:
+        return
+    write = terminalreporter.write_line
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(verdict.kinds.items()))
+    write(
+        f"stream contract: {verdict.lines} records ({verdict.distinct} distinct) from "
+        f"{verdict.processes} tool processes validated in {verdict.seconds:.2f}s; kinds: {kinds}"
+    )
+    for problem in verdict.problems[:40]:
+        write(f"stream contract FAILED: {problem}", red=True)
+    if len(verdict.problems) > 40:
+        write(f"stream contract: {len(verdict.problems) - 40} more problems", red=True)

@@ -2,7 +2,10 @@
 
 `--help` exits 0 and documents the subcommand; no arguments print help and exit 2; bad input of
 any kind ends with a contract exit code and at most one line on stderr, never a traceback; every
-stdout line is a JSON object with a `kind`.
+stdout line is a record that validates against its kind's schema (`share/schemas/pipeline/`).
+Every record every stage emits anywhere in the behavioural suite is validated the same way at the
+end of the session (`conftest.py`, `streamcontract.py`); `test_stream_sampling.py` shows that the
+sampling sees what it must and that the validator fails what it must.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import streamcontract
 from conftest import Repo
 from conftest import exe
 from conftest import make_repo
@@ -36,6 +40,7 @@ def subcommands(tool: str) -> list[str]:
 
 
 CASES = [(tool, sub) for tool in TOOLS for sub in subcommands(tool)]
+CHECKS = streamcontract.validators()
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +79,7 @@ def test_any_input_ends_in_a_contract_code(
     assert result.code in CONTRACT_CODES, result
     assert "Traceback" not in result.err
     assert result.err.count("\n") <= 1, result.err
+    argv = [tool, sub]
     for line in result.out.splitlines():
-        record = json.loads(line)
-        assert isinstance(record, dict) and "kind" in record, line
+        sample = streamcontract.Sample(argv, f"{tool} {sub}", json.loads(line))
+        assert not streamcontract.problems_of(sample, CHECKS), line

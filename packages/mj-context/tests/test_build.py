@@ -96,6 +96,9 @@ def states(draw: st.DrawFn) -> list[dict[str, Any]]:
             branch="main",
             head="a" * 40,
             working_tree="dirty",
+            worktree="/r",
+            worktree_id="w-1",
+            repository_id="r-1",
         ),
         fact(
             "policy",
@@ -105,7 +108,7 @@ def states(draw: st.DrawFn) -> list[dict[str, Any]]:
             checkpoint_interval_default="15m",
             projections=[],
         ),
-        fact("task", task=task, label="exact" if task else None),
+        fact("task", task=task, label="exact" if task else None, disagreements=[]),
         fact(
             "profile",
             name="implementation",

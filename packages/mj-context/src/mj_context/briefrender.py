@@ -124,17 +124,22 @@ def document(brief: Briefing, provider: Record | None) -> Record:
     return out
 
 
+def json_line(document: Record) -> str:
+    from mj_core import jsonl
+
+    return jsonl.dumps(document).decode("utf-8")
+
+
 def render(stream: Iterable[Record], form: str, provider_name: str | None) -> Iterator[Record]:
     brief = Briefing(stream)
     if not brief.head:
         return
     provider = brief.provider(provider_name)
     try:
-        out = (
-            document(brief, provider)
-            if form == "json"
-            else {"kind": "text", "text": text(brief, provider)}
-        )
+        # the JSON document is a renderer's text too: one line, written verbatim, so the
+        # stream keeps a `kind` on every record (share/schemas/pipeline/text.json)
+        shown = json_line(document(brief, provider)) if form == "json" else text(brief, provider)
+        out = {"kind": "text", "text": shown}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ContractUnmet(
             f"<stdin>: a briefing record lacks or mistypes {exc} — pipe mj-context build"
