@@ -1,4 +1,4 @@
-"""`mj-watch finish` judged on a finish fact written by hand (tests/facts/finish-met.jsonl),
+"""`mj-watch finish` judged on a finish fact written by hand (tests/finishfacts/finish-met.jsonl),
 outside any repository: cases a repository makes only with effort — the task's record
 untrusted, a pinned command that failed, a verification of another tree, a note whose
 sections are empty — are one edited field each, and only a met contract yields a `verdict`.
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from mj_watch import cli
 
-FACTS = Path(__file__).parent / "facts" / "finish-met.jsonl"
+FACTS = Path(__file__).parent / "finishfacts" / "finish-met.jsonl"
 
 
 def facts(**contract: Any) -> list[dict[str, Any]]:

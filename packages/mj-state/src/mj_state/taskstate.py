@@ -43,13 +43,16 @@ class Situation:
         task: tasklog.Task | None,
         copy: Record | None,
         copy_problem: str | None,
+        *,
+        here_id: str | None = None,
     ) -> None:
         self.root = root
         self.scan = scan
         self.task = task  # the newest task the ledger started, whoever's it is
         self.copy = copy
         self.copy_problem = copy_problem  # why current.yaml does not parse
-        self.here_id = identity.worktree_id(root)
+        # this checkout's worktree id: read from `.git` when gathered, carried by the fact
+        self.here_id = identity.worktree_id(root) if here_id is None else here_id
 
     @property
     def foreign(self) -> bool:
@@ -73,7 +76,8 @@ class Situation:
     @property
     def copy_foreign(self) -> bool:
         """`current.yaml` names another checkout (and the ledger knows no task of this one)."""
-        return self.copy is not None and identity.foreign(self.root, self.copy)
+        here = {"worktree": str(self.root), "worktree_id": self.here_id}
+        return self.copy is not None and not identity.same_checkout(self.copy, here)
 
     def record(self, where: Record | None = None) -> Record | None:
         """The task as a `current.yaml` record, from the ledger (the copy fills what a line
@@ -95,6 +99,7 @@ class Situation:
             "kind": "fact",
             "fact": "situation",
             "root": str(self.root),
+            "here_id": self.here_id,
             "task": None if task is None else task.fact(),
             "copy": self.copy,
             "copy_problem": self.copy_problem,
@@ -110,7 +115,9 @@ class Situation:
         scan = ledger.Scan(rows, values, [], verdict)
         task = fact.get("task")
         found = tasklog.Task.from_fact(task) if isinstance(task, dict) else None
-        return cls(Path(str(fact["root"])), scan, found, fact.get("copy"), fact.get("copy_problem"))
+        here_id = str(fact["here_id"])  # a judge never reads `.git` itself
+        root = Path(str(fact["root"]))
+        return cls(root, scan, found, fact.get("copy"), fact.get("copy_problem"), here_id=here_id)
 
     def disagreements(self) -> list[tuple[str, Any, Any]]:
         own = self.own

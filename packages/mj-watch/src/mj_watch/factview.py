@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     Parsed = tuple[Document | None, str | None]  # (document, or the one-line reason it is not)
     Record = dict[str, Any]
 
-ABSENT: Record = {"kind": "absent"}
+ABSENT: Record = {"type": "absent"}
 
 
 class Facts:
@@ -65,12 +65,12 @@ class Facts:
         return entry
 
     def kind(self, relative: str) -> str:
-        return str(self.entry(relative).get("kind") or "absent")
+        return str(self.entry(relative).get("type") or "absent")
 
     def text(self, relative: str) -> tuple[str | None, str | None]:
         """(the file's text, or the one-line reason it cannot be read)."""
         entry = self.entry(relative)
-        if entry.get("kind") != "file":
+        if entry.get("type") != "file":
             return None, str(entry.get("problem") or f"{relative}: no such file")
         if entry.get("problem"):
             return None, str(entry["problem"])
@@ -83,7 +83,7 @@ class Facts:
         return sorted(
             key[len(prefix) :]
             for key, entry in found.items()
-            if key.startswith(prefix) and entry.get("kind") not in ("directory", "absent")
+            if key.startswith(prefix) and entry.get("type") not in ("directory", "absent")
         )
 
     def yaml(self, relative: str) -> Parsed:

@@ -71,9 +71,9 @@ def gather(root: Path, entries: list[Entry], *, prove: bool = False) -> Record:
 def _file(root: Path, path: Path) -> Record:
     found: Record = {"shown": hookfiles.shown(root, path)}
     if not path.is_file():
-        found["kind"] = "directory" if path.is_dir() else "absent"
+        found["type"] = "directory" if path.is_dir() else "absent"
         return found
-    found.update(kind="file", exec=hookfiles.executable(path), text=hookfiles.read(path))
+    found.update(type="file", exec=hookfiles.executable(path), text=hookfiles.read(path))
     return found
 
 

@@ -25,19 +25,19 @@ if TYPE_CHECKING:
 
 
 def describe(root: Path, relative: str, *, hashed: bool = False) -> Record:
-    """{kind: file|directory|other|absent, text|problem, exec, names, sha256 (when hashed)}."""
+    """{type: file|directory|other|absent, text|problem, exec, names, sha256 (when hashed)}."""
     path = root / relative
     if path.is_dir():
         try:
             names = sorted(os.listdir(path))
         except OSError:
             names = []
-        return {"kind": "directory", "names": names, "problem": _problem(path, relative)}
+        return {"type": "directory", "names": names, "problem": _problem(path, relative)}
     if not path.exists():
-        return {"kind": "absent", "problem": f"{relative}: no such file"}
+        return {"type": "absent", "problem": f"{relative}: no such file"}
     if not path.is_file():
-        return {"kind": "other", "problem": _problem(path, relative)}
-    found: Record = {"kind": "file", "exec": os.access(path, os.X_OK)}
+        return {"type": "other", "problem": _problem(path, relative)}
+    found: Record = {"type": "file", "exec": os.access(path, os.X_OK)}
     try:
         found["text"] = yamlstrict.read_text(path, relative)
     except MjError as exc:
@@ -60,12 +60,12 @@ def _problem(path: Path, relative: str) -> str:
 def tree(root: Path, relative: str, *, hashed: bool = False) -> dict[str, Record]:
     """`relative` and everything below it, described (links to directories not followed)."""
     found = {relative: describe(root, relative, hashed=hashed)}
-    if found[relative]["kind"] != "directory":
+    if found[relative]["type"] != "directory":
         return found
     for name in found[relative]["names"]:
         child = f"{relative}/{name}"
         if (root / child).is_symlink() and (root / child).is_dir():
-            found[child] = {"kind": "directory", "names": [], "problem": f"{child}: a link"}
+            found[child] = {"type": "directory", "names": [], "problem": f"{child}: a link"}
             continue
         found.update(tree(root, child, hashed=hashed))
     return found

@@ -70,7 +70,7 @@ def _policy(relative: str, data: Any) -> Iterator[Finding]:
 def _profiles(facts: Facts, policy: Any) -> Iterator[Finding]:
     directory = facts.section("profiles", "repo/profiles")
     entry = facts.entry(directory)
-    listed = entry.get("names") or [] if entry.get("kind") == "directory" else []
+    listed = entry.get("names") or [] if entry.get("type") == "directory" else []
     names = sorted(PurePath(n).stem for n in listed if n.endswith(".yaml"))
     failed = False
     for name in names:

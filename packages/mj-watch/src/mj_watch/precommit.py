@@ -182,7 +182,7 @@ def installed(told: Record, hook_id: str, types: list[str]) -> Verdict:
     for name in types:
         hook = hooks.get(name) or {}
         text = (
-            str(hook.get("text") or "") if hook.get("kind") == "file" and hook.get("exec") else ""
+            str(hook.get("text") or "") if hook.get("type") == "file" and hook.get("exec") else ""
         )
         if MARKER not in text:
             continue  # not the framework's: another hook of this type is no installation

@@ -53,11 +53,11 @@ def _show_stamp(projection: Projection) -> str:
 
 def inspect(facts: Facts, projection: Projection) -> Seen:
     target = projection.target
-    seen = (facts.get("targets").get("targets") or {}).get(target) or {"kind": "absent"}
+    seen = (facts.get("targets").get("targets") or {}).get(target) or {"type": "absent"}
     refusal = seen.get("refusal")
     if refusal is not None:
         return Seen(projection, None, confinement.target_finding(target, str(refusal)))
-    if seen.get("kind") != "file":
+    if seen.get("type") != "file":
         missing = Finding(
             "FAIL",
             CATEGORY,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from mj_core import yamlstrict
 from mj_core.errors import MjError
 from mj_policy import projections
-from mj_policy import targets
+from mj_policy import projectiontargets as targets
 
 from mj_watch import confinement
 from mj_watch.projection_text import named_rule_ids
@@ -50,13 +50,13 @@ def _target(root: Path, projection: Projection) -> Record:
     refusal = confinement.target_refusal(root, target)
     path = root / target
     if refusal is not None or not path.is_file():
-        return {"refusal": refusal, "kind": "absent" if refusal is None else "refused"}
+        return {"refusal": refusal, "type": "absent" if refusal is None else "refused"}
     raw = path.read_bytes()
     try:
         text = yamlstrict.decode(raw, target)
     except MjError as exc:
-        return {"refusal": None, "kind": "file", "problem": exc.message, "newlines": 0}
-    return {"refusal": None, "kind": "file", "text": text, "newlines": raw.count(b"\n")}
+        return {"refusal": None, "type": "file", "problem": exc.message, "newlines": 0}
+    return {"refusal": None, "type": "file", "text": text, "newlines": raw.count(b"\n")}
 
 
 def _generated(seen: Record, projection: Projection) -> str:

@@ -61,7 +61,6 @@ def state_consistency(facts: Facts) -> Iterator[Finding]:
 
     told = facts.get("git")
     situation = taskstate.Situation.from_fact(facts.get("situation"))
-    situation.here_id = str(told.get("worktree_id") or situation.here_id)  # the gathered one
     place = Place.of(facts.layer)
     if situation.copy_problem is not None:
         yield judge.unreadable_copy(place, situation.copy_problem)

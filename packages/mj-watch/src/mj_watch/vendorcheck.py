@@ -74,7 +74,7 @@ def _package(facts: Facts, base: str) -> Iterator[Finding]:
 def _listed(facts: Facts, base: str, relative: str, entry: dict[str, Any]) -> Iterator[Finding]:
     shown = f"{base}/{relative}"
     described = facts.entry(shown)
-    if described.get("kind") != "file":
+    if described.get("type") != "file":
         yield Finding(
             "FAIL", CATEGORY, shown, "listed in the manifest, missing", repro.show_path(shown)
         )

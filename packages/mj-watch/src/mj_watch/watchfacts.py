@@ -90,9 +90,7 @@ class WatchFacts(Facts):
     def situation(self) -> taskstate.Situation:
         """The task as the ledger records it, and what `current.yaml` says."""
         told = self.get("situation")
-        found = taskstate.Situation.from_fact(told)
-        found.here_id = str(told.get("here_id") or found.here_id)  # the gathered one
-        return found
+        return taskstate.Situation.from_fact(told)
 
     @cached_property
     def scan(self) -> ledger.Scan:

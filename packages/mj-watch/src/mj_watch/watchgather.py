@@ -59,7 +59,7 @@ def gather(root: Path) -> Iterator[Record]:
     )
     yield fact("layer", loads=True, problem=None)
     yield Place.of(lay).fact()
-    yield {**situation.fact(), "here_id": situation.here_id}
+    yield situation.fact()
     problems = [list(p) for p in scan.problems]
     yield fact("ledger", count=len(scan.rows), problems=problems, chain=scan.chain.fact())
     yield _task(root, lay, situation)

@@ -124,7 +124,7 @@ def swallowing_hooks(told: Hooks) -> Iterator[Finding]:
 def _hook(told: Hooks, name: str) -> Record:
     """A hook file as the facts stage saw it (one it did not look at is absent)."""
     found: Record = (told.get("files") or {}).get(name) or {
-        "kind": "absent",
+        "type": "absent",
         "shown": f"{told.get('dir')}/{name}",
     }
     return found
@@ -148,7 +148,7 @@ def _entry(told: Hooks, entry: Entry) -> Iterator[Judged]:
 def _git_hook(told: Hooks, entry: Entry, name: str) -> Iterator[Judged]:
     hook = _hook(told, name)
     where = str(hook["shown"])
-    if hook.get("kind") != "file":
+    if hook.get("type") != "file":
         yield fail(entry, f"{where} does not exist", f"ls -l {shlex.quote(where)}"), False
         return
     if not hook.get("exec"):
@@ -220,7 +220,7 @@ def _text_line(text: str, line: int) -> str:
 
 def _ci(told: Hooks, entry: Entry, value: str) -> Iterator[Judged]:
     found_file = (told.get("ci") or {}).get(value) or {}
-    if found_file.get("kind") != "file":
+    if found_file.get("type") != "file":
         yield fail(entry, f"{value} does not exist", f"ls -l {shlex.quote(value)}"), False
         return
     from mj_watch import cicall
