@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mj_core import atomic
 from mj_core import clock
 from mj_core import files
 from mj_core import limits
@@ -145,4 +144,6 @@ def append(state: Path, entry: Entry, *, then: Callable[[], object] | None = Non
     `then` (its ledger line) runs under the lock, and when it fails the entry is taken back."""
     target = path(state)
     lead = b"\n" if target.exists() and target.stat().st_size else b""
+    from mj_core import atomic  # the writers' module: readers of decisions never load it
+
     atomic.append_block(target, lead + undecodable(entry.text()).encode("utf-8"), then=then)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mj_core import atomic
 from mj_core import clock
 from mj_core import ids
 from mj_core import keys
@@ -102,6 +101,8 @@ def publish(
 
     def make_name() -> str:
         return ids.record_name(moment, front["branch"], front["head"] or None)
+
+    from mj_core import atomic  # the writers' module: readers of records never load it
 
     return atomic.publish_unique(target, make_name, render(front, body), MODE, then=then)
 
