@@ -11,8 +11,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mj_core import atomic
-from mj_core import clock
 from mj_core import files
 from mj_core import limits
 from mj_core import yamlstrict
@@ -29,7 +27,6 @@ from mj_state import questions
 from mj_state import resolve
 from mj_state import scope
 from mj_state import taskstate
-from mj_state import writing
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -144,43 +141,6 @@ def read_note(layer: Layer, argument: str, stdin: IO[bytes] | None = None) -> tu
     if text.startswith("---\n") and "\n---\n" in text[4:]:
         body = text[4:].split("\n---\n", 1)[1]
     return note_facts(f"--note {shown}", shown, body), text
-
-
-def record(
-    layer: Layer,
-    task: Record,
-    *,
-    outcome: str,
-    contract: dict[str, str],
-    run: Record | None,
-    note_text: str,
-) -> Record:
-    """Write the outcome: the note copy, the ledger line, then the task's copy from it."""
-    completed = layer.state / "completed" / f"{task['id']}.md"
-    atomic.create(completed, note_text.encode("utf-8"), mode=0o600)
-    here = identity.identity(layer.root)
-    moment = clock.now()
-    verify_record: Record | None = None
-    if run:
-        verify_record = {k: run[k] for k in ("command", "exit", "seconds", "tree") if k in run}
-        verify_record["runs"] = [
-            {k: one[k] for k in ("command", "exit", "seconds")} for one in run.get("runs", [])
-        ]
-    payload: Record = {"outcome": outcome, "contract": contract, "verify": verify_record}
-    payload["checkpoints"] = checkpoints(layer, str(task["id"]))
-    payload["working_tree"] = here["working_tree"]
-    ledger.append(
-        layer.root,
-        layer.state,
-        "task.finished",
-        payload,
-        task_id=str(task["id"]),
-        where=here,
-        moment=moment,
-    )
-    refreshed = {**task, "head": here["head"], "working_tree": here["working_tree"]}
-    writing.touch(layer, refreshed, moment, here, outcome=outcome)
-    return {"note": layer.relative(completed), "head": here["head"]}
 
 
 def checkpoints(layer: Layer, task_id: str) -> int:

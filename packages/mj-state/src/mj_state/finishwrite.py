@@ -7,12 +7,18 @@ task's copy written anew. An upstream that stopped, or a refused contract, write
 
 from __future__ import annotations
 
+from mj_core import atomic
+from mj_core import clock
 from mj_core.stage import Context
 from mj_core.stage import Stage
+from mj_policy.layer import Layer
 from mj_policy.layer import load
 
 from mj_state import finishing
+from mj_state import identity
+from mj_state import ledger
 from mj_state import taskstate
+from mj_state import writing
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -39,7 +45,7 @@ def _record(context: Context, verdict: Record) -> Record:
     task = taskstate.read(layer).active_record()
     if task is None or task["id"] != verdict["task"]["id"]:
         raise Refused("finish: the task judged is not this checkout's active task; nothing written")
-    written = finishing.record(
+    written = record(
         layer,
         task,
         outcome=str(verdict["outcome"]),
@@ -55,6 +61,43 @@ def _record(context: Context, verdict: Record) -> Record:
         "blocking": [],
         **written,
     }
+
+
+def record(
+    layer: Layer,
+    task: Record,
+    *,
+    outcome: str,
+    contract: dict[str, str],
+    run: Record | None,
+    note_text: str,
+) -> Record:
+    """Write the outcome: the note copy, the ledger line, then the task's copy from it."""
+    completed = layer.state / "completed" / f"{task['id']}.md"
+    atomic.create(completed, note_text.encode("utf-8"), mode=0o600)
+    here = identity.identity(layer.root)
+    moment = clock.now()
+    verify_record: Record | None = None
+    if run:
+        verify_record = {k: run[k] for k in ("command", "exit", "seconds", "tree") if k in run}
+        verify_record["runs"] = [
+            {k: one[k] for k in ("command", "exit", "seconds")} for one in run.get("runs", [])
+        ]
+    payload: Record = {"outcome": outcome, "contract": contract, "verify": verify_record}
+    payload["checkpoints"] = finishing.checkpoints(layer, str(task["id"]))
+    payload["working_tree"] = here["working_tree"]
+    ledger.append(
+        layer.root,
+        layer.state,
+        "task.finished",
+        payload,
+        task_id=str(task["id"]),
+        where=here,
+        moment=moment,
+    )
+    refreshed = {**task, "head": here["head"], "working_tree": here["working_tree"]}
+    writing.touch(layer, refreshed, moment, here, outcome=outcome)
+    return {"note": layer.relative(completed), "head": here["head"]}
 
 
 STAGES = {"record": Stage(run)}
