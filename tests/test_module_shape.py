@@ -7,6 +7,7 @@ packages use for different things.
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -152,8 +153,10 @@ def test_no_two_packages_use_one_module_name() -> None:
 
 
 def _imports_alone(name: str) -> tuple[str, int, str]:
+    # the installed interpreter: `$MJ_BIN` in the wheels environment, else the one running
+    python = Path(os.environ.get("MJ_BIN") or Path(sys.executable).parent) / "python"
     proc = subprocess.run(
-        [sys.executable, "-c", f"import {name}"], capture_output=True, text=True, check=False
+        [str(python), "-c", f"import {name}"], capture_output=True, text=True, check=False
     )
     return name, proc.returncode, proc.stderr[-400:]
 
