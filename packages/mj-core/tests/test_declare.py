@@ -96,3 +96,29 @@ def test_a_stage_receives_every_option_a_pipeline_forwards_to_it(tool: str) -> N
                 continue
             names = {o["name"] for o in stages[step["stage"][1]]["options"]}
             assert set(step.get("forward") or []) <= names, (spec["name"], step)
+
+
+def test_the_generated_events_json_is_the_yaml_judged() -> None:
+    assert share.path(declgen.EVENTS).read_bytes() == declgen.expected_events()
+
+
+def test_the_events_judge_names_a_wrong_entry() -> None:
+    assert list(declgen.judge_events({"events": {}})) == []
+    assert list(declgen.judge_events({"events": {}, "x": 1}))
+    problems = list(
+        declgen.judge_events(
+            {
+                "events": {
+                    "a.b": {"writer": "", "required": ["ts"], "optional": []},
+                    "c.d": {"writer": "w", "required": [1], "optional": []},
+                    "e.f": {"writer": "w", "required": []},
+                }
+            }
+        )
+    )
+    assert problems == [
+        "a.b: `writer` names the command that writes it",
+        "a.b: 'ts' is an envelope key",
+        "c.d: `required` is a list of key names",
+        "e.f: exactly `writer`, `required` and `optional`",
+    ]

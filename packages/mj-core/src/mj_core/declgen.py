@@ -1,9 +1,13 @@
-"""Generate `share/commands.json` from `share/commands.yaml`, after judging the declaration.
+"""Generate `share/commands.json` from `share/commands.yaml` and `share/events.json` from
+`share/events.yaml`, after judging each: a JSON file is read at start-up in a fraction of the
+time its YAML takes.
 
-`python -m mj_core.declgen` writes it; `--check` exits 10 when it differs or the declaration
-is wrong. Judged beyond its schema: every command in a group is declared and every declared
-command is reachable; every stage a pipeline names is declared; every forwarded option is
-the command's own; a stage never receives two different options under one name.
+`python -m mj_core.declgen` writes them; `--check` exits 10 when one differs or a declaration
+is wrong. The events: each a name with its `writer` and its `required` and `optional` payload
+keys, none of them an envelope key. The commands, judged beyond their schema: every command in
+a group is declared and every declared command is reachable; every stage a pipeline names is
+declared; every forwarded option is the command's own; a stage never receives two different
+options under one name.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ if TYPE_CHECKING:
 
 SOURCE = "commands.yaml"
 TARGET = "commands.json"
+EVENTS_SOURCE = "events.yaml"
+EVENTS = "events.json"
+ENVELOPE = frozenset({"ts", "event", "head", "branch", "by", "session", "task_id", "prev"})
 
 
 def expected() -> bytes:
@@ -30,7 +37,38 @@ def expected() -> bytes:
     problems += list(judge(doc.data))
     if problems:
         raise SystemExit(f"share/{SOURCE}: {problems[0]}")
-    return (json.dumps(doc.data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    return _json(doc.data)
+
+
+def expected_events() -> bytes:
+    doc = yamlstrict.load_file(share.path(EVENTS_SOURCE), f"share/{EVENTS_SOURCE}")
+    problems = list(judge_events(doc.data))
+    if problems:
+        raise SystemExit(f"share/{EVENTS_SOURCE}: {problems[0]}")
+    return _json(doc.data)
+
+
+def _json(data: Any) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def judge_events(data: Any) -> Iterator[str]:
+    events = data.get("events") if type(data) is dict else None
+    if type(data) is not dict or set(data) != {"events"} or type(events) is not dict:
+        yield "the document is one mapping, `events`"
+        return
+    for name, spec in events.items():
+        if type(spec) is not dict or set(spec) != {"writer", "required", "optional"}:
+            yield f"{name}: exactly `writer`, `required` and `optional`"
+            continue
+        if type(spec["writer"]) is not str or not spec["writer"]:
+            yield f"{name}: `writer` names the command that writes it"
+        for key in ("required", "optional"):
+            keys = spec[key]
+            if type(keys) is not list or not all(type(k) is str for k in keys):
+                yield f"{name}: `{key}` is a list of key names"
+            elif ENVELOPE.intersection(keys):
+                yield f"{name}: {sorted(ENVELOPE.intersection(keys))[0]!r} is an envelope key"
 
 
 def judge(data: dict[str, Any]) -> Iterator[str]:
@@ -78,16 +116,16 @@ def _forwarded(commands: list[Any], stages: dict[tuple[str, str], Any]) -> Itera
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    data = expected()
-    target = share.path(TARGET)
-    current = target.read_bytes() if target.is_file() else b""
-    if "--check" in args:
-        if current != data:
-            print(f"share/{TARGET} is stale: run `python -m mj_core.declgen`", file=sys.stderr)
-            return 10
-        return 0
-    target.write_bytes(data)
-    print(f"wrote: {target}")
+    for name, data in ((TARGET, expected()), (EVENTS, expected_events())):
+        target = share.path(name)
+        current = target.read_bytes() if target.is_file() else b""
+        if "--check" in args:
+            if current != data:
+                print(f"share/{name} is stale: run `python -m mj_core.declgen`", file=sys.stderr)
+                return 10
+            continue
+        target.write_bytes(data)
+        print(f"wrote: {target}")
     return 0
 
 

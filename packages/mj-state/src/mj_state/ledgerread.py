@@ -16,7 +16,7 @@ from mj_core import files
 from mj_core import jsonl
 from mj_core import limits
 from mj_core import share
-from mj_core import yamlstrict
+from mj_core.errors import InternalError
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -43,9 +43,11 @@ class Event:
 
 @cache
 def vocabulary() -> dict[str, Event]:
-    """The declared events, from `share/events.yaml`."""
-    doc = yamlstrict.parse(share.read_text("events.yaml"), "share/events.yaml")
-    events = (doc.data or {}).get("events") or {}
+    """The declared events, from `share/events.yaml` (read as its generated `events.json`)."""
+    try:
+        events = jsonl.loads_line(files.read_bytes(share.path("events.json")))["events"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InternalError(f"share/events.json: {exc} — broken install") from None
     return {
         name: Event(name, str(spec["writer"]), tuple(spec["required"]), tuple(spec["optional"]))
         for name, spec in events.items()
