@@ -239,9 +239,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def script() -> NoReturn:
-    """The installed executable: `main` on the process's own arguments, then `exit_now`."""
-    from mj_core.exitcodes import exit_now
+    """The installed executable: `main` on the process's own arguments, then `exit_now`.
 
+    The cyclic garbage collector is off for the run (`exitcodes.unattended`)."""
+    from mj_core.exitcodes import exit_now
+    from mj_core.exitcodes import unattended
+
+    unattended()
     exit_now(main())
 
 

@@ -20,6 +20,7 @@ from mj_core.errors import MjError
 from mj_core.errors import UsageError
 from mj_core.exitcodes import ExitCode
 from mj_core.exitcodes import exit_now
+from mj_core.exitcodes import unattended
 from mj_core.stage import Context
 from mj_core.stage import Stage
 from mj_core.stage import run_stream
@@ -227,7 +228,10 @@ class Tool:
         )
 
     def script(self) -> NoReturn:
-        """The installed executable: `main` on the process's own arguments, then `exit_now`."""
+        """The installed executable: `main` on the process's own arguments, then `exit_now`.
+
+        The cyclic garbage collector is off for the run (`exitcodes.unattended`)."""
+        unattended()
         exit_now(self.main())
 
 
