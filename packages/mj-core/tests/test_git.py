@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from mj_core import git
+from mj_core import gitwhere
 from mj_core.errors import UsageError
 
 
@@ -79,10 +80,10 @@ def test_snapshot_answers_where_status_and_changed_at_once(repo: Path) -> None:
     _git(repo, "add", "b.txt")
     _git(repo, "commit", "-q", "--no-verify", "-m", "two")
     (repo / "c.txt").write_text("c\n")
-    here, status, changed = git.snapshot(repo, base)
-    assert here == git.where(repo)
+    here, status, changed = gitwhere.snapshot(repo, base)
+    assert here == gitwhere.where(repo)
     assert status == git.status_paths(repo) == ["c.txt"]
     assert changed == git.changed_since(repo, base) == ["b.txt"]
-    assert git.snapshot(repo, None)[2] == []
+    assert gitwhere.snapshot(repo, None)[2] == []
     (repo / "c.txt").unlink()
-    assert git.snapshot(repo, "")[1:] == ([], []) and not git.is_dirty(repo)
+    assert gitwhere.snapshot(repo, "")[1:] == ([], []) and not git.is_dirty(repo)

@@ -5,6 +5,7 @@ import subprocess
 from pathlib import Path
 
 from mj_core import git
+from mj_core import gitwhere
 
 ENV = {
     **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
@@ -23,9 +24,9 @@ def sh(root: Path, *args: str) -> None:
 
 def test_where_matches_the_separate_calls(tmp_path: Path) -> None:
     sh(tmp_path, "init", "-q", "-b", "feature/x")
-    assert git.where(tmp_path) == (git.common_dir(tmp_path), None, "feature/x")  # unborn
+    assert gitwhere.where(tmp_path) == (git.common_dir(tmp_path), None, "feature/x")  # unborn
     sh(tmp_path, "commit", "-q", "--allow-empty", "--no-gpg-sign", "-m", "one")
-    found = git.where(tmp_path)
+    found = gitwhere.where(tmp_path)
     assert found == (git.common_dir(tmp_path), git.head(tmp_path), "feature/x")
     sh(tmp_path, "checkout", "-q", "--detach")
-    assert git.where(tmp_path) == (git.common_dir(tmp_path), git.head(tmp_path), None)
+    assert gitwhere.where(tmp_path) == (git.common_dir(tmp_path), git.head(tmp_path), None)

@@ -204,10 +204,7 @@ def git_dirs(root: Path) -> list[str]:
     if key not in _GIT_DIRS:
         from mj_core import git
 
-        found = git.out(
-            "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", cwd=root
-        )
-        named = [*(found or "").splitlines(), os.path.join(key, ".git")]
+        named = [*(git.dirs(root) or ()), os.path.join(key, ".git")]
         _GIT_DIRS[key] = sorted({os.path.realpath(path) for path in named if path})
     return _GIT_DIRS[key]
 

@@ -55,8 +55,50 @@ def clean_env() -> dict[str, str]:
 
 
 def run(*args: str, cwd: Path | str) -> tuple[int, str, str]:
-    """Run `git <args>` in `cwd`; (exit code, stdout, stderr). Never raises on a git failure."""
+    """Run `git <args>` in `cwd`; (exit code, stdout, stderr). Never raises on a git failure.
+
+    A question `ahead` began is answered from that process instead, once."""
+    if _AHEAD or _ANSWERS:
+        answered = _answer((os.fspath(cwd), args))
+        if answered is not None:
+            return answered
     return run_many([(args, cwd)])[0]
+
+
+_AHEAD: dict[tuple[str, tuple[str, ...]], spawn.Running] = {}
+_ANSWERS: dict[tuple[str, tuple[str, ...]], tuple[int, str, str]] = {}
+
+
+def ahead(calls: list[tuple[tuple[str, ...], Path | str]]) -> None:
+    """Begin several questions at once that `run` will be asked later, one by one: a reader
+    that knows its questions (doctor's facts) waits for one round of git, not for each. Each
+    answer is given once; asked again, git is asked again. Only for reads: a write in between
+    would leave the answer stale."""
+    keys = list(dict.fromkeys((os.fspath(cwd), tuple(args)) for args, cwd in calls))
+    running = start_many([(args, cwd) for cwd, args in keys])
+    for key in keys:
+        _AHEAD[key] = running
+
+
+def settle() -> None:
+    """Wait for every question begun `ahead` and forget the answers nobody asked for."""
+    for running in {id(r): r for r in _AHEAD.values()}.values():
+        running.wait()
+    _AHEAD.clear()
+    _ANSWERS.clear()
+
+
+def _answer(key: tuple[str, tuple[str, ...]]) -> tuple[int, str, str] | None:
+    if key in _ANSWERS:
+        return _ANSWERS.pop(key)
+    running = _AHEAD.get(key)
+    if running is None:
+        return None
+    keys = [k for k, r in _AHEAD.items() if r is running]
+    for each, result in zip(keys, decoded(running.wait()), strict=True):
+        del _AHEAD[each]
+        _ANSWERS[each] = result
+    return _ANSWERS.pop(key)
 
 
 def run_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> list[tuple[int, str, str]]:
@@ -110,14 +152,35 @@ def toplevel(cwd: Path | str) -> Path:
     return Path(found)
 
 
+_DIRS: dict[str, tuple[str, str]] = {}
+
+
+def dirs(root: Path | str) -> tuple[str, str] | None:
+    """(git directory, common directory) of the checkout at `root` as absolute paths, asked of
+    git once per process (an answer is kept; none is asked again); None outside a repository."""
+    key = os.fspath(root)
+    if key not in _DIRS:
+        found = out("rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", cwd=key)
+        lines = (found or "").splitlines()
+        if len(lines) != 2:
+            return None
+        _DIRS[key] = (lines[0], lines[1])
+    return _DIRS[key]
+
+
+def remember_dirs(root: Path | str, git_dir: str, common: str) -> None:
+    """Keep what another question told of `dirs`, so that it is not asked again."""
+    _DIRS.setdefault(os.fspath(root), (git_dir, common))
+
+
 def common_dir(root: Path) -> Path:
-    found = out("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=root)
-    return Path(found) if found else root / ".git"
+    found = dirs(root)
+    return Path(found[1]) if found else root / ".git"
 
 
 def git_dir(root: Path) -> Path:
-    found = out("rev-parse", "--path-format=absolute", "--git-dir", cwd=root)
-    return Path(found) if found else root / ".git"
+    found = dirs(root)
+    return Path(found[0]) if found else root / ".git"
 
 
 def head(root: Path) -> str | None:
@@ -202,81 +265,19 @@ def worktrees(root: Path) -> list[dict[str, str]]:
     return items
 
 
+def ls_files_args(*pathspecs: str) -> tuple[str, ...]:
+    return ("ls-files", "-z", "--", *pathspecs)
+
+
 def ls_files(root: Path, *pathspecs: str) -> list[str]:
-    code, stdout, _ = run("ls-files", "-z", "--", *pathspecs, cwd=root)
+    code, stdout, _ = run(*ls_files_args(*pathspecs), cwd=root)
     return zsplit(stdout) if code == 0 else []
 
 
+def ignored_args(path: str) -> tuple[str, ...]:
+    return ("check-ignore", "-q", "--no-index", path)
+
+
 def check_ignored(root: Path, path: str) -> bool:
-    code, _, _ = run("check-ignore", "-q", "--no-index", path, cwd=root)
+    code, _, _ = run(*ignored_args(path), cwd=root)
     return code == 0
-
-
-WHERE_ARGS = (
-    "rev-parse", "--path-format=absolute", "--git-common-dir", "HEAD",
-    "--symbolic-full-name", "HEAD",
-)  # fmt: skip
-
-
-def where(root: Path) -> tuple[Path, str | None, str | None]:
-    """(common dir, HEAD's SHA, branch) in one git call; None for an unborn HEAD or no branch."""
-    code, stdout, _ = run(*WHERE_ARGS, cwd=root)
-    return parse_where(root, code, stdout)
-
-
-def where_dirty(root: Path) -> tuple[tuple[Path, str | None, str | None], bool]:
-    """(`where`, `is_dirty`) from two git processes run at once."""
-    (code, stdout, _), (dirty_code, dirty_out, _) = run_many(
-        [(WHERE_ARGS, root), (DIRTY_ARGS, root)]
-    )
-    return parse_where(root, code, stdout), dirty_code == 0 and bool(dirty_out)
-
-
-def snapshot(
-    root: Path, base: str | None
-) -> tuple[tuple[Path, str | None, str | None], list[str], list[str]]:
-    """(`where`, `status_paths`, `changed_since(base)`) from git processes run at once.
-
-    With no `base` the third is empty and not asked. A dirty working tree is a non-empty second.
-    """
-    with Snapshot(root, base) as pending:
-        return pending.result()
-
-
-class Snapshot:
-    """`snapshot` begun: git answers while the caller works; `result` waits for it.
-
-    Leaving the `with` block reaps the processes even when `result` was never asked.
-    """
-
-    __slots__ = ("_base", "_root", "_running")
-
-    def __init__(self, root: Path, base: str | None) -> None:
-        self._root = root
-        self._base = base
-        calls: list[tuple[tuple[str, ...], Path | str]] = [(WHERE_ARGS, root), (STATUS_ARGS, root)]
-        if base:
-            calls.append((("diff", *NO_DRIVERS, "--name-only", "-z", f"{base}..HEAD"), root))
-        self._running = start_many(calls)
-
-    def result(self) -> tuple[tuple[Path, str | None, str | None], list[str], list[str]]:
-        results = decoded(self._running.wait())
-        here = parse_where(self._root, results[0][0], results[0][1])
-        status = parse_status(results[1][1]) if results[1][0] == 0 else []
-        changed = zsplit(results[2][1]) if self._base and results[2][0] == 0 else []
-        return here, status, changed
-
-    def __enter__(self) -> Snapshot:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._running.wait()
-
-
-def parse_where(root: Path, code: int, stdout: str) -> tuple[Path, str | None, str | None]:
-    """`where` from the result of `git <WHERE_ARGS>` (asked alone or among `run_many`)."""
-    lines = stdout.split("\n")
-    if code != 0 or len(lines) < 3:
-        return common_dir(root), head(root), branch(root)
-    name = lines[2]
-    return Path(lines[0]), lines[1], name.removeprefix("refs/heads/") if name != "HEAD" else None

@@ -10,7 +10,7 @@ lines, the question file and the clock; for `--explain` the doctrines enforced b
 from __future__ import annotations
 
 from mj_core import clock
-from mj_core import git
+from mj_core import gitwhere
 from mj_policy.layer import load
 
 from mj_state import explain
@@ -52,7 +52,7 @@ def gather(root: Path, mode: str = "check") -> Iterator[Record]:
         yield fact("overlap", findings=found, others=len(overlap.other_worktrees(root)))
         return
     base = str(record["head"]) if record is not None else None
-    with git.Snapshot(root, base) as pending:
+    with gitwhere.Snapshot(root, base) as pending:
         text, problem = questions.read(layer.state)
         where, status, changed = pending.result()
     if record is not None:

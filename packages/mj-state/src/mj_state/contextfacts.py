@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mj_core import clock
-from mj_core import git
+from mj_core import gitwhere
 from mj_core import timing
 from mj_core.errors import MissingArtifact
 from mj_core.errors import MjError
@@ -51,7 +51,7 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
     task = situation.record()  # the ledger's word; current.yaml is only compared with it
     active = task is not None and task.get("outcome") == "active"
     base = str(task.get("head") or "") if active and task is not None else None
-    with git.Snapshot(root, base) as pending:
+    with gitwhere.Snapshot(root, base) as pending:
         policy = fact("policy", **_policy(lay))
         profile = _profile(lay, task)
         chain = None
@@ -118,15 +118,13 @@ def _profile(lay: Layer, task: Record | None) -> Record:
 
 
 def _questions(lay: Layer, task: Record | None, situation: taskstate.Situation) -> Record:
-    """The task's open questions, the file's and the ledger's together (`judge.blockers`)."""
-    from mj_state import judge
-
+    """The task's open questions, the file's and the ledger's together (`taskstate.blockers`)."""
     if task is None:
         return fact("questions", unresolved=[])
     from mj_state.place import Place
 
     text, problem = questions.read(lay.state)
-    found = judge.task_blockers(Place.of(lay), str(task["id"]), situation, text, problem)
+    found = taskstate.blockers(Place.of(lay), str(task["id"]), situation, text, problem)
     entries, _ = questions.load(lay.state)
     dates = {e.question: e.date for e in entries if not e.resolved}
     mine = [{"question": q, "date": dates.get(q, "")} for q, _ in found.open]

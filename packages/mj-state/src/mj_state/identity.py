@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from mj_core import git
+from mj_core import gitwhere
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -36,17 +37,17 @@ LABELS = ("exact", "advanced", "diverged", "different_context")
 
 def identity(root: Path) -> dict[str, Any]:
     """The six git-computed fields, in record order (two git processes, run at once)."""
-    here, dirty = git.where_dirty(root)
+    here, dirty = gitwhere.where_dirty(root)
     return {**from_where(root, *here), "working_tree": "dirty" if dirty else "clean"}
 
 
 def position(root: Path) -> dict[str, Any]:
     """What the divergence label compares (one git call)."""
-    return from_where(root, *git.where(root))
+    return from_where(root, *gitwhere.where(root))
 
 
 def from_where(root: Path, common: Path, head: str | None, branch: str | None) -> dict[str, Any]:
-    """`position` from the answer of `git.where` (or of `git.snapshot`)."""
+    """`position` from the answer of `gitwhere.where` (or of `gitwhere.snapshot`)."""
     return {
         "repository_id": str(common),
         "worktree": str(root),

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from mj_core import clock
-from mj_core import git
+from mj_core import gitwhere
 from mj_core import jsonl
 from mj_core import share
 from mj_core import yamlstrict
@@ -189,7 +189,7 @@ def envelope(
     is added last, under the lock, by `write_chained`). Tool bugs → 13."""
     _check(event, payload)
     if where is None:
-        _, head, branch = git.where(root)
+        _, head, branch = gitwhere.where(root)
         where = {"head": head, "branch": branch or "DETACHED"}
     line: dict[str, Any] = {
         "ts": clock.iso(clock.now() if moment is None else moment),

@@ -12,6 +12,7 @@ from pathlib import Path
 from mj_core import clock
 from mj_core import files
 from mj_core import git
+from mj_core import gitwhere
 from mj_core import limits
 from mj_core import yamlstrict
 from mj_core.errors import UsageError
@@ -71,9 +72,10 @@ def changed_files(root: Path, task: Record | None) -> list[str]:
 
 
 def where(root: Path, task: Record | None) -> tuple[Record, list[str]]:
-    """The identity fields and `changed_files`, from one round of git processes (`git.snapshot`)."""
+    """The identity fields and `changed_files`, from one round of git processes
+    (`gitwhere.snapshot`)."""
     base = str(task.get("head") or "") if task is not None else None
-    here, status, changed = git.snapshot(root, base)
+    here, status, changed = gitwhere.snapshot(root, base)
     found = {**identity.from_where(root, *here), "working_tree": "dirty" if status else "clean"}
     return found, list(dict.fromkeys([*status, *changed]))
 

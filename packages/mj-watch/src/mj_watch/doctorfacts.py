@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from mj_core import files
 from mj_core import git
+from mj_core import gitwhere
 from mj_core import limits
 from mj_core.errors import MjError
 from mj_policy import layer as layer_mod
 
 from mj_watch import confinement
 from mj_watch import hookfacts
+from mj_watch import hookfiles
 from mj_watch import layerfiles
 from mj_watch import probes
 from mj_watch import retention
@@ -50,6 +52,22 @@ def gather(root: Path, *, prove: bool = False) -> Iterator[Record]:
     lay, problem = _load(root)
     entries = _layer_files(root)
     manifest = _manifest(entries)
+    _ask_git_ahead(root, manifest)
+    try:
+        yield from _gathered(root, lay, problem, entries, manifest, prove=prove)
+    finally:
+        git.settle()
+
+
+def _gathered(
+    root: Path,
+    lay: Layer | None,
+    problem: str | None,
+    entries: dict[str, Record],
+    manifest: Document | None,
+    *,
+    prove: bool,
+) -> Iterator[Record]:
     yield fact("doctor", root=str(root), prove=prove)
     yield fact("files", entries=entries)
     yield fact("layer", loads=lay is not None, problem=problem)
@@ -66,6 +84,20 @@ def gather(root: Path, *, prove: bool = False) -> Iterator[Record]:
     policy = lay.policy.data if lay is not None else {}
     yield hookfacts.gather(root, wiring.entries(policy), prove=prove and lay is not None)
     yield probes.probe(root)
+
+
+def _ask_git_ahead(root: Path, manifest: Document | None) -> None:
+    """The questions the facts below ask git one by one, begun together (`git.ahead`)."""
+    calls: list[tuple[tuple[str, ...], Path | str]] = [
+        (gitwhere.WHERE_ARGS, root),
+        (hookfiles.HOOKS_PATH_ARGS, root),
+        (probes.VERSION_ARGS, root),
+    ]
+    relative = local_dir(manifest.data.get("local")) if manifest is not None else None
+    if relative is not None:
+        calls.append((git.ignored_args(relative), root))
+        calls.append((git.ls_files_args(relative.rstrip("/")), root))
+    git.ahead(calls)
 
 
 def _load(root: Path) -> tuple[Layer | None, str | None]:

@@ -14,9 +14,11 @@ from mj_core import git
 from mj_core import limits
 from mj_core.errors import MjError
 
+HOOKS_PATH_ARGS = ("config", "--get", "core.hooksPath")
+
 
 def hooks_dir(root: Path) -> Path:
-    configured = git.out("config", "--get", "core.hooksPath", cwd=root)
+    configured = git.out(*HOOKS_PATH_ARGS, cwd=root)
     if configured:
         path = Path(os.path.expanduser(configured))
         return path if path.is_absolute() else root / path

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 OPTIONAL = ("sh", "pre-commit", "jq", "yq")
 
 
+VERSION_ARGS = ("--version",)
+
+
 def probe(root: Path) -> dict[str, Any]:
     """The `env` fact: python's and git's versions, and which optional tools are on PATH."""
     import sys
@@ -26,7 +29,7 @@ def probe(root: Path) -> dict[str, Any]:
 
     from mj_watch.pathlookup import which
 
-    code, out, _ = git.run("--version", cwd=root)
+    code, out, _ = git.run(*VERSION_ARGS, cwd=root)
     version = out.strip().removeprefix("git version ") if code == 0 else "unavailable"
     tools = {name: which(name) is not None for name in OPTIONAL}
     return {

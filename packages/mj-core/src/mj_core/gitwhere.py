@@ -1,0 +1,87 @@
+"""Where a checkout stands, from git: the common directory, HEAD and its branch (`where`), and
+`Snapshot`, which asks that with the working tree's status and the files changed since a base
+in one round of processes while the caller goes on working.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mj_core import git
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    pass
+
+WHERE_ARGS = (
+    "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "HEAD",
+    "--symbolic-full-name", "HEAD",
+)  # fmt: skip
+
+
+def where(root: Path) -> tuple[Path, str | None, str | None]:
+    """(common dir, HEAD's SHA, branch) in one git call; None for an unborn HEAD or no branch."""
+    code, stdout, _ = git.run(*WHERE_ARGS, cwd=root)
+    return parse_where(root, code, stdout)
+
+
+def where_dirty(root: Path) -> tuple[tuple[Path, str | None, str | None], bool]:
+    """(`where`, `is_dirty`) from two git processes run at once."""
+    (code, stdout, _), (dirty_code, dirty_out, _) = git.run_many(
+        [(WHERE_ARGS, root), (git.DIRTY_ARGS, root)]
+    )
+    return parse_where(root, code, stdout), dirty_code == 0 and bool(dirty_out)
+
+
+def snapshot(
+    root: Path, base: str | None
+) -> tuple[tuple[Path, str | None, str | None], list[str], list[str]]:
+    """(`where`, `status_paths`, `changed_since(base)`) from git processes run at once.
+
+    With no `base` the third is empty and not asked. A dirty working tree is a non-empty second.
+    """
+    with Snapshot(root, base) as pending:
+        return pending.result()
+
+
+class Snapshot:
+    """`snapshot` begun: git answers while the caller works; `result` waits for it.
+
+    Leaving the `with` block reaps the processes even when `result` was never asked.
+    """
+
+    __slots__ = ("_base", "_root", "_running")
+
+    def __init__(self, root: Path, base: str | None) -> None:
+        self._root = root
+        self._base = base
+        calls: list[tuple[tuple[str, ...], Path | str]] = [
+            (WHERE_ARGS, root),
+            (git.STATUS_ARGS, root),
+        ]
+        if base:
+            calls.append((("diff", *git.NO_DRIVERS, "--name-only", "-z", f"{base}..HEAD"), root))
+        self._running = git.start_many(calls)
+
+    def result(self) -> tuple[tuple[Path, str | None, str | None], list[str], list[str]]:
+        results = git.decoded(self._running.wait())
+        here = parse_where(self._root, results[0][0], results[0][1])
+        status = git.parse_status(results[1][1]) if results[1][0] == 0 else []
+        changed = git.zsplit(results[2][1]) if self._base and results[2][0] == 0 else []
+        return here, status, changed
+
+    def __enter__(self) -> Snapshot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._running.wait()
+
+
+def parse_where(root: Path, code: int, stdout: str) -> tuple[Path, str | None, str | None]:
+    """`where` from the result of `git <WHERE_ARGS>` (asked alone or among `run_many`)."""
+    lines = stdout.split("\n")
+    if code != 0 or len(lines) < 4:
+        return git.common_dir(root), git.head(root), git.branch(root)
+    git.remember_dirs(root, lines[0], lines[1])  # asked here, never again
+    name = lines[3]
+    return Path(lines[1]), lines[2], name.removeprefix("refs/heads/") if name != "HEAD" else None
