@@ -10,17 +10,19 @@ loading it costs less than it saves.
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
-try:  # Python 3.12 and later
-    from _sha2 import sha256 as _sha256  # type: ignore[import-not-found,unused-ignore]
-except ImportError:  # pragma: no cover - depends on the interpreter
-    try:
+try:  # a failed import searches every path entry first: ask only for the module this has
+    if sys.version_info >= (3, 12):
+        from _sha2 import sha256 as _sha256  # type: ignore[import-not-found,unused-ignore]
+    else:  # pragma: no cover - depends on the interpreter
         from _sha256 import sha256 as _sha256  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        from hashlib import sha256 as _sha256
+except ImportError:  # pragma: no cover - an interpreter built without them
+    from hashlib import sha256 as _sha256
 
 
 def hexdigest(data: bytes) -> str:

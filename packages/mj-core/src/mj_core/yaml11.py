@@ -118,6 +118,9 @@ def resolve11(value: str) -> str:
         return "timestamp"
     if _SEPARATORS.isdisjoint(core) and core[:2] not in ("0x", "0b"):
         return "str"  # e.g. a commit SHA: every float, date and sexagesimal needs one of them
+    if _DIGITS.isdisjoint(core):  # e.g. `.` or `-`: only infinity and not-a-number lack a digit
+        unsigned = core[1:] if core[0] in "+-" else core
+        return "float" if unsigned in _INF12 or core in _NAN12 else "str"
     if _full(_FLOAT11, core):
         return "float"
     if first != "." and _full(_INT11, core):
@@ -143,6 +146,8 @@ def resolve12(value: str) -> str:
         return "str"  # a sign only leads a number or its exponent
     special = value[:2] in ("0o", "0x") or value.lstrip("+-") in _INF12 or value in _NAN12
     if not special and not _NUMBER12_CHARS.issuperset(value):
+        return "str"
+    if not special and _DIGITS.isdisjoint(value):
         return "str"
     if _full(_INT12, value):
         return "int"

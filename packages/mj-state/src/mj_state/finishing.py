@@ -77,12 +77,13 @@ def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding
     """The FAILs that make the task's record untrustworthy: a copy that does not parse or that
     departs from the ledger, a ledger whose chain over the task's lines does not hold."""
     from mj_state import chain
-    from mj_state import judge
     from mj_state.place import Place
 
     place = Place.of(layer)
     found: list[Finding] = []
     if situation.copy_problem is not None:
+        from mj_state import judge  # the copy's own verdict, only for a copy that does not parse
+
         found.append(judge.unreadable_copy(place, situation.copy_problem))
     found.extend(taskstate.copy_findings(place, situation))
     shown = layer.relative(ledger.path(layer.state))
@@ -91,11 +92,10 @@ def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding
 
 
 def _acceptance(layer: Layer, task: Record, here: Record, situation: taskstate.Situation) -> Record:
-    from mj_state import judge
     from mj_state.place import Place
 
     text, problem = questions.read(layer.state)
-    found = judge.task_blockers(Place.of(layer), str(task["id"]), situation, text, problem)
+    found = taskstate.blockers(Place.of(layer), str(task["id"]), situation, text, problem)
     profile = layer.profile(str(task["profile"])).data.get("verification") or {}
     logged = decisions.read(layer.state)
     return {

@@ -60,7 +60,7 @@ def all_findings(facts: Facts, record: Record) -> Iterator[Finding]:
     yield from scope_findings(place, record, list(git.get("touched") or []))
     interval = str(facts.get("profile").get("interval"))
     yield checkpoint(place, record, interval, int(facts.get("clock").get("now") or 0))
-    found = task_blockers(
+    found = taskstate.blockers(
         place, str(record["id"]), situation, told.get("text"), told.get("problem")
     )
     yield from blockers(place, str(record["id"]), found)
@@ -164,20 +164,6 @@ def _ago(seconds: int) -> str:
         if seconds >= size:
             return f"{seconds // size}{unit}"
     return f"{max(seconds, 0)}s"
-
-
-def task_blockers(
-    place: Place,
-    task: str,
-    situation: taskstate.Situation,
-    text: str | None,
-    problem: str | None,
-) -> questions.Blockers:
-    """`questions.blockers` for `task` over the file's text and the ledger's lines."""
-    scan = situation.scan
-    rows = [(row[0], value) for row, value in zip(scan.rows, scan.values, strict=True)]
-    shown = place.questions
-    return questions.blockers(text, problem, rows, task, shown=shown, ledger=place.ledger)
 
 
 def blockers(place: Place, task: str, found: questions.Blockers) -> Iterator[Finding]:

@@ -8,7 +8,6 @@ ledger (`Situation.task`), never from the copy (CLI-REFERENCE Decision 15).
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 from mj_core.errors import ContractUnmet
@@ -17,6 +16,7 @@ from mj_core.findings import Finding
 from mj_state import chain
 from mj_state import identity
 from mj_state import ledger
+from mj_state import questions
 from mj_state import tasklog
 from mj_state import tasks
 from mj_state.place import Place
@@ -138,6 +138,15 @@ def read(layer: Layer, found: ledger.Scan | None = None) -> Situation:
     return Situation(layer.root, scan, task, copy, problem)
 
 
+def blockers(
+    place: Place, task: str, situation: Situation, text: str | None, problem: str | None
+) -> questions.Blockers:
+    """`questions.blockers` for `task` over the question file's text and the ledger's lines."""
+    scan = situation.scan
+    rows = [(row[0], value) for row, value in zip(scan.rows, scan.values, strict=True)]
+    return questions.blockers(text, problem, rows, task, shown=place.questions, ledger=place.ledger)
+
+
 def copy_findings(place: Place, situation: Situation) -> Iterator[Finding]:
     """One FAIL per way `current.yaml` departs from the ledger (missing, unknown, differing)."""
     copy_path, ledger_path = place.copy, place.ledger
@@ -146,6 +155,8 @@ def copy_findings(place: Place, situation: Situation) -> Iterator[Finding]:
         if situation.copy is not None and not situation.copy_foreign:
             task = situation.copy.get("id")
             message = f"current.yaml names task {task}, but the ledger never started it here"
+            import shlex
+
             reproduce = (
                 f"grep -n '^id:' {copy_path}; grep -c {shlex.quote(str(task))} {ledger_path}"
             )

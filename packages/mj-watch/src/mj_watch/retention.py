@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 
 from mj_core.findings import Finding
@@ -46,7 +47,8 @@ def counts(root: Path) -> dict[str, Any]:
 def _files(directory: Path) -> int:
     if not directory.is_dir():
         return 0
-    return sum(1 for p in directory.iterdir() if p.is_file() and not p.name.startswith(".mj-tmp-"))
+    with os.scandir(directory) as entries:  # each entry's type without a stat of its own
+        return sum(1 for e in entries if e.is_file() and not e.name.startswith(".mj-tmp-"))
 
 
 def retention_caps(facts: Facts) -> Iterator[Finding]:
