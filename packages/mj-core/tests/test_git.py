@@ -87,3 +87,32 @@ def test_snapshot_answers_where_status_and_changed_at_once(repo: Path) -> None:
     assert gitwhere.snapshot(repo, None)[2] == []
     (repo / "c.txt").unlink()
     assert gitwhere.snapshot(repo, "")[1:] == ([], []) and not git.is_dirty(repo)
+
+
+def test_a_question_asked_ahead_is_answered_once_from_its_process(repo: Path) -> None:
+    from mj_core import timing
+
+    git.ahead([(("rev-parse", "HEAD"), repo), (("branch", "--show-current"), repo)])
+    try:
+        counted = timing.counters().get("git", 0)
+        _git(repo, "checkout", "-q", "-b", "later")  # the answers were begun before this
+        assert git.out("branch", "--show-current", cwd=repo) == "main"
+        assert git.out("rev-parse", "HEAD", cwd=repo) == git.head(repo)
+        assert timing.counters().get("git", 0) == counted + 1  # only `head` asked git again
+        assert git.out("branch", "--show-current", cwd=repo) == "later"  # asked again: git
+    finally:
+        git.settle()
+
+
+def test_settle_forgets_what_nobody_asked(repo: Path) -> None:
+    git.ahead([(("branch", "--show-current"), repo)])
+    git.settle()
+    _git(repo, "checkout", "-q", "-b", "other")
+    assert git.out("branch", "--show-current", cwd=repo) == "other"
+
+
+def test_the_git_directories_are_asked_once_and_seeded_by_where(repo: Path) -> None:
+    found = git.dirs(repo)
+    assert found == (str((repo / ".git").resolve()), str((repo / ".git").resolve()))
+    assert git.git_dir(repo) == git.common_dir(repo) == (repo / ".git").resolve()
+    assert git.dirs(repo / "absent") is None

@@ -64,6 +64,15 @@ def pyyaml_tag(value: str) -> str:
     return str(tag).removeprefix("tag:yaml.org,2002:")
 
 
+def test_scalars_without_a_digit_are_decided_without_the_number_patterns() -> None:
+    from mj_core import yaml11
+
+    yaml11._compiled.clear()
+    for value in (".", "-", "+", "..", "-.", "+.inf", "-.Inf", ".INF", "--.inf", ".nan", "-.nan"):
+        assert resolve11(value) == pyyaml_tag(value), value
+    assert yaml11._compiled == {}
+
+
 def test_known_scalars() -> None:
     for value, tag in KNOWN.items():
         assert resolve11(value) == tag == pyyaml_tag(value), value
