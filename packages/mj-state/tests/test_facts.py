@@ -62,3 +62,20 @@ def test_documents_name_the_chain_or_why_not(tmp_path: Path) -> None:
 def test_the_prompt_fact_carries_the_checked_asset(tmp_path: Path) -> None:
     fact = factsmore.prompt(layer.load(repo(tmp_path)), "resume")
     assert fact["name"] == "resume" and "{{TASK}}" in fact["body"] and fact["body_line"] > 1
+
+
+def test_history_parses_only_the_last_lines_and_counts_them_all(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.jsonl"
+    assert factsmore.history(ledger, 3) == {"events": [], "total": 0}
+    lines = [
+        json.dumps({"ts": f"2026-01-0{n}T00:00:00Z", "event": "task.checkpoint", "n": n})
+        for n in range(1, 6)
+    ]
+    ledger.write_text("\n".join([*lines[:3], "not json", lines[4]]) + "\n")
+    found = factsmore.history(ledger, 3)
+    assert found["total"] == 5
+    assert [e["detail"] for e in found["events"]] == ["n=3", "n=5"]  # the bad line is skipped
+    ledger.write_text("\n".join(lines))  # a last line without its newline still counts
+    found = factsmore.history(ledger, 2)
+    assert [e["detail"] for e in found["events"]] == ["n=4", "n=5"] and found["total"] == 5
+    assert factsmore.history(ledger, 0) == {"events": [], "total": 5}

@@ -263,3 +263,15 @@ def test_a_ledger_over_the_file_cap_is_refused_naming_it(
         ledgerscan.problems(target)
     with pytest.raises(ContractUnmet):
         list(ledgerread.read(target))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"a\n", b"a\nb\n", b"a\nb", b"\n\n", b"a\n\nb\n", b"torn", b"{}\n{}\n{}"],
+)
+def test_newest_first_is_raw_lines_reversed(tmp_path: Path, data: bytes) -> None:
+    from mj_state import ledgerread
+
+    path = tmp_path / "ledger.jsonl"
+    path.write_bytes(data)
+    assert list(ledgerread.newest_first(path)) == list(reversed(ledgerread.raw_lines(path)))

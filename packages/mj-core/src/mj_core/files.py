@@ -64,19 +64,21 @@ def read_most(path: Path | str, shown: str, most: int) -> bytes:
     ledger: a line over `limits.LEDGER[1]` is one malformed line, not a refused file)."""
     fd = os.open(path, _FLAGS)
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
+        found = os.fstat(fd)
+        if stat.S_ISDIR(found.st_mode):
             raise IsADirectoryError(21, "Is a directory", str(path))
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(found.st_mode):
             raise ContractUnmet(f"{shown}:1:1: not a regular file — a file is expected here")
-        chunks = []
-        left = most + 1
-        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
-            chunks.append(chunk)
-            left -= len(chunk)
+        data = os.read(fd, min(found.st_size, most) + 1)  # the whole file in one read, as a rule
+        if len(data) != found.st_size:  # a short read, or a file that grew: read on to its end
+            chunks = [data]
+            left = most + 1 - len(data)
+            while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+                chunks.append(chunk)
+                left -= len(chunk)
+            data = b"".join(chunks)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     _check_size(data, shown, most)
     return data
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
-from mj_core import files
 from mj_core import limits
 from mj_core.errors import MjError
 from mj_policy import contextchain
@@ -39,21 +39,21 @@ def documents(lay: Layer, claims: list[str]) -> list[dict[str, Any]]:
 
 
 def history(path: Path, limit: int) -> dict[str, Any]:
-    """The last `limit` ledger events (the tail only is parsed) and how many lines there are."""
-    try:
-        raw = files.read_most(path, "state/ledger.jsonl", limits.LEDGER[0])
-    except FileNotFoundError:
+    """The last `limit` ledger events (only those lines are cut and parsed) and how many lines
+    there are; a malformed line among them is skipped (`history --validate` names it)."""
+    rows = ledger.newest_first(path)
+    newest = next(rows, None)
+    if newest is None:
         return {"events": [], "total": 0}
-    lines = raw.splitlines(keepends=True)
-    tail = lines[-limit:] if limit > 0 else []
     events = []
-    for number, line in enumerate(tail, start=len(lines) - len(tail) + 1):
-        if len(line) > limits.LEDGER[1]:
-            continue  # a malformed line: `history --validate` names it
-        parsed = ledger.parse_line(number, line)
+    for number, text, complete in itertools.islice(itertools.chain((newest,), rows), max(limit, 0)):
+        if len(text) > limits.LEDGER[1]:
+            continue
+        parsed = ledger.parse(number, text, complete=complete)
         if parsed.record is not None and parsed.error is None:
             events.append(_event(parsed.record))
-    return {"events": events, "total": len(lines)}
+    events.reverse()
+    return {"events": events, "total": newest[0]}
 
 
 def _event(record: dict[str, Any]) -> dict[str, Any]:

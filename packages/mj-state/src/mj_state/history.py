@@ -64,7 +64,7 @@ def select(layer: Layer, options: argparse.Namespace) -> Iterator[Record]:
     ]
     kept: list[Record] = []
     skipped: list[Record] = []
-    for number, text, complete in reversed(ledger.raw_lines(ledger.path(layer.state))):
+    for number, text, complete in ledger.newest_first(ledger.path(layer.state)):
         if limit is not None and len(kept) >= limit:
             break  # newest first until enough: a long ledger is parsed only as far as needed
         if not all(needle in text for needle in needles):

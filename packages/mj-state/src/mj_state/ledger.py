@@ -24,6 +24,7 @@ from mj_core.errors import MjError
 from mj_state import chain
 from mj_state.ledgerread import Event
 from mj_state.ledgerread import Line
+from mj_state.ledgerread import newest_first
 from mj_state.ledgerread import parse
 from mj_state.ledgerread import parse_line
 from mj_state.ledgerread import raw_lines
@@ -43,6 +44,7 @@ __all__ = [  # the readers, named here for the ledger's callers
     "Event",
     "Line",
     "Scan",
+    "newest_first",
     "parse",
     "parse_line",
     "problem",

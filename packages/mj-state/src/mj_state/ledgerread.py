@@ -118,6 +118,23 @@ def raw_lines(ledger: Path) -> list[tuple[int, bytes, bool]]:
     return rows_of(contents(ledger))
 
 
+def newest_first(ledger: Path) -> Iterator[tuple[int, bytes, bool]]:
+    """`raw_lines` from the newest line back, each cut from the file's bytes only when reached:
+    a reader that stops after a few lines of a long ledger never splits the rest."""
+    data = contents(ledger)
+    number = data.count(b"\n")
+    end = len(data)
+    if data and not data.endswith(b"\n"):  # a torn last line
+        start = data.rfind(b"\n") + 1
+        yield number + 1, data[start:], False
+        end = start
+    while number > 0:
+        start = data.rfind(b"\n", 0, end - 1) + 1
+        yield number, data[start : end - 1], True
+        number -= 1
+        end = start
+
+
 def contents(ledger: Path) -> bytes:
     """The ledger's bytes (none when it is missing), refused (10) past `limits.LEDGER`'s file
     cap; a line past its line cap is one malformed line (`parse`)."""
