@@ -166,3 +166,49 @@ def test_tip_round_trip_and_refusals() -> None:
     assert again is not None and (again.size, again.pending_size) == (10, 20)
     for bad in (b"", b"[]", b'{"size":"1","last":""}', b'{"size":1,"last":"zz"}', b'{"x":1}'):
         assert chain.parse_tip(bad) is None, bad
+
+
+@pytest.fixture(scope="module")
+def with_starts(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
+    root = tmp_path_factory.mktemp("starts")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    where = {"head": "0" * 40, "branch": "main"}
+    started = {
+        "task": "t", "profile": "implementation", "scope": ["src"], "owner": "o",
+        "worktree_id": ".", "working_tree": "clean",
+    }  # fmt: skip
+    for index in range(30):
+        if index in (4, 17):
+            ledger.append(root, root / "st", "task.started", started, where=where)
+        else:
+            ledger.append(
+                root, root / "st", "question.opened", {"question": f"q{index}"}, where=where
+            )
+    target = root / "st" / "ledger.jsonl"
+    return target.read_bytes(), target.with_name(chain.TIP).read_bytes()
+
+
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(kind=st.sampled_from(["none", "byte", "delete", "cut"]), where=st.integers(0, 10**9))
+def test_the_tail_of_a_whole_scan_is_the_task_scan(
+    tmp_path: Path, with_starts: tuple[bytes, bytes], *, kind: str, where: int
+) -> None:
+    from mj_state import ledgerscan
+
+    data, tip = with_starts
+    lines = data.splitlines(keepends=True)
+    if kind == "byte":
+        at = where % len(data)
+        data = data[:at] + bytes([data[at] ^ 0x20]) + data[at + 1 :]
+    elif kind == "delete":
+        del lines[where % len(lines)]
+        data = b"".join(lines)
+    elif kind == "cut":
+        data = data[: where % len(data)]
+    whole = _judge(tmp_path, data, tip)
+    tail = ledgerscan.tail_of(whole)
+    alone = ledger.task_scan(tmp_path / "ledger.jsonl")
+    assert (tail.rows, tail.values, tail.problems) == (alone.rows, alone.values, alone.problems)
+    assert tail.chain.fact() == alone.chain.fact()

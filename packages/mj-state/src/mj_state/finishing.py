@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from mj_core import files
+from mj_core import gitwhere
 from mj_core import limits
 from mj_core import yamlstrict
 from mj_core.errors import MissingArtifact
@@ -46,9 +47,12 @@ def facts(
 ) -> Record:
     """Scope, state and the record's trust always; blockers, note, decisions and profile only
     for a real finish. `task` is the task as the ledger records it."""
-    root, here = layer.root, resolve.here(layer.root)
+    root = layer.root
+    with gitwhere.Snapshot(root, str(task["head"])) as pending:  # git's three answers at once
+        where, status, changed = pending.result()
+    here = identity.from_where(root, *where)
+    touched = list(dict.fromkeys([*status, *changed]))  # what `scope.touched` gives
     policy = layer.policy.data
-    touched = scope.touched(root, str(task["head"]))
     allowed = scope.always_allowed(policy)
     out: Record = {
         "task_id": str(task["id"]),

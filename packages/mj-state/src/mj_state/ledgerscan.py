@@ -108,7 +108,7 @@ def _all_declared(values: list[Any], declared: dict[str, Event]) -> bool:
 class Scan:
     """One reading of the ledger for a judge: rows, values, malformed lines, the chain."""
 
-    __slots__ = ("chain", "problems", "rows", "values")
+    __slots__ = ("chain", "problems", "rows", "tip", "values")
 
     def __init__(
         self,
@@ -116,11 +116,34 @@ class Scan:
         values: list[Any],
         problems: list[tuple[int, str]],
         verdict: chain.Verdict,
+        tip: tuple[chain.Tip | None, bool, int] | None = None,
     ) -> None:
         self.rows = rows
         self.values = values  # each line's object, or None when it is not one
         self.problems = problems  # (line number, why) for every line `problem` reports
         self.chain = verdict
+        self.tip = tip  # (the tip, whether the file was there, the ledger's size) as read
+
+
+def tail_of(whole: Scan) -> Scan:
+    """What `task_scan` gives, from a `scan` of the whole ledger already made: its lines from
+    the newest `task.started` on, with the chain judged over them (the file is not read again)."""
+    start = 0
+    for index in range(len(whole.values) - 1, -1, -1):
+        value = whole.values[index]
+        if type(value) is dict and value.get("event") == "task.started":
+            start = index
+            break
+    rows, values = whole.rows[start:], whole.values[start:]
+    first = rows[0][0] if rows else 0
+    found = [(number, why) for number, why in whole.problems if number >= first]
+    expected = chain.GENESIS
+    if start:
+        before = whole.rows[start - 1]
+        expected = chain.prev_after(before[1], whole.values[start - 1], only=before[0] == 1)
+    tip, present, size = whole.tip if whole.tip is not None else (None, False, 0)
+    verdict = chain.verify(rows, values, tip, tip_present=present, size=size, expected=expected)
+    return Scan(rows, values, found, verdict, whole.tip)
 
 
 def scan(ledger: Path) -> Scan:
@@ -131,7 +154,7 @@ def scan(ledger: Path) -> Scan:
     values, found = _values_and_problems(data, rows)
     tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
     verdict = chain.verify(rows, values, tip, tip_present=tip_bytes is not None, size=len(data))
-    return Scan(rows, values, found, verdict)
+    return Scan(rows, values, found, verdict, (tip, tip_bytes is not None, len(data)))
 
 
 def task_scan(ledger: Path) -> Scan:

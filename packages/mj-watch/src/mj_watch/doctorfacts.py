@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from mj_core.yamlstrict import Document
     from mj_policy.layer import Layer
+    from mj_state.ledgerscan import Scan
     from mj_state.taskstate import Situation
 
     Record = dict[str, Any]
@@ -71,12 +72,13 @@ def _gathered(
     yield fact("doctor", root=str(root), prove=prove)
     yield fact("files", entries=entries)
     yield fact("layer", loads=lay is not None, problem=problem)
-    situation = _situation(lay)
+    scan = _scan(lay)
+    situation = _situation(lay, scan)
     yield _git(root, manifest, lay, situation)
     yield fact("state", kinds=confinement.state_kinds(root))
-    if lay is not None and situation is not None:
+    if lay is not None and situation is not None and scan is not None:
         yield situation.fact()
-        yield from _state(lay)
+        yield from _state(lay, scan)
     decided = files.read_lenient(root / DECISIONS, DECISIONS, limits.LOG)
     yield fact("decisions", text=decided)
     yield retention.counts(root)
@@ -148,12 +150,22 @@ def _manifest(entries: dict[str, Record]) -> Document | None:
     return doc if isinstance(doc.data, dict) else None
 
 
-def _situation(lay: Layer | None) -> Situation | None:
+def _scan(lay: Layer | None) -> Scan | None:
+    """The ledger read whole, once: its own fact and the task's situation both come from it."""
     if lay is None:
         return None
+    from mj_state import ledger
+
+    return ledger.scan(ledger.path(lay.state))
+
+
+def _situation(lay: Layer | None, scan: Scan | None) -> Situation | None:
+    if lay is None or scan is None:
+        return None
+    from mj_state import ledgerscan
     from mj_state import taskstate
 
-    return taskstate.read(lay)
+    return taskstate.read(lay, ledgerscan.tail_of(scan))
 
 
 def _git(
@@ -180,12 +192,10 @@ def _git(
     )
 
 
-def _state(lay: Layer) -> Iterator[Record]:
+def _state(lay: Layer, scan: Scan) -> Iterator[Record]:
     """The ledger, read whole, and the question file."""
-    from mj_state import ledger
     from mj_state import questions
 
-    scan = ledger.scan(ledger.path(lay.state))
     problems = [list(p) for p in scan.problems]
     yield fact("ledger", count=len(scan.rows), problems=problems, chain=scan.chain.fact())
     text, problem = questions.read(lay.state)
