@@ -27,7 +27,7 @@ DECLARED = {
         "options": [{"name": "fail", "flag": "--fail", "help": "add a failing finding"}],
     }
 }
-END = b'{"kind":"summary","stage":"up","exit":0,"counts":{"x":1}}\n'
+END = b'{"kind":"summary","stage":"mj-test up","exit":0,"counts":{"x":1}}\n'
 
 
 def _main(argv: list[str], stdin: bytes = b"") -> tuple[int, bytes, str]:
@@ -63,10 +63,10 @@ def test_a_stream_without_its_summary_is_13() -> None:
 
 
 def test_an_upstream_failure_passes_its_code_on_without_a_word() -> None:
-    failed = b'{"kind":"summary","stage":"up","exit":15,"counts":{},"error":"x: refused"}\n'
+    failed = b'{"kind":"summary","stage":"mj-test up","exit":15,"counts":{},"error":"x: refused"}\n'
     code, out, err = _main(["echo"], failed)
     assert (code, err) == (15, "") and _summary(out)["exit"] == 15
-    verdict = b'{"kind":"x"}\n{"kind":"summary","stage":"up","exit":10,"counts":{"x":1}}\n'
+    verdict = b'{"kind":"x"}\n{"kind":"summary","stage":"mj-test up","exit":10,"counts":{"x":1}}\n'
     code, out, _ = _main(["echo"], verdict)
     assert code == 10 and _summary(out)["exit"] == 10  # a complete stream's verdict passes on
 

@@ -114,3 +114,62 @@ def test_a_head_that_left_the_task_is_a_finding(tmp_path: Path, label: str) -> N
     code, found = judge(facts(git={"label": label}), tmp_path)
     assert code == 10
     assert any(c == "state" and label in m for c, _, m in failures(found))
+
+
+def _mangled() -> list[tuple[str, list[dict[str, Any]]]]:
+    """Each fact dropped, and each field of each fact deleted or set to a number."""
+    clean = facts()
+    cases = []
+    for index, record in enumerate(clean):
+        if record.get("kind") != "fact":
+            continue
+        name = record["fact"]
+        cases.append((f"no {name} fact", [r for i, r in enumerate(clean) if i != index]))
+        for key in [k for k in record if k not in ("kind", "fact")]:
+            for how, change in (("without", None), ("numbered", 7)):
+                edited = [dict(r) for r in clean]
+                if change is None:
+                    del edited[index][key]
+                else:
+                    edited[index][key] = change
+                cases.append((f"{name}.{key} {how}", edited))
+    return cases
+
+
+def test_hand_edited_facts_of_the_wrong_shape_are_refused_never_a_crash(tmp_path: Path) -> None:
+    cases = _mangled()
+    assert len(cases) > 40
+    codes = {}
+    for label, records in cases:
+        stdin = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in records))
+        err = io.StringIO()
+        before = os.getcwd()
+        os.chdir(tmp_path)
+        try:
+            code = cli.main(["check"], stdin=stdin, stdout=io.BytesIO(), stderr=err)
+        finally:
+            os.chdir(before)
+        codes[label] = code
+        assert code != 13 and "Traceback" not in err.getvalue(), (label, err.getvalue())
+        assert err.getvalue().count("\n") <= 1, label
+        if code == 10 and "record" in err.getvalue():
+            assert "<stdin>: record " in err.getvalue(), label
+    assert codes["situation.root without"] == 10
+    assert codes["no git fact"] == 12
+    assert codes["ledger.count numbered"] == 0  # a count is a number: nothing wrong with 7
+
+
+def test_the_refusal_names_the_record_and_the_field(tmp_path: Path) -> None:
+    records = facts(place={"policy": 7})
+    stdin = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in records))
+    err = io.StringIO()
+    before = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        code = cli.main(["check"], stdin=stdin, stdout=io.BytesIO(), stderr=err)
+    finally:
+        os.chdir(before)
+    assert code == 10
+    assert err.getvalue() == (
+        "mj-state: <stdin>: record 1 (fact 'place'): policy: 7 is not of type 'object'\n"
+    )

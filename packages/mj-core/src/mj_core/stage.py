@@ -59,7 +59,10 @@ class Context:
 
     def records(self, path: str | None = None) -> Iterator[Record]:
         """Input records (their summary judged, `mj_core.streams`): the upstream stage's, a
-        path's, or stdin's (JSON Lines or one JSON or YAML document; a TTY is a usage error)."""
+        path's, or stdin's (JSON Lines or one JSON or YAML document; a TTY is a usage error),
+        the last two each held to its kind's schema (`mj_core.streamcheck`)."""
+        from mj_core import streamcheck
+
         if self.upstream is not None:
             self.input = streams.Upstream(self.upstream, "the upstream stage")
         elif path not in (None, "-"):
@@ -67,13 +70,14 @@ class Context:
             with open(path, "rb") as handle:
                 data = handle.read()
             records, whole = streams.documents(data, path)
-            self.input = streams.Upstream(records, path, whole=whole)
+            self.input = streams.Upstream(streamcheck.checked(records, path), path, whole=whole)
         else:
             stream = self.stdin if self.stdin is not None else sys.stdin.buffer
             if stream.isatty():
                 raise UsageError("no input: pipe JSON Lines on stdin or name a file")
             records, whole = streams.documents(stream.read(), "<stdin>")
-            self.input = streams.Upstream(records, "<stdin>", whole=whole)
+            checked = streamcheck.checked(records, "<stdin>")
+            self.input = streams.Upstream(checked, "<stdin>", whole=whole)
         yield from self.input
 
 

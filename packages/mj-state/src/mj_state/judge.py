@@ -10,6 +10,7 @@ import re
 import shlex
 
 from mj_core import clock
+from mj_core.errors import MissingArtifact
 from mj_core.findings import Finding
 
 from mj_state import chain
@@ -45,7 +46,13 @@ class Facts:
         self.situation = taskstate.Situation.from_fact(found) if found else None
 
     def get(self, name: str) -> Record:
-        return self.by.get(name) or {}
+        """The fact `name`; facts without it cannot be judged (12)."""
+        found = self.by.get(name)
+        if found is None:
+            raise MissingArtifact(
+                f"check: the facts carry no {name} fact — `mj-state facts --for check`"
+            )
+        return found
 
 
 def all_findings(facts: Facts, record: Record) -> Iterator[Finding]:

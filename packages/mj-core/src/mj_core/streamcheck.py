@@ -1,0 +1,61 @@
+"""Records read from a file or stdin, held to their kind's schema before a stage sees them.
+
+A stage fed in-process gets records its upstream stage built; a stage fed a file or stdin gets
+whatever someone wrote — a saved facts file edited by hand, a truncated pipe. Every record whose
+`kind` has a schema under `share/schemas/pipeline/` is validated against it, so a wrong shape is
+refused (10) with one line naming the input, the record and the field, instead of reaching a
+judge that would break on it. jsonschema is imported only here, and only when such input
+arrives: the in-process compositions on the hook path never pay for it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from mj_core import files
+from mj_core import jsonl
+from mj_core import share
+from mj_core.errors import ContractUnmet
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from collections.abc import Iterator
+    from typing import Any
+
+    Record = dict[str, Any]
+
+
+@cache
+def _validator(kind: str) -> Any:
+    try:
+        data = files.read_bytes(share.path("schemas", "pipeline", f"{kind}.json"))
+    except FileNotFoundError:  # a kind no tool writes: a stage that takes it judges it
+        return None
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(jsonl.loads_line(data))
+
+
+def checked(records: Iterable[Record], name: str) -> Iterator[Record]:
+    """`records` unchanged, each first held to its kind's schema (a wrong shape → 10)."""
+    for number, record in enumerate(records, start=1):
+        kind = record.get("kind")
+        validator = _validator(kind) if isinstance(kind, str) and kind.isidentifier() else None
+        if validator is not None:
+            problem = _first_problem(validator, record)
+            if problem is not None:
+                what = f"{kind} {record.get('fact')!r}" if kind == "fact" else kind
+                raise ContractUnmet(f"{name}: record {number} ({what}): {problem}")
+        yield record
+
+
+def _first_problem(validator: Any, record: Record) -> str | None:
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(validator.iter_errors(record))
+    if error is None:
+        return None
+    where = ".".join(str(part) for part in error.absolute_path)
+    message = str(error.message).splitlines()[0][:160]
+    return f"{where}: {message}" if where else message
