@@ -77,8 +77,8 @@ def test_reader_first_key_wins_and_reports_bad_lines(tmp_path: Path) -> None:
     lines = list(ledger.read(target))
     assert lines[0].record == {"ts": "a", "event": "task.checkpoint"}
     assert [line.lineno for line in lines if line.error] == [2, 3, 4, 6]
-    count, bad = ledger.problems(target)
-    assert count == 6 and [n for n, _ in bad] == [2, 3, 4, 6]
+    found = ledger.scan(target)
+    assert len(found.rows) == 6 and [n for n, _ in found.problems] == [2, 3, 4, 6]
 
 
 def test_append_after_torn_line_keeps_both_lines_apart(repo: Path) -> None:
@@ -168,22 +168,10 @@ def test_fast_validation_agrees_with_the_reader(
 ) -> None:
     target = tmp_path_factory.mktemp("v") / "ledger.jsonl"
     target.write_bytes(b"\n".join(chunks) + (b"\n" if final_newline and chunks else b""))
-    count, bad = ledger.problems(target)
+    found = ledger.scan(target)
     expected = [(line.lineno, ledger.problem(line)) for line in ledger.read(target)]
-    assert bad == [(n, reason) for n, reason in expected if reason]
-    assert count == len(expected)
-
-
-def test_a_valid_ledger_is_judged_whole(tmp_path: Path) -> None:
-    """The one-parse path decides a clean ledger; one bad line sends it line by line."""
-    declared = ledger.vocabulary()
-    clean = VALID + b"\n" + VALID + b"\n"
-    assert ledgerscan._all_valid(clean, declared) == 2
-    for fine in (TRICKY[5], VALID + b"\r", b"  " + VALID):
-        assert ledgerscan._all_valid(clean + fine + b"\n", declared) == 3, fine
-    for bad in (*TRICKY[1:5], *TRICKY[6:8], *TRICKY[10:]):
-        assert ledgerscan._all_valid(clean + bad + b"\n", declared) is None, bad
-    assert ledgerscan._all_valid(clean[:-1], declared) is None  # a torn last line
+    assert found.problems == [(n, reason) for n, reason in expected if reason]
+    assert len(found.rows) == len(expected)
 
 
 def _seen(line: ledger.Line) -> tuple[int, object, object, bytes]:
@@ -242,11 +230,9 @@ def test_a_line_over_the_line_cap_is_one_malformed_line(tmp_path: Path) -> None:
     target = tmp_path / "ledger.jsonl"
     long = b'{"ts":"a","event":"task.checkpoint","note":"' + b"x" * limits.LEDGER[1] + b'"}'
     target.write_bytes(VALID + b"\n" + long + b"\n" + VALID + b"\n")
-    count, found = ledgerscan.problems(target)
-    assert count == 3
-    assert found == [(2, f"a line over {limits.LEDGER[1]} bytes (docs/FORMATS.md)")]
     scanned = ledgerscan.scan(target)
-    assert scanned.problems == found
+    assert len(scanned.rows) == 3
+    assert scanned.problems == [(2, f"a line over {limits.LEDGER[1]} bytes (docs/FORMATS.md)")]
     assert [line.error is None for line in ledgerread.read(target)] == [True, False, True]
 
 
@@ -260,7 +246,7 @@ def test_a_ledger_over_the_file_cap_is_refused_naming_it(
     target = tmp_path / "ledger.jsonl"
     target.write_bytes((VALID + b"\n") * 100)
     with pytest.raises(ContractUnmet, match=r"state/ledger.jsonl:\d+:1: over 4096 bytes"):
-        ledgerscan.problems(target)
+        ledgerscan.scan(target)
     with pytest.raises(ContractUnmet):
         list(ledgerread.read(target))
 

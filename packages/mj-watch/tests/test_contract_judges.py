@@ -22,7 +22,7 @@ BASE: dict[str, Any] = {
     "profile": {},
     "scope": ["lib/auth"],
     "touched": ["lib/auth/a.py"],
-    "outside": [],
+    "allowed": [".ai", "CLAUDE.md"],
     "base": HEAD,
     "verify": {
         "command": "make test",
@@ -71,7 +71,7 @@ def test_policy_order_is_followed() -> None:
 
 def test_each_unmet_line_fails_with_its_doctrine_and_a_reproduce() -> None:
     cases = {
-        "scope_respected": {"outside": ["config/x"]},
+        "scope_respected": {"touched": ["lib/auth/a.py", "config/x"]},
         "verification_ran": {"verify": None},
         "state_updated": {"state": {"label": "diverged", "recorded_head": HEAD}},
         "no_open_blockers": {"blockers": [{"where": "q.md:3", "question": "why?"}]},
@@ -167,7 +167,7 @@ def test_check_only_evaluates_scope_and_state() -> None:
 
 
 def test_findings_and_verdicts_are_json_native() -> None:
-    lines = contract.evaluate(facts(outside=["x"]))
+    lines = contract.evaluate(facts(touched=["x"]))
     for line in lines:
         record = line.finding.record()
         assert json.loads(json.dumps(record).encode()) == record

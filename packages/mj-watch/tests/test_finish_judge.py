@@ -61,7 +61,7 @@ def test_a_met_contract_gives_the_one_verdict_the_writer_records(tmp_path: Path)
 @pytest.mark.parametrize(
     ("change", "category"),
     [
-        ({"outside": ["docs/notes.md"]}, "scope"),
+        ({"touched": ["lib/greet.py", "docs/notes.md"]}, "scope"),
         ({"verify": None}, "verification"),
         (
             {

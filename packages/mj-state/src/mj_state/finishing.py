@@ -62,7 +62,7 @@ def facts(
         "required_sections": list(policy["handover"]["required_sections"]),
         "scope": list(task["scope"]),
         "touched": touched,
-        "outside": scope.outside(touched, list(task["scope"]), allowed),
+        "allowed": allowed,  # paths always writable; the judge names what lies outside
         "base": str(task["head"]),
         "state": {"label": identity.label(root, task, here), "recorded_head": str(task["head"])},
         "trust": [f.record() for f in trust_findings(layer, situation)],

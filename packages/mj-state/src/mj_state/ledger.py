@@ -32,7 +32,6 @@ from mj_state.ledgerread import read
 from mj_state.ledgerread import vocabulary
 from mj_state.ledgerscan import Scan
 from mj_state.ledgerscan import problem
-from mj_state.ledgerscan import problems
 from mj_state.ledgerscan import scan
 from mj_state.ledgerscan import task_scan
 
@@ -48,7 +47,6 @@ __all__ = [  # the readers, named here for the ledger's callers
     "parse",
     "parse_line",
     "problem",
-    "problems",
     "raw_lines",
     "read",
     "scan",

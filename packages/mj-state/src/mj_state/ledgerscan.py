@@ -8,12 +8,10 @@ from __future__ import annotations
 from operator import itemgetter
 
 from mj_core import jsonl
-from mj_core import limits
 
 from mj_state import chain
 from mj_state.ledgerread import Event
 from mj_state.ledgerread import Line
-from mj_state.ledgerread import array_of
 from mj_state.ledgerread import contents
 from mj_state.ledgerread import judged
 from mj_state.ledgerread import parse
@@ -35,57 +33,6 @@ def problem(line: Line) -> str | None:
     if line.record["event"] not in vocabulary():
         return f"event {line.record['event']!r} is not declared in share/events.yaml"
     return None
-
-
-def problems(ledger: Path) -> tuple[int, list[tuple[int, str]]]:
-    """(lines judged, [(line number, reason)] for every line `history --validate` reports).
-
-    The same verdict as `problem(parse(...))`, faster: only `ts` and `event` decide validity,
-    so a line naming each of them once needs no duplicate-key analysis of the other keys.
-    """
-    declared = vocabulary()
-    data = contents(ledger)
-    if not data:
-        return 0, []
-    whole = _all_valid(data, declared)
-    if whole is not None:
-        return whole, []
-    count = 0
-    found: list[tuple[int, str]] = []
-    rows = rows_of(data)
-    exact = jsonl.each_line(b"\n".join(text for _, text, _ in rows)) if rows else []
-    for (number, text, complete), value in zip(rows, exact, strict=True):
-        count = number
-        single = text.count(b'"ts"') == 1 and text.count(b'"event"') == 1 and b"\\u" not in text
-        if type(value) is dict and single and complete and len(text) <= limits.LEDGER[1]:
-            ts, event = value.get("ts"), value.get("event")
-            if type(ts) is str and type(event) is str and event in declared:
-                continue
-        reason = problem(parse(number, text, complete=complete))
-        if reason:
-            found.append((number, reason))
-    return count, found
-
-
-def _all_valid(data: bytes, declared: dict[str, Event]) -> int | None:
-    """The number of lines when every line of `data` passes `problem`, else None.
-
-    The common case, decided by one JSON parse of the whole ledger as an array instead of one
-    per line. Every line ends with a newline. With no `\\u` escape in the text a key is spelled
-    only literally, so a line whose object holds `ts` and `event` writes each at least once,
-    and as many `"ts"` and `"event"` in the text as lines means each line writes each exactly
-    once: no duplicate can hide behind JSON's last-wins. Anything else (an empty line, two
-    values on one line, ...) fails the parse or the count and goes to the line-by-line verdict.
-    """
-    lines = data.count(b"\n")
-    if b"\\u" in data or data.count(b'"ts"') != lines or data.count(b'"event"') != lines:
-        return None
-    if len(data) > limits.LEDGER[1] and max(map(len, data.split(b"\n"))) > limits.LEDGER[1]:
-        return None  # a line over the cap: the line-by-line verdict names it
-    values = array_of(data, lines)
-    if values is None or not _all_declared(values, declared):
-        return None
-    return lines
 
 
 def _all_declared(values: list[Any], declared: dict[str, Event]) -> bool:

@@ -9,6 +9,7 @@ Every line is `pass`, `fail` or `skipped`, and a failing line names its blocking
 
 from __future__ import annotations
 
+from mj_core import paths
 from mj_core.findings import Finding
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -56,8 +57,10 @@ def _scope(f: Facts) -> tuple[bool, str, str]:
     repro = (
         f"git status --porcelain --untracked-files=all; git diff --name-only {f['base'][:7]} HEAD"
     )
-    if f["outside"]:
-        shown = ", ".join(f["outside"][:5]) + (" …" if len(f["outside"]) > 5 else "")
+    claims_and_allowed = [*f["scope"], *(f.get("allowed") or [])]
+    outside = [p for p in f["touched"] if not any(paths.within(p, c) for c in claims_and_allowed)]
+    if outside:
+        shown = ", ".join(outside[:5]) + (" …" if len(outside) > 5 else "")
         return False, f"{shown} — outside claimed scope ({claims})", repro
     return True, f"{len(f['touched'])} file(s), all within {claims}", repro
 
