@@ -116,3 +116,18 @@ def test_the_git_directories_are_asked_once_and_seeded_by_where(repo: Path) -> N
     assert found == (str((repo / ".git").resolve()), str((repo / ".git").resolve()))
     assert git.git_dir(repo) == git.common_dir(repo) == (repo / ".git").resolve()
     assert git.dirs(repo / "absent") is None
+
+
+def test_run_many_takes_what_was_asked_ahead_and_asks_the_rest_together(repo: Path) -> None:
+    from mj_core import timing
+
+    git.ahead([(("rev-parse", "HEAD"), repo)])
+    try:
+        counted = timing.counters().get("git", 0)
+        (head, _, _), (branch, name, _) = git.run_many(
+            [(("rev-parse", "HEAD"), repo), (("branch", "--show-current"), repo)]
+        )
+        assert head == 0 and branch == 0 and name.strip() == "main"
+        assert timing.counters().get("git", 0) == counted + 1
+    finally:
+        git.settle()

@@ -58,10 +58,6 @@ def run(*args: str, cwd: Path | str) -> tuple[int, str, str]:
     """Run `git <args>` in `cwd`; (exit code, stdout, stderr). Never raises on a git failure.
 
     A question `ahead` began is answered from that process instead, once."""
-    if _AHEAD or _ANSWERS:
-        answered = _answer((os.fspath(cwd), args))
-        if answered is not None:
-            return answered
     return run_many([(args, cwd)])[0]
 
 
@@ -107,7 +103,15 @@ def run_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> list[tuple[int,
     For independent questions to several worktrees: the processes overlap instead of queueing.
     A missing `cwd` is a git failure (128), like any other.
     """
-    return decoded(start_many(calls).wait())
+    if not (_AHEAD or _ANSWERS):
+        return decoded(start_many(calls).wait())
+    answers = [_answer((os.fspath(cwd), tuple(args))) for args, cwd in calls]
+    missing = [index for index, answer in enumerate(answers) if answer is None]
+    if missing:  # asked now, together
+        asked = decoded(start_many([calls[i] for i in missing]).wait())
+        for index, answer in zip(missing, asked, strict=True):
+            answers[index] = answer
+    return [answer for answer in answers if answer is not None]
 
 
 def start_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> spawn.Running:

@@ -35,6 +35,11 @@ IDENTITY_KEYS = (
 LABELS = ("exact", "advanced", "diverged", "different_context")
 
 
+def calls(root: Path) -> list[tuple[tuple[str, ...], Path | str]]:
+    """The git questions `identity` asks, for `git.ahead`."""
+    return [(gitwhere.WHERE_ARGS, root), (git.DIRTY_ARGS, root)]
+
+
 def identity(root: Path) -> dict[str, Any]:
     """The six git-computed fields, in record order (two git processes, run at once)."""
     here, dirty = gitwhere.where_dirty(root)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from mj_core import clock
+from mj_core import git
 from mj_core import ids
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
@@ -70,9 +71,13 @@ def begin(
     """
     name = profile or str(layer.policy.data["profiles"]["default"])
     layer.profile(name)  # absent → 12 naming profiles/
-    situation = taskstate.read(layer)
-    previous = _previous(layer, situation)
-    where = identity.identity(layer.root)
+    git.ahead(identity.calls(layer.root))  # git answers while the ledger is read
+    try:
+        situation = taskstate.read(layer)
+        previous = _previous(layer, situation)
+        where = identity.identity(layer.root)
+    finally:
+        git.settle()
     if not where["head"]:
         raise MissingArtifact(
             "start: this repository has no commit yet — a task is anchored to a commit; "
