@@ -21,6 +21,7 @@ from mj_state.ledgerread import vocabulary
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
@@ -55,21 +56,31 @@ def _all_declared(values: list[Any], declared: dict[str, Event]) -> bool:
 class Scan:
     """One reading of the ledger for a judge: rows, values, malformed lines, the chain."""
 
-    __slots__ = ("chain", "problems", "rows", "tip", "values")
+    __slots__ = ("_chain", "_verify", "problems", "rows", "tip", "values")
 
     def __init__(
         self,
         rows: list[tuple[int, bytes, bool]],
         values: list[Any],
         problems: list[tuple[int, str]],
-        verdict: chain.Verdict,
+        verdict: chain.Verdict | Callable[[], chain.Verdict],
         tip: tuple[chain.Tip | None, bool, int] | None = None,
     ) -> None:
         self.rows = rows
         self.values = values  # each line's object, or None when it is not one
         self.problems = problems  # (line number, why) for every line `problem` reports
-        self.chain = verdict
+        self._chain = verdict if isinstance(verdict, chain.Verdict) else None
+        self._verify = None if isinstance(verdict, chain.Verdict) else verdict
         self.tip = tip  # (the tip, whether the file was there, the ledger's size) as read
+
+    @property
+    def chain(self) -> chain.Verdict:
+        """The chain's verdict, worked out (every line hashed) when first asked: a reader that
+        never asks, such as `start` deciding whether a task is active, does not pay for it."""
+        if self._chain is None:
+            assert self._verify is not None
+            self._chain = self._verify()
+        return self._chain
 
 
 def tail_of(whole: Scan) -> Scan:
@@ -119,9 +130,13 @@ def task_scan(ledger: Path) -> Scan:
         previous = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1]
         expected = chain.prev_after(previous, _maybe(previous), only=number == 1)
     tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
-    verdict = chain.verify(
-        rows, values, tip, tip_present=tip_bytes is not None, size=len(data), expected=expected
-    )
+
+    def verdict() -> chain.Verdict:
+        present = tip_bytes is not None
+        return chain.verify(
+            rows, values, tip, tip_present=present, size=len(data), expected=expected
+        )
+
     return Scan(rows, values, found, verdict)
 
 
