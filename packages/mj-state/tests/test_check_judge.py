@@ -136,40 +136,37 @@ def _mangled() -> list[tuple[str, list[dict[str, Any]]]]:
     return cases
 
 
+def _refused(records: list[dict[str, Any]], where: Path) -> tuple[int, str]:
+    """(exit code, stderr) of the check judge on `records`, run outside any repository."""
+    stdin = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in records))
+    err = io.StringIO()
+    before = os.getcwd()
+    os.chdir(where)
+    try:
+        code = cli.main(["check"], stdin=stdin, stdout=io.BytesIO(), stderr=err)
+    finally:
+        os.chdir(before)
+    return code, err.getvalue()
+
+
 def test_hand_edited_facts_of_the_wrong_shape_are_refused_never_a_crash(tmp_path: Path) -> None:
     cases = _mangled()
     assert len(cases) > 40
     codes = {}
     for label, records in cases:
-        stdin = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in records))
-        err = io.StringIO()
-        before = os.getcwd()
-        os.chdir(tmp_path)
-        try:
-            code = cli.main(["check"], stdin=stdin, stdout=io.BytesIO(), stderr=err)
-        finally:
-            os.chdir(before)
+        code, err = _refused(records, tmp_path)
         codes[label] = code
-        assert code != 13 and "Traceback" not in err.getvalue(), (label, err.getvalue())
-        assert err.getvalue().count("\n") <= 1, label
-        if code == 10 and "record" in err.getvalue():
-            assert "<stdin>: record " in err.getvalue(), label
+        assert code != 13 and "Traceback" not in err, (label, err)
+        assert err.count("\n") <= 1, label
+        if code == 10 and "record" in err:
+            assert "<stdin>: record " in err, label
     assert codes["situation.root without"] == 10
     assert codes["no git fact"] == 12
     assert codes["ledger.count numbered"] == 0  # a count is a number: nothing wrong with 7
 
 
 def test_the_refusal_names_the_record_and_the_field(tmp_path: Path) -> None:
-    records = facts(place={"policy": 7})
-    stdin = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in records))
-    err = io.StringIO()
-    before = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        code = cli.main(["check"], stdin=stdin, stdout=io.BytesIO(), stderr=err)
-    finally:
-        os.chdir(before)
-    assert code == 10
-    assert err.getvalue() == (
-        "mj-state: <stdin>: record 1 (fact 'place'): policy: 7 is not of type 'object'\n"
+    assert _refused(facts(place={"policy": 7}), tmp_path) == (
+        10,
+        "mj-state: <stdin>: record 1 (fact 'place'): policy: 7 is not of type 'object'\n",
     )

@@ -32,9 +32,9 @@ def _validator(kind: str) -> Any:
         data = files.read_bytes(share.path("schemas", "pipeline", f"{kind}.json"))
     except FileNotFoundError:  # a kind no tool writes: a stage that takes it judges it
         return None
-    import jsonschema
+    from jsonschema.validators import Draft202012Validator
 
-    return jsonschema.Draft202012Validator(jsonl.loads_line(data))
+    return Draft202012Validator(jsonl.loads_line(data))
 
 
 def checked(records: Iterable[Record], name: str) -> Iterator[Record]:
@@ -51,9 +51,9 @@ def checked(records: Iterable[Record], name: str) -> Iterator[Record]:
 
 
 def _first_problem(validator: Any, record: Record) -> str | None:
-    import jsonschema
+    from jsonschema.exceptions import best_match
 
-    error = jsonschema.exceptions.best_match(validator.iter_errors(record))
+    error = best_match(validator.iter_errors(record))
     if error is None:
         return None
     where = ".".join(str(part) for part in error.absolute_path)
