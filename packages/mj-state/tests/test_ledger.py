@@ -261,3 +261,28 @@ def test_newest_first_is_raw_lines_reversed(tmp_path: Path, data: bytes) -> None
     path = tmp_path / "ledger.jsonl"
     path.write_bytes(data)
     assert list(ledgerread.newest_first(path)) == list(reversed(ledgerread.raw_lines(path)))
+
+
+@pytest.mark.parametrize("blank", [b" ", b"\t", b"\r", b" \r\t "])
+def test_a_key_spelled_with_any_blank_before_its_colon_is_read_first_wins(
+    tmp_path: Path, blank: bytes
+) -> None:
+    target = tmp_path / "ledger.jsonl"
+    hidden = b'{"ts":"a","event":"task.checkpoint","event"' + blank + b':"ghost"}'
+    target.write_bytes(VALID + b"\n" + hidden + b"\n")
+    assert ledgerread.plain_objects(target.read_bytes(), ledgerread.raw_lines(target)) is None
+    lines = list(ledger.read(target))
+    assert lines[1].record is not None and lines[1].record["event"] == "task.checkpoint"
+    assert [value["event"] for value in ledgerscan.scan(target).values] == [
+        json.loads(VALID)["event"],
+        "task.checkpoint",
+    ]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"a b", b'"a" b', b'x "', b'" ', b"  ", b'"\t', b"a\tb", b'"' + b" " * 600, b"a " * 400],
+)
+def test_blank_after_quote_is_the_plain_search(data: bytes) -> None:
+    plain = any(b'"' + blank in data for blank in (b" ", b"\t", b"\r"))
+    assert ledgerread._blank_after_quote(data) is plain

@@ -86,7 +86,7 @@ def plain_objects(data: bytes, rows: list[tuple[int, bytes, bool]]) -> list[dict
     """Every line's object from one parse of the whole ledger, or None when any line needs the
     line-by-line reading: a torn or empty line, a value that is not an object, or text where a
     duplicated key could hide (`_plainly_unique` over the whole file: as many `":` as keys)."""
-    if b'" ' in data or b'"\t' in data:
+    if _blank_after_quote(data):
         return None
     if rows and max(len(text) for _, text, _ in rows) > limits.LEDGER[1]:
         return None  # a line over the cap is malformed: `parse` says so
@@ -99,6 +99,23 @@ def plain_objects(data: bytes, rows: list[tuple[int, bytes, bool]]) -> list[dict
             if text.count(b"{") > 1:
                 keys += _count_keys(value) - len(value)
     return values if data.count(b'":') == keys else None
+
+
+def _blank_after_quote(data: bytes) -> bool:
+    """True when JSON whitespace follows a `"` somewhere in `data` (where `"k" :` could spell a
+    key that `":` does not count). A pair of bytes is searched slowly, one byte fast: the rare
+    tab and carriage return are looked for alone first, and few spaces are visited one by one."""
+    for blank in (b"\t", b"\r"):
+        if blank in data and b'"' + blank in data:
+            return True
+    if data.count(b" ") > len(data) >> 8:  # many spaces: one search for the pair is cheaper
+        return b'" ' in data
+    at = data.find(b" ")
+    while at != -1:
+        if at and data[at - 1] == 0x22:  # `"`
+            return True
+        at = data.find(b" ", at + 1)
+    return False
 
 
 def array_of(data: bytes, lines: int) -> list[Any] | None:
@@ -199,7 +216,7 @@ def _plainly_unique(text: bytes, value: dict[str, Any]) -> bool:
     so as many `":` as decoded keys means no key was written twice. Otherwise count every
     `"<space>:` spelling; more of them than decoded keys sends the line to the careful path.
     """
-    if b'" ' not in text and b'"\t' not in text:
+    if not _blank_after_quote(text):
         return text.count(b'":') == _count_keys(value)
     return len(_KEY_END.findall(text)) == _count_keys(value)
 

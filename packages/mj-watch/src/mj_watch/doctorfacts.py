@@ -81,7 +81,10 @@ def _gathered(
         yield from _state(lay, scan)
     decided = files.read_lenient(root / DECISIONS, DECISIONS, limits.LOG)
     yield fact("decisions", text=decided)
-    yield retention.counts(root)
+    complete = None
+    if scan is not None:  # newline-ended lines, as `wc -l` counts them: a torn one is last
+        complete = len(scan.rows) - (1 if scan.rows and not scan.rows[-1][2] else 0)
+    yield retention.counts(root, complete)
     yield targetfacts.gather(root, lay)
     policy = lay.policy.data if lay is not None else {}
     yield hookfacts.gather(root, wiring.entries(policy), prove=prove and lay is not None)

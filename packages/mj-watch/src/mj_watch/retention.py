@@ -32,10 +32,12 @@ def _cap(policy: dict[str, Any], section: str, key: str) -> int | None:
 FOLDERS = (("handover", "handovers"), ("checkpoint", "checkpoints"))
 
 
-def counts(root: Path) -> dict[str, Any]:
-    """The `retention` fact: the ledger's lines and the files of each record store."""
-    path = root / STATE / "ledger.jsonl"
-    lines = path.read_bytes().count(b"\n") if path.is_file() else 0
+def counts(root: Path, lines: int | None = None) -> dict[str, Any]:
+    """The `retention` fact: the ledger's lines (`lines` when the caller has counted them
+    already) and the files of each record store."""
+    if lines is None:
+        path = root / STATE / "ledger.jsonl"
+        lines = path.read_bytes().count(b"\n") if path.is_file() else 0
     return {
         "kind": "fact",
         "fact": "retention",
