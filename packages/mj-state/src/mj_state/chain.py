@@ -1,4 +1,5 @@
-"""The ledger's hash chain: each line's `prev` is the SHA-256 of the previous line's bytes.
+"""The ledger's hash chain: each line's `prev` is the hash (`linehash`, BLAKE2b-256) of the
+previous line's bytes.
 
 The first line of a ledger carries `GENESIS`. After `history --rotate` the file opens with a
 `ledger.sealed` line whose `prev` is the hash of the last archived line; the seal is not itself
@@ -19,7 +20,7 @@ recompute what follows. Everything here is pure: bytes and parsed values in, ver
 from __future__ import annotations
 
 from mj_core import jsonl
-from mj_core import sha
+from mj_core import linehash
 from mj_core.findings import Finding
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -87,7 +88,7 @@ def is_hash(value: object, *, empty: bool = False) -> bool:
 
 def digest(line: bytes) -> str:
     """The hash a line's successor carries: over the line's bytes, without its newline."""
-    return sha.hexdigest(line)
+    return linehash.hexdigest(line)
 
 
 def is_seal(number: int, value: object) -> bool:
@@ -148,7 +149,7 @@ def verify(
     whole ledger, or its tail when `expected` is the hash the first of them must carry."""
     verdict = Verdict()
     verdict.lines = len(rows)
-    hashes = sha.hexdigests([raw for _, raw, _ in rows])  # each line's, at once
+    hashes = linehash.hexdigests([raw for _, raw, _ in rows])  # each line's, at once
     prevs = [value.get("prev") if type(value) is dict else None for value in values]
     if (
         prevs
@@ -225,14 +226,14 @@ def findings(verdict: Verdict, shown: str) -> Iterator[Finding]:
         number, why = verdict.broken
         before = ""
         if number > 1:
-            before = f"sed -n '{number - 1}p' {shown} | tr -d '\\n' | sha256sum; "
+            before = f"sed -n '{number - 1}p' {shown} | tr -d '\\n' | b2sum -l 256; "
         reproduce = f"{before}sed -n '{number}p' {shown}"
         yield Finding(
             "FAIL", "ledger", f"{shown}:{number}", f"hash chain broken — {why}", reproduce
         )
     if verdict.tip_problem is not None:
         reproduce = (
-            f"cat {tip}; echo; wc -c < {shown}; tail -n 1 {shown} | tr -d '\\n' | sha256sum; "
+            f"cat {tip}; echo; wc -c < {shown}; tail -n 1 {shown} | tr -d '\\n' | b2sum -l 256; "
             f"tail -n 1 {shown}"
         )
         yield Finding("FAIL", "ledger", tip, verdict.tip_problem, reproduce)
