@@ -212,3 +212,47 @@ def test_the_tail_of_a_whole_scan_is_the_task_scan(
     alone = ledger.task_scan(tmp_path / "ledger.jsonl")
     assert (tail.rows, tail.values, tail.problems) == (alone.rows, alone.values, alone.problems)
     assert tail.chain.fact() == alone.chain.fact()
+
+
+def _sha_chained(count: int) -> tuple[bytes, bytes]:
+    """A ledger and tip as builds before BLAKE2 wrote them: each `prev` the SHA-256 of the line
+    before, the tip naming the last line's SHA-256."""
+    import hashlib
+
+    lines: list[bytes] = []
+    prev = chain.GENESIS
+    for index in range(count):
+        record = {"ts": "2026-01-01T00:00:00Z", "event": "question.opened", "question": f"q{index}"}
+        line = json.dumps({**record, "prev": prev}, separators=(",", ":")).encode()
+        lines.append(line)
+        prev = hashlib.sha256(line).hexdigest()
+    data = b"".join(line + b"\n" for line in lines)
+    return data, chain.Tip(len(data), prev).render()
+
+
+def test_a_ledger_an_earlier_build_chained_with_sha256_reads_on_and_takes_new_lines(
+    repo: Path,
+) -> None:
+    data, tip = _sha_chained(5)
+    state = repo / "st"
+    state.mkdir()
+    (state / "ledger.jsonl").write_bytes(data)
+    (state / chain.TIP).write_bytes(tip)
+    found = ledger.scan(state / "ledger.jsonl")
+    assert found.chain.ok and found.problems == [], found.chain.fact()
+    where = {"head": "0" * 40, "branch": "main"}
+    ledger.append(repo, state, "question.opened", {"question": "new"}, where=where)
+    grown = (state / "ledger.jsonl").read_bytes().splitlines()
+    assert json.loads(grown[-1])["prev"] == chain.digest(grown[-2])  # new links are BLAKE2
+    assert ledger.scan(state / "ledger.jsonl").chain.ok
+    assert ledger.task_scan(state / "ledger.jsonl").chain.ok
+
+
+def test_an_edit_of_an_earlier_build_s_ledger_is_still_found(tmp_path: Path) -> None:
+    data, tip = _sha_chained(5)
+    lines = data.splitlines(keepends=True)
+    lines[2] = lines[2].replace(b"q2", b"q9")
+    found = _judge(tmp_path, b"".join(lines), tip)
+    assert not found.chain.ok and found.chain.broken is not None and found.chain.broken[0] == 4
+    edited_last = data[:-3] + b'X"}\n'
+    assert _judge(tmp_path, edited_last, tip).chain.tip_problem is not None

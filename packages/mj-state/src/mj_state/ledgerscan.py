@@ -95,12 +95,15 @@ def tail_of(whole: Scan) -> Scan:
     rows, values = whole.rows[start:], whole.values[start:]
     first = rows[0][0] if rows else 0
     found = [(number, why) for number, why in whole.problems if number >= first]
-    expected = chain.GENESIS
+    expected, line_before = chain.GENESIS, None
     if start:
         before = whole.rows[start - 1]
         expected = chain.prev_after(before[1], whole.values[start - 1], only=before[0] == 1)
+        line_before = before[1] if expected == chain.digest(before[1]) else None
     tip, present, size = whole.tip if whole.tip is not None else (None, False, 0)
-    verdict = chain.verify(rows, values, tip, tip_present=present, size=size, expected=expected)
+    verdict = chain.verify(
+        rows, values, tip, tip_present=present, size=size, expected=expected, before=line_before
+    )
     return Scan(rows, values, found, verdict, whole.tip)
 
 
@@ -125,16 +128,17 @@ def task_scan(ledger: Path) -> Scan:
     segment = data[start:]
     rows = [(n + number, text, complete) for n, text, complete in rows_of(segment)]
     values, found = _values_and_problems(segment, rows)
-    expected = chain.GENESIS
+    expected, line_before = chain.GENESIS, None
     if start:
         previous = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1]
         expected = chain.prev_after(previous, _maybe(previous), only=number == 1)
+        line_before = previous if expected == chain.digest(previous) else None
     tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
 
     def verdict() -> chain.Verdict:
-        present = tip_bytes is not None
+        present, size = tip_bytes is not None, len(data)
         return chain.verify(
-            rows, values, tip, tip_present=present, size=len(data), expected=expected
+            rows, values, tip, tip_present=present, size=size, expected=expected, before=line_before
         )
 
     return Scan(rows, values, found, verdict)
