@@ -39,3 +39,12 @@ def test_each_line_gives_a_value_only_for_a_line_that_is_exactly_one_value() -> 
         assert got[index] is jsonl.NOT_EXACT, index
     assert len(got) == data.count(b"\n") + 1
     assert jsonl.each_line(b'{"a":1}\n\xff') == [jsonl.NOT_EXACT, jsonl.NOT_EXACT]
+
+
+def test_only_json_whitespace_may_surround_a_line() -> None:
+    assert jsonl.loads_line(b' \t{"a":1}\r\n') == {"a": 1}
+    for blank in (b"\x0c", b"\x0b", b"\x1c", b"\xc2\xa0", b"\xe2\x80\xa8", b"\x00"):
+        with pytest.raises(jsonl.DecodeError):
+            jsonl.loads_line(b'{"a":1}' + blank)
+        with pytest.raises(jsonl.DecodeError):
+            jsonl.loads_line(blank + b'{"a":1}')

@@ -1,7 +1,8 @@
 """YAML 1.1 implicit types without PyYAML, and the agreement of YAML 1.1 and 1.2 on a scalar.
 
-The oracles are the libraries: PyYAML's resolver for the 1.1 types; PyYAML, libyaml and
-ruamel.yaml (under YAML 1.2 and 1.1) for the value an agreed plain scalar has.
+The oracles are the libraries: PyYAML's resolver for the 1.1 types; yamlcore's (PyYAML with
+YAML 1.2's core schema) for the 1.2 types; PyYAML, libyaml, yamlcore and ruamel.yaml (under
+YAML 1.2 and 1.1) for the value an agreed plain scalar has.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ import os
 from typing import Any
 
 import yaml
+import yamlcore  # type: ignore[import-untyped]
 from hypothesis import example
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core.yaml11 import plain_value
 from mj_core.yaml11 import resolve11
+from mj_core.yaml11 import resolve12
 from ruamel.yaml import YAML
 
 RESOLVER = yaml.resolver.Resolver()
@@ -115,6 +118,7 @@ def _ruamel(version: str) -> Any:
 LIBRARIES = {
     "pyyaml": lambda text: yaml.load(text, Loader=yaml.SafeLoader),
     "libyaml": lambda text: yaml.load(text, Loader=yaml.CSafeLoader),
+    "yamlcore": lambda text: yaml.load(text, Loader=yamlcore.CoreLoader),
     "ruamel 1.2": _ruamel("1.2"),
     "ruamel 1.1": _ruamel("1.1"),
 }
@@ -157,3 +161,32 @@ def test_an_agreed_plain_scalar_is_that_value_to_every_library(value: str) -> No
         theirs = _as_text(load(f"a: {value}\n")["a"])
         assert type(theirs) is type(mine), (name, value, theirs)
         assert theirs == mine, (name, value, theirs)
+
+
+CORE = yamlcore.CoreLoader("")  # PyYAML with YAML 1.2's core schema (package yamlcore)
+
+
+def core_tag(value: str) -> str:
+    tag = CORE.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    return str(tag).removeprefix("tag:yaml.org,2002:")
+
+
+@settings(max_examples=int(os.environ.get("MJ_FUZZ_EXAMPLES", "0")) or 3000, deadline=None)
+@given(scalar.filter(lambda value: value and not value.endswith("\n")))  # a plain scalar's end
+@example("0o17")
+@example("+0o17")
+@example("0b1")
+@example("0x1F")
+@example("+12")
+@example("1e3")
+@example(".5e3")
+@example("-.INF")
+@example(".NaN")
+@example("+.nan")
+@example("1.")
+@example("-_")
+@example("2026-01-01")
+def test_yaml12_resolution_equals_the_core_schema_library(value: str) -> None:
+    """resolve12 against yamlcore's core-schema resolver (ruamel.yaml's 1.2 resolver reads
+    more than the core schema: `0b1`, `+0o7`, underscores, timestamps)."""
+    assert resolve12(value) == core_tag(value)

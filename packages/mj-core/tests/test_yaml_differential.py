@@ -1,13 +1,14 @@
-"""The strict reader against three YAML libraries: what it accepts, each reads to the same value.
+"""The strict reader against four YAML libraries: what it accepts, each reads to the same value.
 
-The oracles are PyYAML's pure-Python `SafeLoader` and its libyaml `CSafeLoader` (YAML 1.1), and
-ruamel.yaml's pure-Python safe loader (YAML 1.2, and YAML 1.1 under a `%YAML 1.1` directive,
-which types `y`/`n` as the 1.1 specification does). No code of ours judges the result: a text the
-strict reader accepts must load under all three, to a value equal to the reader's (a date or
-a moment compared as the text the reader keeps); a text it refuses must be named with line and
-column. Texts are generated inside the subset and just outside it (tags and anchors on keys and
-values, byte-order marks, Unicode line breaks, tabs, scalars the two YAML versions type apart,
-impossible dates, huge integers, deep nesting, directives).
+The oracles are PyYAML's pure-Python `SafeLoader` and its libyaml `CSafeLoader` (YAML 1.1),
+yamlcore's `CoreLoader` (PyYAML with YAML 1.2's core schema), and ruamel.yaml's pure-Python safe
+loader (YAML 1.2, and YAML 1.1 under a `%YAML 1.1` directive, which types `y`/`n` as the 1.1
+specification does). No code of ours judges the result: a text the strict reader accepts must
+load under all four, to a value equal to the reader's (a date or a moment compared as the text
+the reader keeps); a text it refuses must be named with line and column. Texts are generated
+inside the subset and just outside it (tags and anchors on keys and values, byte-order marks,
+Unicode line breaks, tabs, scalars the two YAML versions type apart, impossible dates, huge
+integers, deep nesting, directives).
 
 `tox -e fuzz` runs the same properties with many more examples (`MJ_FUZZ_EXAMPLES`).
 """
@@ -21,6 +22,7 @@ import re
 
 import pytest
 import yaml
+import yamlcore  # type: ignore[import-untyped]
 from hypothesis import HealthCheck
 from hypothesis import event
 from hypothesis import example
@@ -84,6 +86,7 @@ def libraries(text: str) -> dict[str, object]:
     return {
         "pyyaml": yaml.load(text, Loader=yaml.SafeLoader),
         "libyaml": yaml.load(text, Loader=yaml.CSafeLoader),
+        "yamlcore": yaml.load(text, Loader=yamlcore.CoreLoader),
         "ruamel 1.2": RUAMEL.load(text),
         "ruamel 1.1": RUAMEL.load(as_yaml11(text)),
     }

@@ -1,15 +1,19 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import example
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from mj_core import limits
 from mj_core.errors import InternalError
 from mj_state import ledger
 from mj_state import ledgerread
@@ -286,3 +290,94 @@ def test_a_key_spelled_with_any_blank_before_its_colon_is_read_first_wins(
 def test_blank_after_quote_is_the_plain_search(data: bytes) -> None:
     plain = any(b'"' + blank in data for blank in (b" ", b"\t", b"\r"))
     assert ledgerread._blank_after_quote(data) is plain
+
+
+def _first_pair_wins(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, item in pairs:
+        out.setdefault(key, item)
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _stdlib_reading(data: bytes) -> list[tuple[dict[str, Any] | None, bool]]:
+    """The oracle: each `\\n`-separated line as the standard library's `json` reads it alone
+    (strict UTF-8, JSON's own whitespace, no NaN or Infinity, the first of a duplicated key at
+    every level), and whether that object is a ledger record (`ts` and `event` strings)."""
+    pieces = data.split(b"\n")
+    if not pieces[-1]:
+        pieces.pop()
+    out: list[tuple[dict[str, Any] | None, bool]] = []
+    for text in pieces:
+        try:
+            if len(text) > limits.LEDGER[1]:
+                raise ValueError("over the line cap")
+            value = json.loads(
+                text.decode("utf-8"),
+                object_pairs_hook=_first_pair_wins,
+                parse_constant=_no_constant,
+            )
+        except (ValueError, RecursionError):
+            value = None
+        if type(value) is not dict:
+            out.append((None, False))
+        else:
+            out.append((value, type(value.get("ts")) is str and type(value.get("event")) is str))
+    return out
+
+
+_KEYS = st.sampled_from(["ts", "event", "note", "k", "\\u0074s", "ev\\u0065nt", "", 'a\\"b'])
+_SCALARS = st.sampled_from(
+    [
+        *(b'"a"', b'"task.checkpoint"', b"1", b"-0", b"1e999", b"null", b"true", b"NaN"),
+        *(b"Infinity", b'"\\ud800"', b'"\xc3\xa9"', b'"\xff"', b"[]", b"{}", b'[{"k":1,"k":2}]'),
+    ]
+)
+_BLANKS = st.sampled_from(
+    [b"", b" ", b"\t", b"\r", b"\x0c", b"\x0b", b"\xc2\xa0", b"\xe2\x80\xa8", b"\x1c", b"\x00"]
+)
+
+
+@st.composite
+def _object(draw: st.DrawFn, depth: int = 0) -> bytes:
+    value = st.one_of(_SCALARS, _object(depth + 1)) if depth < 2 else _SCALARS
+    pairs = draw(st.lists(st.tuples(_KEYS, value, _BLANKS, _BLANKS), max_size=5))
+    return b"{" + b",".join(b'"%s"%s:%s%s' % (k.encode(), a, b, v) for k, v, a, b in pairs) + b"}"
+
+
+@st.composite
+def _line(draw: st.DrawFn) -> bytes:
+    head = draw(st.sampled_from([b'"ts":"a","event":"task.checkpoint"', b'"ts":"a"', b""]))
+    inner = draw(_object())[1:-1]
+    text = b"{" + head + (b"," if head and inner else b"") + inner + b"}"
+    return draw(_BLANKS) + text + draw(_BLANKS)
+
+
+@settings(deadline=None, max_examples=int(os.environ.get("MJ_FUZZ_EXAMPLES", "0")) or 600)
+@given(
+    st.lists(_line() | st.binary(max_size=20) | st.sampled_from(TRICKY), max_size=6),
+    st.booleans(),
+)
+@example([b'{"ts":"a","event":"task.checkpoint"}\x0c'], True)  # a form feed is not JSON's blank
+@example([b'{"ts":"a","event":"task.checkpoint","k"\r:1,"k":2}'], True)
+def test_every_reader_reads_what_the_standard_library_reads(
+    tmp_path_factory: pytest.TempPathFactory, chunks: list[bytes], final_newline: bool
+) -> None:
+    """The ledger's readers (the one-parse path, the line-by-line path, the scan) against an
+    oracle that is not this code: what `json.loads` makes of each line on its own."""
+    target = tmp_path_factory.mktemp("o") / "ledger.jsonl"
+    data = b"\n".join(chunks) + (b"\n" if final_newline and chunks else b"")
+    target.write_bytes(data)
+    expected = _stdlib_reading(data)
+    got = [
+        (line.record if line.error is None else None, line.error is None)
+        for line in ledger.read(target)
+    ]
+    assert got == [(value if ok else None, ok) for value, ok in expected]
+    scanned = ledgerscan.scan(target)
+    assert scanned.values == [value for value, _ in expected]
+    flagged = {number for number, _ in scanned.problems}
+    assert flagged >= {number for number, (_, ok) in enumerate(expected, 1) if not ok}

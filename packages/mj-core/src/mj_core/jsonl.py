@@ -81,10 +81,11 @@ def read(stream: IO[bytes], name: str = "<stdin>") -> Iterator[dict[str, Any]]:
 
 def loads_line(line: bytes | str) -> Any:
     """Parse one line; raises `DecodeError` (a ValueError) on bad input, nesting too deep for
-    the decoder included."""
+    the decoder included. Only JSON's own whitespace may surround the value: a form feed or a
+    no-break space is not JSON to any other reader, so it is not JSON here."""
     text = line.decode("utf-8") if isinstance(line, bytes) else line
     try:
-        return _DECODER.decode(text.strip())
+        return _DECODER.decode(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
 
