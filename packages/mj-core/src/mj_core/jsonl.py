@@ -31,6 +31,16 @@ def _constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_constant=_constant)
 
 
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise ValueError("a key written twice in one object")
+    return value
+
+
+_UNIQUE = json.JSONDecoder(parse_constant=_constant, object_pairs_hook=_unique_pairs)
+
+
 def encode(value: Any) -> bytes:
     """Any JSON value as compact UTF-8, without a newline.
 
@@ -86,6 +96,15 @@ def loads_line(line: bytes | str) -> Any:
     text = line.decode("utf-8") if isinstance(line, bytes) else line
     try:
         return _DECODER.decode(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def loads_unique(text: bytes) -> Any:
+    """`loads_line`, refusing (`DecodeError`) an object, at any depth, that names a key twice
+    (spelled alike or escaped apart): the caller then reads each line under its own rule."""
+    try:
+        return _UNIQUE.decode(text.decode("utf-8"))
     except RecursionError:
         raise ValueError("nested too deeply") from None
 

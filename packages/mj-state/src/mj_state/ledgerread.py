@@ -84,21 +84,14 @@ def read(ledger: Path) -> Iterator[Line]:
 
 def plain_objects(data: bytes, rows: list[tuple[int, bytes, bool]]) -> list[dict[str, Any]] | None:
     """Every line's object from one parse of the whole ledger, or None when any line needs the
-    line-by-line reading: a torn or empty line, a value that is not an object, or text where a
-    duplicated key could hide (`_plainly_unique` over the whole file: as many `":` as keys)."""
-    if _blank_after_quote(data):
-        return None
+    line-by-line reading: a torn, empty or over-long line, a value that is not an object, or an
+    object (at any depth) that names a key twice, which the decoder itself reports."""
     if rows and max(len(text) for _, text, _ in rows) > limits.LEDGER[1]:
         return None  # a line over the cap is malformed: `parse` says so
     values = array_of(data, len(rows))
     if values is None or (values and set(map(type, values)) != {dict}):
         return None
-    keys = sum(map(len, values))
-    if data.count(b"{") != len(rows):  # an object inside another: its keys count too
-        for (_, text, _), value in zip(rows, values, strict=True):
-            if text.count(b"{") > 1:
-                keys += _count_keys(value) - len(value)
-    return values if data.count(b'":') == keys else None
+    return values
 
 
 def _blank_after_quote(data: bytes) -> bool:
@@ -120,11 +113,12 @@ def _blank_after_quote(data: bytes) -> bool:
 
 def array_of(data: bytes, lines: int) -> list[Any] | None:
     """The `lines` newline-terminated JSON values of `data`, parsed at once as one array; None
-    when that parse fails or gives another count (an empty line, two values on one line)."""
+    when that parse fails (a key named twice in an object included) or gives another count (an
+    empty line, two values on one line)."""
     if not data.endswith(b"\n"):
         return None
     try:
-        values = jsonl.loads_line(b"[" + data[:-1].replace(b"\n", b",") + b"]")
+        values = jsonl.loads_unique(b"[" + data[:-1].replace(b"\n", b",") + b"]")
     except ValueError:
         return None
     return values if len(values) == lines else None
