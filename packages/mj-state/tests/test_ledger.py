@@ -381,3 +381,40 @@ def test_every_reader_reads_what_the_standard_library_reads(
     assert scanned.values == [value for value, _ in expected]
     flagged = {number for number, _ in scanned.problems}
     assert flagged >= {number for number, (_, ok) in enumerate(expected, 1) if not ok}
+
+
+_TASK_LINES = [
+    b'{"ts":"a","event":"task.started","task_id":"t-1","scope":["src"],"prev":"x"}',
+    b'{"ts":"a","event":"task.started","task_id":"t-2","scope":["src"]}',
+    b'{"ts":"b","event" : "task.started","task_id":"t-2"}',  # blanks around the colon
+    b'{"ts":"b","ev\\u0065nt":"task.started","task_id":"t-3"}',  # an escaped key
+    b'{"ts":"b","event":"task.st\\u0061rted","task_id":"t-1"}',  # an escaped value
+    b'{"ts":"c","event":"task.checkpoint","task_id":"t-1"}',
+    b'{"ts":"c","event":"task.checkpoint","task_id":"t-2","note":"t-1"}',
+    b'{"ts":"d","event":"task.finished","task_id":"t-1","outcome":"completed","head":"h"}',
+    b'{"ts":"d","event":"task.finished","task_id":"t-2","outcome":"partial","working_tree":"c"}',
+    b'{"ts":"d","event":"task.handed_over","task_id":"t-1","closed":true}',
+    b'{"ts":"d","event":"task.finished","task_id":"t-\\u0031","outcome":"abandoned"}',
+    b'{"ts":"e","event":"question.opened","task_id":"t-1","payload":{"event":"task.started"}}',
+    b'{"ts":"e","event":"task.started","task_id":"t-1","event":"x"}',  # first key wins
+    b'{"ts":"e","event":"task.started","task_id":7}',
+    b'{"ts":"e","event":"task.finished","task_id":"t-1","outcome":"completed"',  # torn
+    b'["task.started","t-1"]',
+]
+
+
+@settings(deadline=None, max_examples=int(os.environ.get("MJ_FUZZ_EXAMPLES", "0")) or 500)
+@given(st.lists(st.sampled_from(_TASK_LINES) | st.binary(max_size=12), max_size=12), st.booleans())
+def test_the_task_from_its_own_lines_is_the_task_from_the_whole_tail(
+    tmp_path_factory: pytest.TempPathFactory, chunks: list[bytes], final_newline: bool
+) -> None:
+    """`task_rows` (what `start` reads) derives the task `task_scan`'s every line derives:
+    the same id, fields, outcome and line numbers, whatever is spelled around them."""
+    from mj_state import tasklog
+
+    target = tmp_path_factory.mktemp("t") / "ledger.jsonl"
+    target.write_bytes(b"\n".join(chunks) + (b"\n" if final_newline and chunks else b""))
+    whole = ledger.task_scan(target)
+    expected = tasklog.derive(list(zip((row[0] for row in whole.rows), whole.values, strict=True)))
+    got = tasklog.derive(ledger.task_rows(target))
+    assert (got and got.fact()) == (expected and expected.fact())

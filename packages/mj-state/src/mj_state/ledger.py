@@ -33,6 +33,7 @@ from mj_state.ledgerread import vocabulary
 from mj_state.ledgerscan import Scan
 from mj_state.ledgerscan import problem
 from mj_state.ledgerscan import scan
+from mj_state.ledgerscan import task_rows
 from mj_state.ledgerscan import task_scan
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -50,6 +51,7 @@ __all__ = [  # the readers, named here for the ledger's callers
     "raw_lines",
     "read",
     "scan",
+    "task_rows",
     "task_scan",
     "vocabulary",
 ]

@@ -73,7 +73,7 @@ def begin(
     layer.profile(name)  # absent → 12 naming profiles/
     git.ahead(identity.calls(layer.root))  # git answers while the ledger is read
     try:
-        situation = taskstate.read(layer)
+        situation = taskstate.read_task(layer)
         previous = _previous(layer, situation)
         where = identity.identity(layer.root)
     finally:

@@ -16,7 +16,6 @@ from mj_core.findings import Finding
 from mj_state import chain
 from mj_state import identity
 from mj_state import ledger
-from mj_state import questions
 from mj_state import tasklog
 from mj_state import tasks
 from mj_state.place import Place
@@ -28,18 +27,20 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
 
+    from mj_state import questions
+
     Record = dict[str, Any]
 
 
 class Situation:
     """What the ledger and `current.yaml` say about this checkout's task."""
 
-    __slots__ = ("copy", "copy_problem", "here_id", "root", "scan", "task")
+    __slots__ = ("_scan", "copy", "copy_problem", "here_id", "root", "task")
 
     def __init__(
         self,
         root: Path,
-        scan: ledger.Scan,
+        scan: ledger.Scan | None,
         task: tasklog.Task | None,
         copy: Record | None,
         copy_problem: str | None,
@@ -47,12 +48,21 @@ class Situation:
         here_id: str | None = None,
     ) -> None:
         self.root = root
-        self.scan = scan
+        self._scan = scan  # None when read for the task alone (`read_task`)
         self.task = task  # the newest task the ledger started, whoever's it is
         self.copy = copy
         self.copy_problem = copy_problem  # why current.yaml does not parse
         # this checkout's worktree id: read from `.git` when gathered, carried by the fact
         self.here_id = identity.worktree_id(root) if here_id is None else here_id
+
+    @property
+    def scan(self) -> ledger.Scan:
+        """The ledger's lines from the task's start, judged (not kept by `read_task`)."""
+        if self._scan is None:
+            from mj_core.errors import InternalError
+
+            raise InternalError("taskstate: a situation read for its task alone has no scan")
+        return self._scan
 
     @property
     def foreign(self) -> bool:
@@ -138,10 +148,24 @@ def read(layer: Layer, found: ledger.Scan | None = None) -> Situation:
     return Situation(layer.root, scan, task, copy, problem)
 
 
+def read_task(layer: Layer) -> Situation:
+    """`read` for a caller that needs only the task (`start`): the ledger's few lines that
+    can move it (`ledger.task_rows`), no scan of the tail."""
+    task = tasklog.derive(ledger.task_rows(ledger.path(layer.state)))
+    copy, problem = None, None
+    try:
+        copy = tasks.read_current(layer)
+    except ContractUnmet as exc:
+        problem = exc.message
+    return Situation(layer.root, None, task, copy, problem)
+
+
 def blockers(
     place: Place, task: str, situation: Situation, text: str | None, problem: str | None
 ) -> questions.Blockers:
     """`questions.blockers` for `task` over the question file's text and the ledger's lines."""
+    from mj_state import questions  # its patterns are compiled only by a reader of questions
+
     scan = situation.scan
     rows = [(row[0], value) for row, value in zip(scan.rows, scan.values, strict=True)]
     return questions.blockers(text, problem, rows, task, shown=place.questions, ledger=place.ledger)
