@@ -87,7 +87,11 @@ def test_no_layer_is_missing_artifact(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, env=ENV, check=True)
     stage = gather.STAGES["facts"]
     with pytest.raises(MissingArtifact, match="majordomus init"):
-        list(stage.run(argparse.Namespace(of="doctor", prove=False), Context(cwd=tmp_path)))
+        list(
+            stage.run(
+                argparse.Namespace(of="doctor", prove=False, input=None), Context(cwd=tmp_path)
+            )
+        )
 
 
 def test_facts_of_another_judge_are_missing_artifact(tmp_path: Path) -> None:

@@ -240,9 +240,11 @@ def test_the_judge_reads_the_facts_file_alone(tmp_path: Path) -> None:
     (tmp_path / "repo").mkdir()
     root = _repository(tmp_path / "repo")
     saved = tmp_path / "facts.jsonl"
+    layer = [str(BIN / "mj-policy"), "facts"]
+    found = subprocess.run(layer, cwd=root, env=ENV, check=True, capture_output=True).stdout
     with saved.open("wb") as out:
         facts = [str(BIN / "mj-watch"), "facts", "--for", "doctor"]
-        subprocess.run(facts, cwd=root, env=ENV, check=True, stdout=out)
+        subprocess.run(facts, cwd=root, env=ENV, check=True, stdout=out, input=found)
     doctor = [str(BIN / "mj-watch"), "doctor", str(saved)]
     here = subprocess.run(doctor, cwd=root, env=ENV, capture_output=True, check=False)
     shutil.rmtree(root)

@@ -16,6 +16,7 @@ TABLE = LazyTable(
         "context-explain": "mj_policy.contextstages",
         "prompt-list": "mj_policy.promptstages",
         "prompt-show": "mj_policy.promptstages",
+        "facts": "mj_policy.layerfacts",
         "init": "mj_policy.skeleton",
         "update": "mj_policy.update",
         "rules": "mj_policy.rulestages",

@@ -12,7 +12,6 @@ import os
 import shlex
 import stat
 
-from mj_core import confine
 from mj_core.findings import Finding
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -94,8 +93,3 @@ def target_finding(target: str, refusal: str) -> Finding:
         f"cannot be written: {refusal}",
         f"ls -ld {quoted}; realpath -m {quoted}",
     )
-
-
-def target_refusal(root: Path, target: str) -> str | None:
-    """Why a write to `target` would be refused now (None: it would not)."""
-    return confine.check(root, target)

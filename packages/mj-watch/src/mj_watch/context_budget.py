@@ -11,10 +11,10 @@ import re
 import shlex
 
 from mj_core.findings import Finding
+from mj_policy.projectiontext import named_rule_ids
+from mj_policy.projectiontext import referenced_paths
 
 from mj_watch.projection_checks import seen_all
-from mj_watch.projection_text import named_rule_ids
-from mj_watch.projection_text import referenced_paths
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

@@ -1,12 +1,12 @@
-"""`mj-watch facts --for doctor`: everything doctor judges, read once, as `fact` records.
+"""`mj-watch facts --for doctor`: the layer's facts passed on, and the rest doctor judges.
 
-The layer's own files (manifest, policy, profiles, the rule packages with their hashes) as
-text; whether the layer loads; what git says (the local directory ignored, tracked state, the
-position and divergence label of the active task); this checkout's state (what each state path
-is, the ledger's malformed lines and chain, the task's situation, the question file, the
-decision log, the stores' sizes); the projection targets; the hooks (with `--prove`, what
-running them did); the environment. Nothing is judged here: `mj-watch doctor` does that from
-these records alone.
+Upstream, `mj-policy facts` gives the layer's own files (manifest, policy, profiles, the rule
+packages with their hashes), whether the layer loads and the projection targets. Added here:
+what git says (the local directory ignored, tracked state, the position and divergence label
+of the active task); this checkout's state (what each state path is, the ledger's malformed
+lines and chain, the task's situation, the question file, the decision log, the stores'
+sizes); the hooks (with `--prove`, what running them did); the environment. Nothing is judged
+here: `mj-watch doctor` does that from these records alone.
 """
 
 from __future__ import annotations
@@ -15,22 +15,22 @@ from mj_core import files
 from mj_core import git
 from mj_core import gitwhere
 from mj_core import limits
-from mj_core.errors import MjError
+from mj_core.errors import MissingArtifact
 from mj_policy import layer as layer_mod
+from mj_policy import layerfacts
 
 from mj_watch import confinement
 from mj_watch import hookfacts
 from mj_watch import hookfiles
-from mj_watch import layerfiles
 from mj_watch import probes
 from mj_watch import retention
-from mj_watch import targetfacts
 from mj_watch import wiring
 from mj_watch.finishrules import DECISIONS
 from mj_watch.layercheck import local_dir
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
@@ -42,36 +42,44 @@ if TYPE_CHECKING:
 
     Record = dict[str, Any]
 
+LAYER_FACTS = ("files", "layer", "targets")  # what `mj-policy facts` gives
+
 
 def fact(which: str, /, **fields: Any) -> Record:
     return {"kind": "fact", "fact": which, **fields}
 
 
-def gather(root: Path, *, prove: bool = False) -> Iterator[Record]:
+def gather(
+    root: Path, *, prove: bool = False, layer_facts: Iterable[Record] | None = None
+) -> Iterator[Record]:
+    """Doctor's facts: `layer_facts` (the `mj-policy facts` stream; gathered here when None)
+    passed on, then the rest. A layer fact missing from that stream is 12."""
     if not (root / layer_mod.MANIFEST).exists():
         raise layer_mod.absent(root)
-    lay, problem = _load(root)
-    entries = _layer_files(root)
-    manifest = _manifest(entries)
+    upstream = list(layerfacts.gather(root) if layer_facts is None else layer_facts)
+    named = {r.get("fact"): r for r in upstream if r.get("kind") == "fact"}
+    missing = [name for name in LAYER_FACTS if name not in named]
+    if missing:
+        raise MissingArtifact(
+            f"mj-watch facts --for doctor: no {', '.join(missing)} fact upstream — "
+            "run it after `mj-policy facts`"
+        )
+    manifest = layerfacts.manifest_of(named["files"].get("entries") or {})
     _ask_git_ahead(root, manifest)
     try:
-        yield from _gathered(root, lay, problem, entries, manifest, prove=prove)
+        lay = layerfacts.handed_on(root)
+        if not named["layer"].get("loads"):
+            lay = None  # the upstream's word: the layer does not load
+        yield fact("doctor", root=str(root), prove=prove)
+        yield from upstream
+        yield from _gathered(root, lay, manifest, prove=prove)
     finally:
         git.settle()
 
 
 def _gathered(
-    root: Path,
-    lay: Layer | None,
-    problem: str | None,
-    entries: dict[str, Record],
-    manifest: Document | None,
-    *,
-    prove: bool,
+    root: Path, lay: Layer | None, manifest: Document | None, *, prove: bool
 ) -> Iterator[Record]:
-    yield fact("doctor", root=str(root), prove=prove)
-    yield fact("files", entries=entries)
-    yield fact("layer", loads=lay is not None, problem=problem)
     scan = _scan(lay)
     situation = _situation(lay, scan)
     yield _git(root, manifest, lay, situation)
@@ -85,7 +93,6 @@ def _gathered(
     if scan is not None:  # newline-ended lines, as `wc -l` counts them: a torn one is last
         complete = len(scan.rows) - (1 if scan.rows and not scan.rows[-1][2] else 0)
     yield retention.counts(root, complete)
-    yield targetfacts.gather(root, lay)
     policy = lay.policy.data if lay is not None else {}
     yield hookfacts.gather(root, wiring.entries(policy), prove=prove and lay is not None)
     yield probes.probe(root)
@@ -103,54 +110,6 @@ def _ask_git_ahead(root: Path, manifest: Document | None) -> None:
         calls.append((git.ignored_args(relative), root))
         calls.append((git.ls_files_args(relative.rstrip("/")), root))
     git.ahead(calls)
-
-
-def _load(root: Path) -> tuple[Layer | None, str | None]:
-    try:
-        return layer_mod.load(root), None
-    except MjError as exc:
-        return None, exc.message
-
-
-def _layer_files(root: Path) -> dict[str, Record]:
-    """The manifest, every section's path, the policy, the profiles and the rule packages."""
-    entries = {layer_mod.MANIFEST: layerfiles.describe(root, layer_mod.MANIFEST)}
-    manifest = _manifest(entries)
-    if manifest is not None:
-        entries.update(_sections(root, manifest))
-    policy = layerfiles.section(manifest, "policy", "repo/policy.yaml")
-    entries.setdefault(policy, layerfiles.describe(root, policy))
-    profiles = layerfiles.section(manifest, "profiles", "repo/profiles")
-    entries.update(layerfiles.tree(root, profiles))
-    rules = layerfiles.section(manifest, "rules", "repo/rules")
-    entries.update(layerfiles.tree(root, rules, hashed=True))
-    return entries
-
-
-def _sections(root: Path, manifest: Document) -> dict[str, Record]:
-    """Each path a manifest section names, described (a section that names none is skipped)."""
-    found: dict[str, Record] = {}
-    sections = manifest.data.get("sections")
-    for name in sections if isinstance(sections, dict) else ():
-        try:
-            relative = f".ai/{layer_mod.section_value(manifest, name)}"
-        except MjError:
-            continue
-        found.setdefault(relative, layerfiles.describe(root, relative))
-    return found
-
-
-def _manifest(entries: dict[str, Record]) -> Document | None:
-    from mj_core import yamlstrict
-
-    text = entries[layer_mod.MANIFEST].get("text")
-    if not isinstance(text, str):
-        return None
-    try:
-        doc = yamlstrict.parse(text, layer_mod.MANIFEST)
-    except MjError:
-        return None
-    return doc if isinstance(doc.data, dict) else None
 
 
 def _scan(lay: Layer | None) -> Scan | None:

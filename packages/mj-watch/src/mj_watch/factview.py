@@ -16,8 +16,7 @@ from mj_core import yamlstrict
 from mj_core.errors import MissingArtifact
 from mj_core.errors import MjError
 from mj_policy import layer
-
-from mj_watch import layerfiles
+from mj_policy import layerfiles
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

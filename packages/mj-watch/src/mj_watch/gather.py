@@ -1,8 +1,9 @@
 """`mj-watch facts --for doctor|watch`: the facts stage of mj-watch's judges.
 
-It reads the checkout and emits `fact` records (`doctorfacts`, `watchgather`); the judge named
-by `--for`
-reads them on stdin and never the repository, so a saved facts file can be judged anywhere.
+It reads the checkout and emits `fact` records (`doctorfacts`, `watchgather`); for doctor it
+reads the layer's facts on stdin first (`mj-policy facts | mj-watch facts --for doctor`) and
+passes them on. The judge named by `--for` reads them on stdin and never the repository, so a
+saved facts file can be judged anywhere.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, An
         return watchgather.gather(context.root())
     from mj_watch import doctorfacts
 
-    return doctorfacts.gather(context.root(), prove=bool(getattr(options, "prove", False)))
+    prove = bool(getattr(options, "prove", False))
+    return doctorfacts.gather(
+        context.root(), prove=prove, layer_facts=context.records(options.input)
+    )
 
 
 STAGES = {"facts": Stage(_run)}

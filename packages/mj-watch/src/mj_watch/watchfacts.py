@@ -12,11 +12,11 @@ from pathlib import Path
 
 from mj_core.errors import MissingArtifact
 from mj_core.errors import MjError
+from mj_policy import layerfiles
 from mj_state import ledger
 from mj_state import taskstate
 from mj_state.place import Place
 
-from mj_watch import layerfiles
 from mj_watch.factview import Facts
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -53,7 +53,7 @@ class LiveFacts(Facts):
 
     def _gather(self, name: str) -> Record:
         if name == "targets":
-            from mj_watch import targetfacts
+            from mj_policy import targetfacts
 
             return targetfacts.gather(self.root, self.layer)
         if name == "retention":

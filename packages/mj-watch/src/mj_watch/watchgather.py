@@ -17,8 +17,10 @@ from mj_core import timing
 from mj_core import yamlstrict
 from mj_core.errors import MjError
 from mj_policy import layer as layer_mod
+from mj_policy import layerfiles
 from mj_policy import projections
 from mj_policy import prompts
+from mj_policy import targetfacts
 from mj_state import identity
 from mj_state import ledger
 from mj_state import records
@@ -26,9 +28,7 @@ from mj_state import start
 from mj_state import taskstate
 from mj_state.place import Place
 
-from mj_watch import layerfiles
 from mj_watch import retention
-from mj_watch import targetfacts
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

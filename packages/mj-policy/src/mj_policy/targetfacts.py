@@ -1,4 +1,4 @@
-"""The `targets` fact: each declared projection target as doctor's judges need it, read here.
+"""The `targets` fact: each declared projection target as the judges need it, read here.
 
 Whether a write to it would be refused (and why), its text (or why it cannot be decoded), its
 host file's length, whether each path its generated text names exists; the README's text;
@@ -7,14 +7,14 @@ and, when a generated text names a rule id, the ids the effective rule set provi
 
 from __future__ import annotations
 
+from mj_core import confine
 from mj_core import yamlstrict
 from mj_core.errors import MjError
+
 from mj_policy import projections
 from mj_policy import projectiontargets as targets
-
-from mj_watch import confinement
-from mj_watch.projection_text import named_rule_ids
-from mj_watch.projection_text import referenced_paths
+from mj_policy.projectiontext import named_rule_ids
+from mj_policy.projectiontext import referenced_paths
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def gather(root: Path, lay: Layer | None) -> Record:
 
 def _target(root: Path, projection: Projection) -> Record:
     target = projection.target
-    refusal = confinement.target_refusal(root, target)
+    refusal = confine.check(root, target)  # why a write to it would be refused, or None
     path = root / target
     if refusal is not None or not path.is_file():
         return {"refusal": refusal, "type": "absent" if refusal is None else "refused"}

@@ -1,5 +1,6 @@
 """A layer path described as a fact: what it is, its text (or why it cannot be read), its
-entries, its hash — the one reading of the layer's files doctor's facts stage does.
+entries, its hash — the one reading of the layer's files the facts stages do (`mj-policy
+facts`, and watch's).
 
 `describe` follows links as the checks did (`is_file`, `is_dir`); a file's text is read as
 `yamlstrict.read_text` reads it (the layer's limits), so a judge parsing it reports the very
@@ -12,6 +13,7 @@ import os
 
 from mj_core import yamlstrict
 from mj_core.errors import MjError
+
 from mj_policy import layer
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
