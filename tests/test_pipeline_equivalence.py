@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import Repo
 from conftest import bin_dir
+from mj_core import declare
 
 HANDOVER = "# Objective\nCompose.\n# Current State\nHalf.\n# Next Action\nThe rest.\n"
 NOTE = "# Next Action\nPick the rest up.\n"
@@ -191,16 +192,29 @@ def test_init_in_a_repository_without_a_layer(tmp_path: Path) -> None:
     assert _snapshot(made[0].root) == _snapshot(made[1].root)
 
 
+def _literal(words: list[str]) -> tuple[str, ...]:
+    """A declared stage's words without the options the command fills in (`--format @format`)."""
+    kept: list[str] = []
+    for word in words:
+        if word.startswith("@"):
+            kept.pop()  # the flag it is the value of
+        else:
+            kept.append(word)
+    return tuple(kept)
+
+
 @pytest.mark.parametrize(
     "stage",
-    [
-        ["mj-context", "build"],
-        ["mj-context", "render"],
-        ["mj-context", "prompt-render"],
-        ["mj-state", "log"],
-    ],
+    sorted(
+        {  # every stage that follows another in some command's pipeline: each reads a stream
+            _literal(step["stage"])
+            for spec in declare.commands().values()
+            for step in (spec.get("pipeline") or [])[1:]
+        }
+    ),
+    ids=" ".join,
 )
-def test_a_stage_reading_nothing_stops_with_12(prepared: Path, stage: list[str]) -> None:
+def test_a_stage_reading_nothing_stops_with_12(prepared: Path, stage: tuple[str, ...]) -> None:
     repo = Repo(prepared, {**_env(prepared)})
     result = repo.run(*stage, stdin="")
     assert result.code == 12 and result.err.count("\n") == 1, result
