@@ -53,7 +53,9 @@ def small(root: Path, env: dict[str, str]) -> None:
 
 
 def large(root: Path, env: dict[str, str], scale: int) -> None:
-    """2,000 tracked files, `fixture_history.Sizes.large`, 3 linked worktrees at work."""
+    """2,000 tracked files, `fixture_history.Sizes.large`, its newest task ended by the real
+    `finish` (so its copy is there, as a finish leaves it, for the next `start` to archive),
+    3 linked worktrees at work."""
     for index in range(FILES * scale):
         target = root / "src" / f"pkg_{index // 100:03d}" / f"mod_{index:05d}.py"
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -63,6 +65,8 @@ def large(root: Path, env: dict[str, str], scale: int) -> None:
     fixture_history.write(
         root, root / ".ai" / "local" / "state", fixture_history.Sizes.large(scale)
     )
+    _majordomus(root, env, "start", "the last task", "--scope", "src")
+    _majordomus(root, env, "finish", "--outcome", "partial", "--note", "docs/finish-note.md")
     for number in range(WORKTREES):
         where = root.parent / f"{root.name}-wt-{number}"
         _scenario.git_ok(root, "worktree", "add", "-q", str(where), "-b", f"wt-{number}")
