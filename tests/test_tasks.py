@@ -295,3 +295,21 @@ def test_start_in_a_repository_without_a_commit_is_refused(tmp_path: Path) -> No
     assert "no commit yet" in result.err and result.err.count("\n") == 1
     assert not (root / ".ai/local/state/current.yaml").exists()
     assert not (root / ".ai/local/state/ledger.jsonl").exists()
+
+
+def test_a_scope_that_claims_nothing_that_exists_is_warned_about(layer_repo: Repo) -> None:
+    (layer_repo.root / "lib").mkdir(exist_ok=True)
+    (layer_repo.root / "lib" / "gone.py").write_text("x = 1\n")
+    layer_repo.git("add", "lib/gone.py")
+    layer_repo.git("commit", "-qm", "a file")
+    (layer_repo.root / "lib" / "gone.py").unlink()  # deleted, still tracked: it claims that
+    result = layer_repo.mj("start", "typo", "--scope", "lib/gone.py,does/not/exist,.ai", "--json")
+    assert result.code == 0, result
+    warned = [
+        json.loads(line)
+        for line in result.out.splitlines()
+        if '"kind":"finding"' in line and '"level":"WARN"' in line
+    ]
+    assert [(f["category"], f["subject"]) for f in warned] == [("scope", "does/not/exist")]
+    assert "ls -d does/not/exist" in warned[0]["reproduce"]
+    assert "does/not/exist" in (layer_repo.root / STATE / "current.yaml").read_text()

@@ -7,6 +7,7 @@ appends one `task.started` line; then reports overlap with other worktrees as IN
 from __future__ import annotations
 
 import argparse
+import os
 
 from mj_core import clock
 from mj_core import git
@@ -14,6 +15,7 @@ from mj_core import ids
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
+from mj_core.findings import Finding
 from mj_core.stage import Context
 from mj_core.stage import Stage
 from mj_policy.layer import Layer
@@ -29,6 +31,7 @@ from mj_state import taskstate
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
     from typing import Any
 
     Record = dict[str, Any]
@@ -51,6 +54,25 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         }
         for finding in survey.findings():
             yield finding.record()
+        for claim in claims:
+            yield from _claims_nothing(layer.root, claim)
+
+
+def _claims_nothing(root: Path, claim: str) -> Iterator[Record]:
+    """A WARN for a scope path that is neither on disk nor tracked (a typo claims nothing);
+    git is asked only about a path that is not on disk."""
+    if os.path.lexists(root / claim) or git.ls_files(root, f":(literal){claim}"):
+        return
+    import shlex
+
+    quoted = shlex.quote(claim)
+    yield Finding(
+        "WARN",
+        "scope",
+        claim,
+        "neither tracked nor present: this scope claims nothing that exists (a typo?)",
+        f"git ls-files -- {quoted} | head -n 1; ls -d {quoted}",
+    ).record()
 
 
 def task_line(task: str) -> str:
