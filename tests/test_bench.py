@@ -264,3 +264,16 @@ def test_progress_goes_to_a_terminal_stderr_only(git_repo: Repo) -> None:
     assert "version 3/3" not in proc.stdout
     piped = bench(git_repo, "version", *QUICK, "--no-save")
     assert piped.err == ""  # not a terminal: no progress at all
+
+
+def test_an_active_task_here_refuses_the_targets_that_start_one_and_never_breaks(
+    layer_repo: Repo,
+) -> None:
+    assert layer_repo.mj("start", "in the way", "--scope", "src").code == 0
+    refused = bench(layer_repo, "check", "start", *QUICK, "--no-save")
+    assert refused.code == 15, refused
+    assert refused.err.count("\n") == 1 and "is active in this checkout" in refused.err
+    assert "check, start" in refused.err and "--fixture" in refused.err
+    others = bench(layer_repo, "history", "doctor", *QUICK, "--no-save")
+    assert others.code in (0, 10), others  # targets that start nothing still run
+    assert "history             repository" in others.out

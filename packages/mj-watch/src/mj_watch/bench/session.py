@@ -14,6 +14,7 @@ from pathlib import Path
 from mj_core import paths
 from mj_core.errors import MissingArtifact
 from mj_core.errors import MjError
+from mj_core.errors import Refused
 from mj_core.exitcodes import ExitCode
 from mj_core.findings import Finding
 from mj_core.findings import render_text
@@ -34,6 +35,8 @@ TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:
     from typing import IO
     from typing import Any
+
+    from mj_watch.bench.targets import Target
 
 
 class Session:
@@ -84,6 +87,8 @@ class Session:
 
     def measure(self) -> list[dict[str, Any]]:
         chosen = self.targets()
+        if not self.options.fixture:
+            self.refuse_over_an_active_task(chosen)
         rows: list[dict[str, Any]] = []
         for number, place in enumerate(self.scenarios()):
             here = [t for t in chosen if number == 0 or not t.once]
@@ -93,6 +98,31 @@ class Session:
                 place.close()
         self.progress("")
         return rows
+
+    def refuse_over_an_active_task(self, chosen: list[Target]) -> None:
+        """15 before anything runs when this checkout has an active task and a target starts
+        one of its own (`start`, or a setup that does): in a copy of this checkout that start
+        is refused, so the target could only fail."""
+        starting = [
+            t.command
+            for t in chosen
+            if t.command == "start" or any("start" in step for step in t.setup)
+        ]
+        if not starting or not (self.root / ".ai" / "manifest.yaml").is_file():
+            return
+        from mj_policy.layer import load
+        from mj_state import taskstate
+
+        try:
+            active = taskstate.read_task(load(self.root)).active
+        except MjError:
+            return  # a layer that does not load: the targets say so themselves
+        if active is not None:
+            raise Refused(
+                f"bench: task {active.id} is active in this checkout, and {', '.join(starting)} "
+                "start a task of their own — finish it first, name other targets, or measure a "
+                "generated repository (--fixture small or --fixture large)"
+            )
 
     def run(self) -> int:
         begun = results.start()
