@@ -22,6 +22,8 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
 def text(record: Record) -> str:
     action = record["action"]
+    if action == "prune":
+        return pruned(record)
     if action == "checkpoint":
         if record["path"]:
             return f"{record['path']}\n"
@@ -35,6 +37,17 @@ def text(record: Record) -> str:
     if record["path"] is None:
         return "No relevant checkpoint.\n"
     return header("checkpoint", record) + "\n" + shown_body(str(record["body"]))
+
+
+def pruned(record: Record) -> str:
+    """What `--prune` moved (or, with `--dry-run`, would move), one path a line."""
+    moved = record["moved"]
+    cap = "no cap" if record["cap"] is None else f"cap {record['cap']}"
+    if not moved:
+        return f"{record['store']}/: {record['count']} file(s), {cap}; nothing to move\n"
+    verb = "would move" if record["dry_run"] else "moved"
+    head = f"{record['store']}/: {record['count']} file(s), {cap}; {verb} {len(moved)} to "
+    return head + f"{record['archive']}/\n" + "".join(f"  {path}\n" for path in moved)
 
 
 def shown_body(body: str) -> str:

@@ -22,8 +22,11 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
 def text(record: Record, *, path_only: bool) -> str:
     from majordomus.commands.checkpoint import header
+    from majordomus.commands.checkpoint import pruned
     from majordomus.commands.checkpoint import shown_body
 
+    if record["action"] == "prune":
+        return pruned(record)
     if record["action"] == "handover":
         closed = f"  (task {record['task_id']} closed: handed_over)" if record["closed"] else ""
         return f"{record['path']}{closed}\n"

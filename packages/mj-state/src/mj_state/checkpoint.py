@@ -19,6 +19,7 @@ from mj_policy.layer import load
 from mj_state import bodies
 from mj_state import derive
 from mj_state import ledger
+from mj_state import prune
 from mj_state import resolve
 from mj_state import writing
 from mj_state.records import Record as StoredRecord
@@ -34,7 +35,9 @@ if TYPE_CHECKING:
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
-    if options.show:
+    if prune.asked(options, "checkpoint", ("derive", "show", "list")):
+        yield prune.prune(layer, "checkpoint", dry_run=options.dry_run)
+    elif options.show:
         yield shown(layer, resolve.resolve(layer.root, layer.state, "checkpoint"))
     elif options.list:
         for found in resolve.this_worktree(layer.root, layer.state, "checkpoint"):

@@ -20,6 +20,7 @@ from mj_policy.layer import load
 from mj_state import bodies
 from mj_state import derive
 from mj_state import ledger
+from mj_state import prune
 from mj_state import resolve
 from mj_state import writing
 
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
+    if prune.asked(options, "handover", ("derive", "close", "no_task", "resolve", "path")):
+        yield prune.prune(layer, "handover", dry_run=options.dry_run)
+        return
     if options.resolve:
         yield resolved(layer)
         return

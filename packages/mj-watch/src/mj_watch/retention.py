@@ -73,9 +73,8 @@ def retention_caps(facts: Facts) -> Iterator[Finding]:
         count = int((told.get("files") or {}).get(folder) or 0)
         cap = _cap(policy, section, "retention_max_files")
         reproduce = f"ls -1 {shlex.quote(relative)} | wc -l"
-        yield _judge(
-            relative + "/", count, cap, "files", reproduce=reproduce, fix="majordomus archive"
-        )
+        fix = f"majordomus {section} --prune"
+        yield _judge(relative + "/", count, cap, "files", reproduce=reproduce, fix=fix)
 
 
 def _judge(
