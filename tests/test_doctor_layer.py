@@ -240,3 +240,61 @@ def test_any_policy_text_gets_a_verdict_never_a_traceback(wired: Repo, policy: s
     assert result.err.count("\n") <= 1, result
     if result.code == 10:
         assert failures(result.out) or result.err, result
+
+
+RULE = """---
+id: {id}
+version: 1
+kind: rule
+title: Tabs
+description: Indent with tabs.
+statement: Indent with tabs.
+status: active
+class: {klass}
+depends_on: [{depends}]
+tags: []
+{extra}---
+
+Indent with tabs.
+"""
+VALIDATOR = (
+    "x-majordomus:\n  validator: {name}\n  category: style\n  enforced_by:\n    - doctor\n"
+    "  exit_code: 10\n  tests:\n    - tests/test_style.py\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"extra": "no_such_key: 1\n"}, "unknown key 'no_such_key'"),
+        ({"klass": "blocking"}, "class: blocking, but no validator enforces it"),
+        ({"klass": "blocking", "extra": VALIDATOR.format(name="nope")}, "names validator 'nope'"),
+        ({"depends": "project.other@1"}, "depends_on: project.other@1 — no rule declares it"),
+        ({"id": "majordomus.tabs"}, "reserved 'majordomus.' namespace"),
+    ],
+    ids=["unknown key", "blocking, no validator", "unknown validator", "missing dependency",
+         "reserved namespace"],
+)  # fmt: skip
+def test_a_project_rule_is_judged_as_rules_resolves_it(
+    wired: Repo, fields: dict[str, str], said: str
+) -> None:
+    values = {"id": "project.tabs", "klass": "advisory", "depends": "", "extra": "", **fields}
+    wired.write(".ai/repo/rules/project/tabs.v1.md", RULE.format(**values))
+    wired.commit("a project rule")
+    result = wired.mj("doctor")
+    assert result.code == 10, result
+    found = [f for f in failures(result.out) if f[0] == "rules"]
+    assert len(found) == 1 and said in found[0][2], result.out
+    assert found[0][1].startswith(".ai/repo/rules/project/tabs.v1.md") and found[0][3]
+
+
+def test_a_sound_project_rule_resolves_with_the_vendored_set(wired: Repo) -> None:
+    values = {"id": "project.tabs", "klass": "advisory", "depends": "", "extra": ""}
+    wired.write(".ai/repo/rules/project/tabs.v1.md", RULE.format(**values))
+    wired.commit("a project rule")
+    result = wired.mj("doctor")
+    assert result.code == 0, result
+    assert re.search(
+        r"^OK\s+rules\s+\.ai/repo/rules/project/ — 1 rule\(s\), resolved", result.out, re.M
+    )
+    assert wired.mj("rules").code == 0

@@ -22,6 +22,7 @@ from mj_watch.policycheck import policy_schema
 from mj_watch.probes import environment
 from mj_watch.probes import optional_tools
 from mj_watch.projection_checks import projection_integrity
+from mj_watch.projectrules import project_rules
 from mj_watch.retention import retention_caps
 from mj_watch.selftime import doctor_budget
 from mj_watch.taskrules import ledger_integrity
@@ -58,6 +59,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     ("state_consistency", state_consistency),
     ("question_lines", question_lines),
     ("vendor_integrity", vendor_integrity),
+    (None, project_rules),
     ("decision_records", decision_records),
     (None, environment),
     (None, optional_tools),
