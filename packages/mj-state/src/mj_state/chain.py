@@ -154,13 +154,16 @@ def verify(
     size: int,
     expected: str = GENESIS,
     before: bytes | None = None,
+    hashes: list[str] | None = None,
 ) -> Verdict:
     """Judge the chain over rows (line number, bytes, complete) and their parsed values: the
     whole ledger, or its tail when `expected` is the hash the first of them must carry (of the
-    line `before` it, when there is one)."""
+    line `before` it, when there is one). `hashes` are the rows' own digests when the caller
+    has them (the tail of a whole ledger already hashed)."""
     verdict = Verdict()
     verdict.lines = len(rows)
-    hashes = linehash.hexdigests([raw for _, raw, _ in rows])  # each line's, at once
+    if hashes is None:
+        hashes = linehash.hexdigests([raw for _, raw, _ in rows])  # each line's, at once
     prevs = [value.get("prev") if type(value) is dict else None for value in values]
     if (
         prevs

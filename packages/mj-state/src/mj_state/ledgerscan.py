@@ -8,6 +8,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from mj_core import jsonl
+from mj_core import linehash
 
 from mj_state import chain
 from mj_state.ledgerread import Event
@@ -57,7 +58,7 @@ def _all_declared(values: list[Any], declared: dict[str, Event]) -> bool:
 class Scan:
     """One reading of the ledger for a judge: rows, values, malformed lines, the chain."""
 
-    __slots__ = ("_chain", "_verify", "problems", "rows", "tip", "values")
+    __slots__ = ("_chain", "_verify", "hashes", "problems", "rows", "tip", "values")
 
     def __init__(
         self,
@@ -73,6 +74,7 @@ class Scan:
         self._chain = verdict if isinstance(verdict, chain.Verdict) else None
         self._verify = None if isinstance(verdict, chain.Verdict) else verdict
         self.tip = tip  # (the tip, whether the file was there, the ledger's size) as read
+        self.hashes: list[str] | None = None  # each row's digest, when a whole scan made them
 
     @property
     def chain(self) -> chain.Verdict:
@@ -97,13 +99,21 @@ def tail_of(whole: Scan) -> Scan:
     first = rows[0][0] if rows else 0
     found = [(number, why) for number, why in whole.problems if number >= first]
     expected, line_before = chain.GENESIS, None
+    hashes = whole.hashes[start:] if whole.hashes is not None else None
     if start:
         before = whole.rows[start - 1]
         expected = chain.prev_after(before[1], whole.values[start - 1], only=before[0] == 1)
         line_before = before[1] if expected == chain.digest(before[1]) else None
     tip, present, size = whole.tip if whole.tip is not None else (None, False, 0)
     verdict = chain.verify(
-        rows, values, tip, tip_present=present, size=size, expected=expected, before=line_before
+        rows,
+        values,
+        tip,
+        tip_present=present,
+        size=size,
+        expected=expected,
+        before=line_before,
+        hashes=hashes,  # hashed once, with the whole ledger
     )
     return Scan(rows, values, found, verdict, whole.tip)
 
@@ -115,8 +125,12 @@ def scan(ledger: Path) -> Scan:
     rows = rows_of(data)
     values, found = _values_and_problems(data, rows)
     tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
-    verdict = chain.verify(rows, values, tip, tip_present=tip_bytes is not None, size=len(data))
-    return Scan(rows, values, found, verdict, (tip, tip_bytes is not None, len(data)))
+    hashes = linehash.hexdigests([raw for _, raw, _ in rows])
+    present = tip_bytes is not None
+    verdict = chain.verify(rows, values, tip, tip_present=present, size=len(data), hashes=hashes)
+    whole = Scan(rows, values, found, verdict, (tip, present, len(data)))
+    whole.hashes = hashes
+    return whole
 
 
 def task_scan(ledger: Path) -> Scan:
