@@ -19,6 +19,8 @@ from mj_core import yamlstrict
 from mj_core.errors import MissingArtifact
 from mj_core.findings import verdict
 from mj_core.stage import Context
+from mj_core.stage import run_stream
+from mj_policy import layerfacts
 from mj_policy import rulepkg
 from mj_policy import skeleton
 from mj_watch import doctor
@@ -288,3 +290,35 @@ def test_one_changed_value_in_a_complete_policy_never_crashes_doctor(
         policy.write_bytes(original)
     assert int(verdict(found)) in (0, 10, 12)
     assert all(f.reproduce for f in found if f.level == "FAIL")
+
+
+# `mj-watch facts --for doctor` after `mj-policy facts`: the layer's facts passed on, the rest
+# added; without them, or after a failing upstream, it stops.
+
+
+def _doctor_facts(root: Path, upstream: list[dict[str, object]]) -> list[dict[str, object]]:
+    options = argparse.Namespace(of="doctor", prove=False, input=None)
+    context = Context(cwd=root, upstream=upstream)
+    return list(run_stream("mj-watch facts", gather.STAGES["facts"], options, context))
+
+
+def test_doctor_facts_pass_the_layer_facts_on_and_add_the_rest(root: Path) -> None:
+    layer = [*layerfacts.gather(root), streams.summary("mj-policy facts", 0, {"fact": 3})]
+    out = _doctor_facts(root, layer)
+    names = [record.get("fact") for record in out if record["kind"] == "fact"]
+    assert names[:4] == ["doctor", "files", "layer", "targets"]
+    assert {"git", "state", "hooks", "decisions"} <= set(names)
+    assert out[-1]["kind"] == "summary" and out[-1]["exit"] == 0
+
+
+@pytest.mark.parametrize("missing", ["files", "layer", "targets"])
+def test_doctor_facts_without_a_layer_fact_are_missing_artifact(root: Path, missing: str) -> None:
+    layer = [r for r in layerfacts.gather(root) if r["fact"] != missing]
+    out = _doctor_facts(root, [*layer, streams.summary("mj-policy facts", 0, {})])
+    assert out[-1]["exit"] == 12 and f"no {missing} fact" in str(out[-1]["error"])
+    assert [r for r in out if r["kind"] == "fact"] == []
+
+
+def test_doctor_facts_stop_with_a_failing_upstream(root: Path) -> None:
+    out = _doctor_facts(root, [streams.summary("mj-policy facts", 10, {}, "broken")])
+    assert [r["kind"] for r in out] == ["summary"] and out[0]["exit"] == 10

@@ -140,24 +140,23 @@ def read(layer: Layer, found: ledger.Scan | None = None) -> Situation:
     """The situation of `layer`'s checkout; `found` is a ledger scan already made."""
     scan = ledger.task_scan(ledger.path(layer.state)) if found is None else found
     task = tasklog.derive(list(zip((row[0] for row in scan.rows), scan.values, strict=True)))
+    return _with_copy(layer, scan, task)
+
+
+def read_task(layer: Layer) -> Situation:
+    """`read` for a caller that needs only the task (`start`): the ledger's few lines that
+    can move it (`ledger.task_rows`), no scan of the tail."""
+    return _with_copy(layer, None, tasklog.derive(ledger.task_rows(ledger.path(layer.state))))
+
+
+def _with_copy(layer: Layer, scan: ledger.Scan | None, task: tasklog.Task | None) -> Situation:
+    """The situation, with `current.yaml` read (or why it does not parse)."""
     copy, problem = None, None
     try:
         copy = tasks.read_current(layer)
     except ContractUnmet as exc:
         problem = exc.message
     return Situation(layer.root, scan, task, copy, problem)
-
-
-def read_task(layer: Layer) -> Situation:
-    """`read` for a caller that needs only the task (`start`): the ledger's few lines that
-    can move it (`ledger.task_rows`), no scan of the tail."""
-    task = tasklog.derive(ledger.task_rows(ledger.path(layer.state)))
-    copy, problem = None, None
-    try:
-        copy = tasks.read_current(layer)
-    except ContractUnmet as exc:
-        problem = exc.message
-    return Situation(layer.root, None, task, copy, problem)
 
 
 def blockers(
