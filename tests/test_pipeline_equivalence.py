@@ -71,6 +71,8 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("prompt", "list"), None),
     (("prompt", "render", "resume"), None),
     (("rules",), None),
+    (("ratchet", "check"), None),
+    (("ratchet", "update"), None),
     (("rules", "show", "majordomus.enforcement-wiring"), None),
     (("rules", "vendor", "status"), None),
     (("rules", "vendor", "diff"), None),

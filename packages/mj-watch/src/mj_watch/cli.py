@@ -11,6 +11,8 @@ TABLE = LazyTable(
         "doctor": "mj_watch.doctor",
         "facts": "mj_watch.gather",
         "finish": "mj_watch.finish",
+        "ratchet": "mj_watch.ratchet",
+        "ratchet-update": "mj_watch.ratchet",
         "watch": "mj_watch.watch",
     }
 )

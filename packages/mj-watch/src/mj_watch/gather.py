@@ -1,9 +1,9 @@
-"""`mj-watch facts --for doctor|watch`: the facts stage of mj-watch's judges.
+"""`mj-watch facts --for doctor|watch|ratchet`: the facts stage of mj-watch's judges.
 
-It reads the checkout and emits `fact` records (`doctorfacts`, `watchgather`); for doctor it
-reads the layer's facts on stdin first (`mj-policy facts | mj-watch facts --for doctor`) and
-passes them on. The judge named by `--for` reads them on stdin and never the repository, so a
-saved facts file can be judged anywhere.
+It reads the checkout and emits `fact` records (`doctorfacts`, `watchgather`,
+`ratchetfacts`); for doctor it reads the layer's facts on stdin first (`mj-policy facts |
+mj-watch facts --for doctor`) and passes them on. The judge named by `--for` reads them on
+stdin and never the repository, so a saved facts file can be judged anywhere.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
+    if options.of == "ratchet":
+        from mj_watch import ratchetfacts
+
+        return ratchetfacts.gather(context.root())
     if options.of == "watch":
         from mj_watch import watchgather
 

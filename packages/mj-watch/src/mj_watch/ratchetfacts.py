@@ -1,0 +1,199 @@
+"""`mj-watch facts --for ratchet`: each declared metric counted now, the accepted counts, and
+every secret-shaped string in the tracked tree, as one `ratchet` fact.
+
+The declaration (`.ai/repo/ratchet.yaml`) and the baseline (`.ai/repo/ratchet-baseline.yaml`)
+are read strictly (unknown keys and wrong types are 10, naming file, line and key). A
+`command` metric is its argument vector run without a shell in the repository root, with a
+deadline; its stdout must be one integer. A `lines-containing` metric counts the lines of
+tracked files (under `under`, when given) that contain `text`. The secret scan reads every
+tracked file once, with the builtin counts, and keeps where a match is, never the match.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from mj_core import git
+from mj_core import yamlstrict
+from mj_core.errors import ContractUnmet
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    Record = dict[str, Any]
+
+DECLARATION = ".ai/repo/ratchet.yaml"
+BASELINE = ".ai/repo/ratchet-baseline.yaml"
+COMMAND_SECONDS = 300.0
+LARGEST = 4 << 20  # a tracked file larger than this is not read (a build artefact, data)
+# Hard-zero classes: a credential shape is never ratcheted. Named, so a finding says which.
+SECRETS = {
+    "private key block": rb"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY",
+    "AWS access key id": rb"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+    "GitHub token": rb"\bgh[pousr]_[A-Za-z0-9]{36,}\b",
+    "Slack token": rb"\bxox[abprs]-[A-Za-z0-9-]{10,}",
+    "Google API key": rb"\bAIza[0-9A-Za-z_-]{35}\b",
+}
+
+
+def gather(root: Path) -> Iterator[Record]:
+    metrics = _declared(root)
+    baseline = _baseline(root)
+    tracked = git.ls_files(root)
+    builtin = [m for m in metrics if "builtin" in m]
+    counts, secrets = _read_tracked(root, tracked, builtin)
+    measured = []
+    for metric in metrics:
+        if "command" in metric:
+            count, problem = _run(root, metric["command"])
+        else:
+            count, problem = counts[metric["name"]], None
+        measured.append({**_shown(metric), "count": count, "problem": problem})
+    yield {
+        "kind": "fact",
+        "fact": "ratchet",
+        "declared": (root / DECLARATION).is_file(),
+        "metrics": measured,
+        "baseline": baseline,
+        "secrets": secrets,
+    }
+
+
+def _declared(root: Path) -> list[Record]:
+    if not (root / DECLARATION).is_file():
+        return []
+    doc = yamlstrict.load_file(root / DECLARATION, DECLARATION)
+    _valid(doc, "ratchet")
+    metrics: list[Record] = list(doc.data["metrics"] or [])
+    seen: set[str] = set()
+    for index, metric in enumerate(metrics):
+        where = doc.where(("metrics", index))
+        if metric["name"] in seen:
+            raise ContractUnmet(f"{where}: metric {metric['name']!r} is declared twice")
+        seen.add(metric["name"])
+        counted = "command" in metric
+        builtin = {"builtin" in metric, "text" in metric}  # both or neither, and not with `command`
+        if counted in builtin or len(builtin) > 1 or (counted and "under" in metric):
+            raise ContractUnmet(
+                f"{where}: metric {metric['name']!r} has `command`, or `builtin` and `text` "
+                "(with `under` if it wants one) — never both, never neither"
+            )
+    return metrics
+
+
+def _baseline(root: Path) -> dict[str, int] | None:
+    if not (root / BASELINE).is_file():
+        return None
+    doc = yamlstrict.load_file(root / BASELINE, BASELINE)
+    _valid(doc, "ratchet-baseline")
+    counts = dict(doc.data["counts"])
+    for name, count in counts.items():
+        if (
+            not re.fullmatch(r"[a-z0-9][a-z0-9-]*", str(name))
+            or type(count) is not int
+            or count < 0
+        ):
+            where = doc.where(("counts", name))
+            raise ContractUnmet(f"{where}: counts.{name}: a metric's name and a count of 0 or more")
+    return counts
+
+
+def _valid(doc: yamlstrict.Document, kind: str) -> None:
+    """10 at the first violation of `kind`'s schema; jsonschema words it, imported only then."""
+    from mj_core import schema
+
+    if not schema.quick_violations(doc, kind):
+        return
+    for where, message in schema.violations(doc, kind)[:1]:
+        raise ContractUnmet(f"{where}: {message} — see docs/FORMATS.md (ratchet)")
+
+
+def _shown(metric: Record) -> Record:
+    """The metric as the judge names it: its name and how it is counted."""
+    if "command" in metric:
+        return {"name": metric["name"], "command": list(metric["command"])}
+    how = {"builtin": metric["builtin"], "text": metric["text"]}
+    return {"name": metric["name"], **how, "under": metric.get("under")}
+
+
+def _read_tracked(
+    root: Path, tracked: list[str], builtin: list[Record]
+) -> tuple[dict[str, int], list[Record]]:
+    """Each builtin metric's count and every secret-shaped match (path, line, class), from
+    one read of each tracked file."""
+    counts = {m["name"]: 0 for m in builtin}
+    needles = [(m["name"], m["text"].encode("utf-8"), _prefix(m.get("under"))) for m in builtin]
+    pattern = re.compile(b"|".join(b"(?P<s%d>%s)" % (i, p) for i, p in enumerate(SECRETS.values())))
+    names = list(SECRETS)
+    secrets: list[Record] = []
+    base = str(root)
+    for relative in tracked:
+        data = _contents(os.path.join(base, relative))
+        if data is None:
+            continue
+        for name, text, under in needles:
+            inside = under is None or relative == under or relative.startswith(under + "/")
+            if inside and text in data:
+                counts[name] += sum(1 for line in data.split(b"\n") if text in line)
+        for match in pattern.finditer(data):
+            index = int(next(k for k, v in match.groupdict().items() if v is not None)[1:])
+            line = data.count(b"\n", 0, match.start()) + 1
+            secrets.append({"path": relative, "line": line, "class": names[index]})
+    return counts, secrets
+
+
+def _contents(path: str) -> bytes | None:
+    """A tracked regular file's bytes (None for a link, a special file, one over LARGEST or
+    gone), opened without following a link and without waiting on a pipe."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode) or found.st_size > LARGEST:
+            return None
+        return os.read(fd, found.st_size + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _prefix(under: str | None) -> str | None:
+    if under is None:
+        return None
+    cleaned = under.strip("/")
+    return None if cleaned in ("", ".") else cleaned
+
+
+def _run(root: Path, argv: list[str]) -> tuple[int | None, str | None]:
+    """The metric command's count, or why there is none (it failed, or printed no integer)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            argv,
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=COMMAND_SECONDS,
+            check=False,
+        )
+    except FileNotFoundError:
+        return None, f"{argv[0]}: command not found"
+    except subprocess.TimeoutExpired:
+        return None, f"did not finish within {COMMAND_SECONDS:g} s and was stopped"
+    except OSError as exc:
+        return None, f"could not be run: {exc.strerror}"
+    if done.returncode != 0:
+        return None, f"exited {done.returncode}"
+    text = done.stdout.decode("utf-8", "replace").strip()
+    if not re.fullmatch(r"[0-9]{1,18}", text):
+        return None, "its stdout is not one integer"
+    return int(text), None
