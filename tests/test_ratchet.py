@@ -104,3 +104,15 @@ def test_a_bad_declaration_is_refused_naming_file_line_and_key(layer_repo: Repo)
     )
     failing = layer_repo.mj("ratchet", "check")
     assert failing.code == 10 and "x — could not be counted: exited 1" in failing.out, failing
+
+
+def test_doctor_judges_a_declared_ratchet(layer_repo: Repo) -> None:
+    assert "ratchet" not in layer_repo.mj("doctor").out  # nothing declared: nothing judged
+    _declared(layer_repo, 1)
+    assert layer_repo.mj("ratchet", "update").code == 0
+    layer_repo.write("lib/a.py", "x = 1  # TODO\ny = 2  # TODO\n")
+    doctor = layer_repo.mj("doctor")
+    assert (
+        doctor.code == 10
+        and "FAIL ratchet     todo-lines — 2, up from the accepted 1" in doctor.out
+    )

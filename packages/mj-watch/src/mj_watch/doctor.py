@@ -23,6 +23,7 @@ from mj_watch.probes import environment
 from mj_watch.probes import optional_tools
 from mj_watch.projection_checks import projection_integrity
 from mj_watch.projectrules import project_rules
+from mj_watch.ratchet import doctrine as ratchet_doctrine
 from mj_watch.retention import retention_caps
 from mj_watch.selftime import doctor_budget
 from mj_watch.taskrules import ledger_integrity
@@ -61,6 +62,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     ("vendor_integrity", vendor_integrity),
     (None, project_rules),
     ("decision_records", decision_records),
+    (None, ratchet_doctrine),
     (None, environment),
     (None, optional_tools),
     (None, doctor_budget),

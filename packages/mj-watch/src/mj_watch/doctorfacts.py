@@ -5,7 +5,8 @@ packages with their hashes), whether the layer loads and the projection targets.
 what git says (the local directory ignored, tracked state, the position and divergence label
 of the active task); this checkout's state (what each state path is, the ledger's malformed
 lines and chain, the task's situation, the question file, the decision log, the stores'
-sizes); the hooks (with `--prove`, what running them did); the environment. Nothing is judged
+sizes); the hooks (with `--prove`, what running them did); the environment; the ratchet's
+counts, when the repository declares one. Nothing is judged
 here: `mj-watch doctor` does that from these records alone.
 """
 
@@ -96,6 +97,18 @@ def _gathered(
     policy = lay.policy.data if lay is not None else {}
     yield hookfacts.gather(root, wiring.entries(policy), prove=prove and lay is not None)
     yield probes.probe(root)
+    yield from _ratchet(root)
+
+
+def _ratchet(root: Path) -> Iterator[Record]:
+    """The ratchet's fact when the repository declares one (doctor then judges it as
+    `ratchet check` does); else a fact that says it is not declared, nothing counted."""
+    from mj_watch import ratchetfacts
+
+    if (root / ratchetfacts.DECLARATION).is_file():
+        yield from ratchetfacts.gather(root)
+        return
+    yield fact("ratchet", declared=False, metrics=[], baseline=None, secrets=[])
 
 
 def _ask_git_ahead(root: Path, manifest: Document | None) -> None:
