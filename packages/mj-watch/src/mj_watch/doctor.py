@@ -23,7 +23,6 @@ from mj_watch.probes import environment
 from mj_watch.probes import optional_tools
 from mj_watch.projection_checks import projection_integrity
 from mj_watch.projectrules import project_rules
-from mj_watch.ratchet import doctrine as ratchet_doctrine
 from mj_watch.retention import retention_caps
 from mj_watch.selftime import doctor_budget
 from mj_watch.taskrules import ledger_integrity
@@ -41,6 +40,15 @@ if TYPE_CHECKING:
     from typing import Any
 
     Check = Callable[[Facts], Iterable[Finding]]
+
+
+def ratchet_doctrine(facts: Facts) -> Iterator[Finding]:
+    """The ratchet, judged as `ratchet check` does, when the repository declares one (the
+    judge's module is imported only then)."""
+    if facts.get("ratchet").get("declared"):
+        from mj_watch import ratchet
+
+        yield from ratchet.findings(facts.get("ratchet"))
 
 
 def vendor_integrity(facts: Facts) -> Iterator[Finding]:

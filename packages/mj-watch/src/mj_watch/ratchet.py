@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 
     from mj_core.stage import Context
 
-    from mj_watch.factview import Facts
-
     Record = dict[str, Any]
 
 CATEGORY = "ratchet"
@@ -68,13 +66,6 @@ def findings(told: Record) -> Iterator[Finding]:
             "ratcheted: remove it from the file and its history, and rotate the credential",
             f"grep -nE {pattern} {shlex.quote(path)} | cut -d: -f1",
         )
-
-
-def doctrine(facts: Facts) -> Iterator[Finding]:
-    """doctor's ratchet: `findings` when the repository declares a ratchet, else nothing."""
-    told = facts.get("ratchet")
-    if told.get("declared"):
-        yield from findings(told)
 
 
 def _judged(metric: Record, baseline: dict[str, int] | None) -> Finding:
