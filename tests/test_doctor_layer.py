@@ -280,6 +280,7 @@ def test_a_project_rule_is_judged_as_rules_resolves_it(
 ) -> None:
     values = {"id": "project.tabs", "klass": "advisory", "depends": "", "extra": "", **fields}
     wired.write(".ai/repo/rules/project/tabs.v1.md", RULE.format(**values))
+    wired.write("tests/test_style.py", "def test_style() -> None:\n    assert True\n")
     wired.commit("a project rule")
     result = wired.mj("doctor")
     assert result.code == 10, result

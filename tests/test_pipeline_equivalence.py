@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Repo
@@ -70,6 +71,9 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("prompt", "list"), None),
     (("prompt", "render", "resume"), None),
     (("rules",), None),
+    (("doctrine",), None),
+    (("doctrine", "list"), None),
+    (("doctrine", "show", "majordomus.context-budget"), None),
     (("ratchet", "check"), None),
     (("ratchet", "update"), None),
     (("rules", "show", "majordomus.enforcement-wiring"), None),
@@ -196,24 +200,29 @@ def test_init_in_a_repository_without_a_layer(tmp_path: Path) -> None:
     assert _snapshot(made[0].root) == _snapshot(made[1].root)
 
 
-def _declared_commands() -> list[dict[str, object]]:
+def _declared_commands() -> list[dict[str, Any]]:
     """The commands as `share/commands.json` declares them (read as a file: the wheels run of
     this suite has the tools installed elsewhere, not importable here)."""
     import json
 
     text = (Path(__file__).resolve().parents[1] / "share" / "commands.json").read_text()
-    commands: list[dict[str, object]] = json.loads(text)["commands"]
+    commands: list[dict[str, Any]] = json.loads(text)["commands"]
     return commands
 
 
-def _literal(words: list[str]) -> tuple[str, ...]:
-    """A declared stage's words without the options the command fills in (`--format @format`)."""
+def _literal(step: dict[str, Any], spec: dict[str, Any]) -> tuple[str, ...]:
+    """A declared stage's words without the options the command fills in (`--format @format`),
+    with a stand-in for each required positional the command forwards to it (`show <id>`)."""
     kept: list[str] = []
-    for word in words:
+    for word in step["stage"]:
         if word.startswith("@"):
             kept.pop()  # the flag it is the value of
         else:
             kept.append(word)
+    forwarded = set(step.get("forward") or [])
+    for option in spec.get("options") or []:
+        if option["name"] in forwarded and option.get("required") and "flag" not in option:
+            kept.append("x")
     return tuple(kept)
 
 
@@ -221,7 +230,7 @@ def _literal(words: list[str]) -> tuple[str, ...]:
     "stage",
     sorted(
         {  # every stage that follows another in some command's pipeline: each reads a stream
-            _literal(step["stage"])
+            _literal(step, spec)
             for spec in _declared_commands()
             for step in (spec.get("pipeline") or [])[1:]
         }

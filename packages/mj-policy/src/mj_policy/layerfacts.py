@@ -3,8 +3,9 @@
 `files`: the manifest, each path a manifest section names, the policy, the profiles and the
 rule packages (with their hashes), each described as it is on disk; `layer`: whether the
 layer loads, and why not; `targets`: each declared projection target as a write would find it
-(`targetfacts`). `mj-watch facts --for doctor` passes these on and adds what git and this
-checkout's state say; `mj-watch doctor` judges them all.
+(`targetfacts`); `tests`: each test file a project rule names, and whether it is there.
+`mj-watch facts --for doctor` passes these on and adds what git and this checkout's state say;
+`mj-watch doctor` judges them all; `mj-watch doctrine` reads them alone.
 """
 
 from __future__ import annotations
@@ -32,14 +33,16 @@ if TYPE_CHECKING:
 
 
 def gather(root: Path) -> Iterator[Record]:
-    """The `files`, `layer` and `targets` facts of the layer at `root`; 12 without one."""
+    """The `files`, `layer`, `targets` and `tests` facts of the layer at `root`; 12 without one."""
     if not (root / layer_mod.MANIFEST).exists():
         raise layer_mod.absent(root)
     lay, problem = load(root)
     _HANDED[root] = lay
-    yield {"kind": "fact", "fact": "files", "entries": layer_files(root)}
+    entries = layer_files(root)
+    yield {"kind": "fact", "fact": "files", "entries": entries}
     yield {"kind": "fact", "fact": "layer", "loads": lay is not None, "problem": problem}
     yield targetfacts.gather(root, lay)
+    yield {"kind": "fact", "fact": "tests", "named": _named_tests(root, entries)}
 
 
 _HANDED: dict[Path, Layer | None] = {}  # a layer loaded by `gather` in this process, once
@@ -51,6 +54,32 @@ def handed_on(root: Path) -> Layer | None:
     if root in _HANDED:
         return _HANDED.pop(root)
     return load(root)[0]
+
+
+def _named_tests(root: Path, entries: dict[str, Record]) -> dict[str, bool]:
+    """Each test file a project rule names (`x-majordomus.tests`), and whether it is a file.
+    A rule whose front matter does not parse names none here (the rules' judges report it)."""
+    from mj_core import yamlstrict
+
+    named: dict[str, bool] = {}
+    for relative, entry in sorted(entries.items()):
+        if "/rules/project/" not in relative or not relative.endswith(".md"):
+            continue
+        text = entry.get("text")
+        try:
+            doc = (
+                yamlstrict.split_front_matter(text, relative)[0] if isinstance(text, str) else None
+            )
+        except MjError:
+            continue
+        block = (
+            doc.data.get("x-majordomus") if doc is not None and isinstance(doc.data, dict) else None
+        )
+        tests = block.get("tests") if isinstance(block, dict) else None
+        for test in tests if isinstance(tests, list) else []:
+            if isinstance(test, str) and test:
+                named[test] = (root / test).is_file()
+    return named
 
 
 def load(root: Path) -> tuple[Layer | None, str | None]:

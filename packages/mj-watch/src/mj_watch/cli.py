@@ -9,6 +9,8 @@ from mj_core.cli import Tool
 TABLE = LazyTable(
     {
         "doctor": "mj_watch.doctor",
+        "doctrine": "mj_watch.doctrine",
+        "doctrine-show": "mj_watch.doctrine",
         "facts": "mj_watch.gather",
         "finish": "mj_watch.finish",
         "ratchet": "mj_watch.ratchet",

@@ -2,7 +2,8 @@
 
 Each `project/*.md` rule's front matter must parse and be closed (no unknown key); a blocking
 rule must name a validator, or nothing could fail it (that the validator exists is
-`vendorcheck.validator_findings`'s); and the whole set, vendored and project rules together,
+`vendorcheck.validator_findings`'s); each test file a project rule names must be there; and
+the whole set, vendored and project rules together,
 must resolve (identity, the reserved namespace, dependencies, cycles) by
 `mj_policy.rules.resolve`, the function `rules` itself resolves with. The vendored package is
 `vendorcheck`'s.
@@ -71,7 +72,16 @@ def _project_rule(facts: Facts, shown: str) -> tuple[rules_mod.Rule | None, list
         return None, found
     data: dict[str, Any] = doc.data
     rule = rules_mod.Rule(str(data["id"]), int(data["version"]), shown, "project", data)
-    return rule, list(_enforcement(shown, data))
+    return rule, [*_enforcement(shown, data), *_tests(facts, rule)]
+
+
+def _tests(facts: Facts, rule: rules_mod.Rule) -> Iterator[Finding]:
+    """A FAIL for each test file the rule names that is not there (`doctrine`'s judgement)."""
+    from mj_watch import doctrine
+
+    for finding in doctrine.missing(facts, [rule]):
+        if "test file" in finding.message:
+            yield Finding("FAIL", CATEGORY, finding.subject, finding.message, finding.reproduce)
 
 
 def _vendored_rule(facts: Facts, shown: str) -> rules_mod.Rule | None:
