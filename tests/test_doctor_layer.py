@@ -299,3 +299,34 @@ def test_a_sound_project_rule_resolves_with_the_vendored_set(wired: Repo) -> Non
         r"^OK\s+rules\s+\.ai/repo/rules/project/ — 1 rule\(s\), resolved", result.out, re.M
     )
     assert wired.mj("rules").code == 0
+
+
+SCHEMAS_MANIFEST = """schema: ai-repository/v1
+
+repo:
+  path: repo              # tracked canonical context
+local:
+  path: local             # this checkout's own; ignored by git
+  tracked: false
+  implicit_context: false
+
+sections:                 # relative to .ai/; each one resolves to a path the tool reads
+  policy: repo/policy.yaml
+  profiles: repo/profiles
+  rules: repo/rules
+  prompts: repo/prompts
+  skills: repo/skills
+  workflows: repo/workflows
+  knowledge: repo/knowledge
+  adrs: repo/adrs
+  project: repo/project
+"""
+
+
+def test_the_manifest_example_of_the_schemas_document_is_valid(wired: Repo) -> None:
+    """SCHEMAS.cs.md's example has no `context`: its documents are then README.md."""
+    wired.write(".ai/manifest.yaml", SCHEMAS_MANIFEST)
+    wired.commit("the documented manifest")
+    result = wired.mj("doctor")
+    assert result.code == 0, result
+    assert wired.mj("context", "validate").code == 0

@@ -23,11 +23,13 @@ if TYPE_CHECKING:
 
     Record = dict[str, Any]
 REPRODUCE = "majordomus context validate"
+DOCUMENTS = ["README.md"]  # the context documents of a manifest that names none
 
 
 def settings(lay: layer_mod.Layer) -> tuple[tuple[str, ...], frozenset[str]]:
-    """(document file names from the manifest, provider names from the policy's projections)."""
-    names = tuple(lay.manifest.data["context"]["documents"])
+    """(document file names from the manifest, provider names from the policy's projections);
+    a manifest without `context` names `README.md`, as the skeleton's does."""
+    names = tuple((lay.manifest.data.get("context") or {"documents": DOCUMENTS})["documents"])
     projections = lay.policy.data.get("projections") or []
     return names, frozenset(str(p["provider"]) for p in projections)
 
