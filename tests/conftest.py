@@ -230,3 +230,22 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         write(f"stream contract FAILED: {problem}", red=True)
     if len(verdict.problems) > 40:
         write(f"stream contract: {len(verdict.problems) - 40} more problems", red=True)
+
+
+# A project rule's file (`.ai/repo/rules/project/`): format with id, klass, depends, extra
+# (front-matter lines of its own, ending in a newline, or "").
+PROJECT_RULE = """---
+id: {id}
+version: 1
+kind: rule
+title: Tabs
+description: Indent with tabs.
+statement: Indent with tabs.
+status: active
+class: {klass}
+depends_on: [{depends}]
+tags: []
+{extra}---
+
+Indent with tabs.
+"""

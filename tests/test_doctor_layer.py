@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import PROJECT_RULE as RULE
 from conftest import Repo
 from conftest import failures
 from conftest import wire
@@ -242,21 +243,6 @@ def test_any_policy_text_gets_a_verdict_never_a_traceback(wired: Repo, policy: s
         assert failures(result.out) or result.err, result
 
 
-RULE = """---
-id: {id}
-version: 1
-kind: rule
-title: Tabs
-description: Indent with tabs.
-statement: Indent with tabs.
-status: active
-class: {klass}
-depends_on: [{depends}]
-tags: []
-{extra}---
-
-Indent with tabs.
-"""
 VALIDATOR = (
     "x-majordomus:\n  validator: {name}\n  category: style\n  enforced_by:\n    - doctor\n"
     "  exit_code: 10\n  tests:\n    - tests/test_style.py\n"

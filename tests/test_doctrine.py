@@ -3,31 +3,17 @@ what they name is there."""
 
 from __future__ import annotations
 
+from conftest import PROJECT_RULE as RULE
 from conftest import Repo
 
-RULE = """---
-id: project.tabs
-version: 1
-kind: rule
-title: Tabs
-description: Indent with tabs.
-statement: Indent with tabs.
-status: active
-class: advisory
-depends_on: [{depends}]
-tags: []
-x-majordomus:
-  validator: context_budget
-  category: style
-  enforced_by:
-    - doctor
-  exit_code: 10
-  tests:
-    - tests/test_tabs.py
----
+TESTED = (
+    "x-majordomus:\n  validator: context_budget\n  category: style\n  enforced_by:\n"
+    "    - doctor\n  exit_code: 10\n  tests:\n    - tests/test_tabs.py\n"
+)
 
-Indent with tabs.
-"""
+
+def _rule(depends: str) -> str:
+    return RULE.format(id="project.tabs", klass="advisory", depends=depends, extra=TESTED)
 
 
 def test_status_counts_the_shipped_doctrines(layer_repo: Repo) -> None:
@@ -39,7 +25,7 @@ def test_status_counts_the_shipped_doctrines(layer_repo: Repo) -> None:
 
 
 def test_a_missing_test_file_fails_status_and_doctor_until_it_is_there(layer_repo: Repo) -> None:
-    layer_repo.write(".ai/repo/rules/project/tabs.v1.md", RULE.format(depends=""))
+    layer_repo.write(".ai/repo/rules/project/tabs.v1.md", _rule(""))
     layer_repo.commit("a project rule")
     status = layer_repo.mj("doctrine", "status")
     assert status.code == 10, status
@@ -57,6 +43,6 @@ def test_a_missing_test_file_fails_status_and_doctor_until_it_is_there(layer_rep
 def test_an_unknown_id_is_12_and_an_unresolvable_set_is_10(layer_repo: Repo) -> None:
     unknown = layer_repo.mj("doctrine", "show", "project.nope")
     assert unknown.code == 12 and unknown.err.count("\n") == 1, unknown
-    layer_repo.write(".ai/repo/rules/project/tabs.v1.md", RULE.format(depends="project.gone@1"))
+    layer_repo.write(".ai/repo/rules/project/tabs.v1.md", _rule("project.gone@1"))
     broken = layer_repo.mj("doctrine")
     assert broken.code == 10 and "depends_on: project.gone@1" in broken.err, broken
