@@ -66,7 +66,12 @@ def test_update_refuses_an_increase_unless_allowed_with_a_reason(layer_repo: Rep
     allowed = layer_repo.mj("ratchet", "update", "--allow-increase", "--why", "a vendored parser")
     assert allowed.code == 0, allowed
     ledger = (layer_repo.root / ".ai/local/state/ledger.jsonl").read_text().splitlines()
-    last = json.loads(ledger[-1])
+    updated = json.loads(ledger[-1])
+    assert (updated["event"], updated["counts"]) == (
+        "ratchet.updated",
+        {"todo-lines": 2, "lib-files": 1},
+    )
+    last = json.loads(ledger[-2])
     assert (last["event"], last["raised"], last["why"]) == (
         "ratchet.raised",
         {"todo-lines": [1, 2]},
@@ -74,6 +79,21 @@ def test_update_refuses_an_increase_unless_allowed_with_a_reason(layer_repo: Rep
     )
     assert layer_repo.mj("ratchet", "check").code == 0
     assert layer_repo.mj("history", "--validate").code == 0
+
+
+def test_a_baseline_raised_by_hand_fails(layer_repo: Repo) -> None:
+    """A worker who raises the accepted count in the file, instead of `update --allow-increase
+    --why`, is caught: the baseline no longer matches what the ledger recorded."""
+    _declared(layer_repo, 1)
+    assert layer_repo.mj("ratchet", "update").code == 0
+    layer_repo.write("lib/a.py", "x = 1  # TODO\ny = 2  # TODO\n")
+    baseline = layer_repo.root / ".ai/repo/ratchet-baseline.yaml"
+    baseline.write_text(baseline.read_text().replace("todo-lines: 1", "todo-lines: 2"))
+    edited = layer_repo.mj("ratchet", "check")
+    assert edited.code == 10, edited
+    assert "FAIL ratchet     .ai/repo/ratchet-baseline.yaml — differs from the counts" in edited.out
+    assert "todo-lines — 2, accepted 2" in edited.out  # the count itself now looks fine
+    assert layer_repo.mj("doctor").code == 10
 
 
 def test_a_planted_secret_fails_whatever_the_baseline_and_is_never_echoed(

@@ -108,7 +108,7 @@ def _ratchet(root: Path) -> Iterator[Record]:
     if (root / ratchetfacts.DECLARATION).is_file():
         yield from ratchetfacts.gather(root)
         return
-    yield fact("ratchet", declared=False, metrics=[], baseline=None, secrets=[])
+    yield fact("ratchet", declared=False, metrics=[], baseline=None, recorded=None, secrets=[])
 
 
 def _ask_git_ahead(root: Path, manifest: Document | None) -> None:

@@ -4,9 +4,10 @@ The judge (`mj-watch ratchet`) reads the `ratchet` fact: a metric at or below it
 count is OK, above it FAILs naming both numbers and how it is counted, without an accepted
 count it WARNs and passes; a metric that could not be counted FAILs. A secret-shaped string
 in the tracked tree is a hard zero, never ratcheted: each FAILs naming the file and line, never
-the value. The writer (`mj-watch ratchet-update`) writes the current counts as the baseline;
-a count that went up is refused (15) unless `--allow-increase --why`, which also appends
-`ratchet.raised` with the reason to the ledger.
+the value. The writer (`mj-watch ratchet-update`) writes the current counts as the baseline
+and records them in the ledger (`ratchet.updated`); a count that went up is refused (15)
+unless `--allow-increase --why`, which also appends `ratchet.raised` with the reason. A
+baseline that differs from the newest recorded counts was edited by hand, and FAILs.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 CATEGORY = "ratchet"
+LEDGER = ".ai/local/state/ledger.jsonl"
 
 
 def _fact(records: Iterable[Record]) -> Record:
@@ -53,6 +55,7 @@ def findings(told: Record) -> Iterator[Finding]:
         yield Finding(
             "WARN", CATEGORY, DECLARATION, "absent: no metric is ratcheted (the secret scan runs)"
         )
+    yield from _vouched(baseline, told.get("recorded"))
     for metric in told.get("metrics") or []:
         yield _judged(metric, baseline)
     for hit in told.get("secrets") or []:
@@ -66,6 +69,24 @@ def findings(told: Record) -> Iterator[Finding]:
             "ratcheted: remove it from the file and its history, and rotate the credential",
             f"grep -nE {pattern} {shlex.quote(path)} | cut -d: -f1",
         )
+
+
+def _vouched(baseline: dict[str, int] | None, recorded: Record | None) -> Iterator[Finding]:
+    """The baseline against what `ratchet update` last recorded in this checkout's ledger: a
+    count raised by editing the file, not by `update --allow-increase --why`, FAILs."""
+    if baseline is None:
+        return
+    if recorded is None:
+        said = "written by no `ratchet update` in this checkout (as a fresh clone has it)"
+        yield Finding("INFO", CATEGORY, BASELINE, said)
+        return
+    if recorded.get("counts") != baseline:
+        message = (
+            f"differs from the counts `ratchet update` recorded at ledger line {recorded['line']} "
+            "— edited outside `majordomus ratchet update`; its counts are not accepted"
+        )
+        reproduce = f"git diff -- {BASELINE}; sed -n '{recorded['line']}p' {LEDGER}"
+        yield Finding("FAIL", CATEGORY, BASELINE, message, reproduce)
 
 
 def _judged(metric: Record, baseline: dict[str, int] | None) -> Finding:
@@ -138,12 +159,13 @@ def _update(options: argparse.Namespace, context: Context) -> Iterator[Record]:
 
     text = "version: 1\ncounts:\n" + "".join(f"  {name}: {count}\n" for name, count in new.items())
     atomic.create(root / BASELINE, text.encode("utf-8"), mode=0o644, root=root, replace=True)
-    if raised:
-        from mj_policy.layer import load
-        from mj_state import ledger
+    from mj_policy.layer import load
+    from mj_state import ledger
 
-        layer = load(root)
-        ledger.append(root, layer.state, "ratchet.raised", {"raised": raised, "why": options.why})
+    state = load(root).state
+    if raised:
+        ledger.append(root, state, "ratchet.raised", {"raised": raised, "why": options.why})
+    ledger.append(root, state, "ratchet.updated", {"counts": new})  # what `check` vouches by
     yield {"kind": "record", "action": "ratchet", "path": BASELINE, "counts": new, "raised": raised}
 
 

@@ -60,8 +60,25 @@ def gather(root: Path) -> Iterator[Record]:
         "declared": (root / DECLARATION).is_file(),
         "metrics": measured,
         "baseline": baseline,
+        "recorded": _recorded(root),
         "secrets": secrets,
     }
+
+
+def _recorded(root: Path) -> Record | None:
+    """The counts the newest `ratchet.updated` line of this checkout's ledger records, with its
+    line number: what `ratchet update` last wrote here (None when it never ran here)."""
+    from mj_policy.layer import load
+    from mj_state import ledger
+
+    for number, raw, _ in ledger.newest_first(ledger.path(load(root).state)):
+        if b"ratchet.updated" not in raw:
+            continue
+        value = ledger.parse_line(number, raw).record
+        if type(value) is dict and value.get("event") == "ratchet.updated":
+            counts = value.get("counts")
+            return {"line": number, "counts": counts if type(counts) is dict else None}
+    return None
 
 
 def _declared(root: Path) -> list[Record]:
