@@ -263,8 +263,12 @@ def test_explain_prints_the_effective_setup(layer_repo: Repo) -> None:
     assert "  scope.0=lib" in lines
     assert "# profile implementation" in lines and "  checkpoint_interval=15m" in lines
     assert "# policy" in lines and "  version=1" in lines
-    assert "# doctrines enforced by check" in lines
-    assert "  majordomus.scope-integrity (blocking)" in lines
+    doctrines = lines[lines.index("# doctrines in force") + 1 :]
+    assert "  majordomus.scope-integrity (blocking; enforced by check, finish)" in doctrines
+    assert "  majordomus.retention-caps (blocking; enforced by doctor)" in doctrines
+    assert "  majordomus.checkpoint-freshness (advisory; enforced by check)" in doctrines
+    shipped = layer_repo.mj("doctrine", "list").out.count("INFO doctrine    majordomus.")
+    assert len(doctrines) == shipped == 19, doctrines  # every doctrine, not check's alone
 
 
 def test_tour_shows_check_catching_a_change_outside_the_scope(git_repo: Repo, tmp_path) -> None:

@@ -26,6 +26,7 @@ from mj_policy import skeleton
 from mj_watch import doctor
 from mj_watch import doctorfacts
 from mj_watch import gather
+from mj_watch import routing
 from mj_watch.factview import Facts
 from mj_watch.layercheck import layer_integrity
 from mj_watch.policycheck import policy_schema
@@ -106,11 +107,11 @@ def test_facts_of_another_judge_are_missing_artifact(tmp_path: Path) -> None:
 def test_an_advisory_rule_turns_its_failures_into_warnings(tmp_path: Path) -> None:
     failing = list(policy_schema(Facts([])))  # no layer at all: the policy is unreadable
     assert any(f.level == "FAIL" for f in failing)
-    advisory = list(doctor._routed(failing, ("advisory", 10)))
+    advisory = list(routing.routed(failing, ("advisory", 10)))
     assert [f.level for f in advisory] == [
         "WARN" if f.level == "FAIL" else f.level for f in failing
     ]
-    blocking = list(doctor._routed(failing, ("blocking", 15)))
+    blocking = list(routing.routed(failing, ("blocking", 15)))
     assert all(f.code == 15 for f in blocking if f.level == "FAIL")
 
 

@@ -3,7 +3,7 @@
 The place and the policy, the task's situation (the ledger's record of it, its copy, the
 chain over its lines), the profile, and then — for the plain check — git's answer (where HEAD
 is, what was touched since the task's head, the divergence label), the task's malformed ledger
-lines, the question file and the clock; for `--explain` the doctrines enforced by check, for
+lines, the question file and the clock; for `--explain` every doctrine in force, for
 `--overlap` the other worktrees' claims met. Everything read here; nothing judged.
 """
 
@@ -45,7 +45,7 @@ def gather(root: Path, mode: str = "check") -> Iterator[Record]:
         data = layer.profile(name).data
         yield fact("profile", name=name, data=data, interval=start.interval(layer, name))
     if record is not None and mode == "explain":
-        yield fact("doctrines", items=[list(d) for d in explain.doctrines(layer, "check")])
+        yield fact("doctrines", items=[list(d) for d in explain.doctrines(layer)])
         return
     if record is not None and mode == "overlap":
         found = [f.record() for f in overlap.report(root, list(record["scope"]))]

@@ -1,12 +1,10 @@
-"""`check --explain`: the effective task, profile, policy and the doctrines `check` enforces,
-as flattened `key=value` lines under `# task`, `# profile <name>`, `# policy`,
-`# doctrines enforced by check`.
+"""`check --explain`: the effective task, profile, policy and every doctrine in force, as
+flattened `key=value` lines under `# task`, `# profile <name>`, `# policy`, and one line a
+doctrine (its class and the commands that enforce it) under `# doctrines in force`.
 """
 
 from __future__ import annotations
 
-from mj_core import yamlstrict
-from mj_core.errors import MjError
 from mj_policy.layer import Layer
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -39,27 +37,21 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def doctrines(layer: Layer, command: str) -> list[tuple[str, str]]:
-    """(id, class) of each rule in the layer whose `x-majordomus.enforced_by` names `command`."""
-    found = []
-    directory = layer.section("rules")
-    for path in sorted(directory.rglob("*.md")):
-        try:
-            text = yamlstrict.read_text(path, layer.relative(path))
-            front, _, _ = yamlstrict.split_front_matter(text, layer.relative(path))
-        except (MjError, OSError, UnicodeDecodeError):
-            continue  # README.md and the like; doctor judges rule files
-        data = front.data if isinstance(front.data, dict) else {}
-        meta = data.get("x-majordomus") or {}
-        if isinstance(meta, dict) and command in (meta.get("enforced_by") or []):
-            found.append((str(data.get("id")), str(data.get("class"))))
-    return found
+def doctrines(layer: Layer) -> list[tuple[str, str, str]]:
+    """(id, class, what enforces it) of every doctrine in force: the effective rule set,
+    vendored and project rules resolved as `rules` resolves them (10 when it does not)."""
+    from mj_policy import rules
+
+    return [
+        (rule.id, str(rule.data.get("class")), rules.enforcement(rule))
+        for rule in rules.effective(layer)
+    ]
 
 
 def sections(
     record: Record, profile: Record, policy: Record, doctrines: list[Any]
 ) -> Iterator[Record]:
-    """The task, its profile, the policy and the doctrines enforced by check, flattened."""
+    """The task, its profile, the policy and the doctrines in force, flattened."""
     yield {"kind": "explain", "heading": "task", "lines": list(flatten(record))}
     yield {
         "kind": "explain",
@@ -69,6 +61,6 @@ def sections(
     yield {"kind": "explain", "heading": "policy", "lines": list(flatten(policy))}
     yield {
         "kind": "explain",
-        "heading": "doctrines enforced by check",
-        "lines": [f"{rule} ({klass})" for rule, klass in doctrines],
+        "heading": "doctrines in force",
+        "lines": [f"{rule} ({klass}; {enforced})" for rule, klass, enforced in doctrines],
     }

@@ -11,6 +11,7 @@ TABLE = LazyTable(
         "doctor": "mj_watch.doctor",
         "doctrine": "mj_watch.doctrine",
         "doctrine-show": "mj_watch.doctrine",
+        "doctrine-run": "mj_watch.doctrine",
         "facts": "mj_watch.gather",
         "finish": "mj_watch.finish",
         "ratchet": "mj_watch.ratchet",

@@ -24,6 +24,7 @@ from mj_watch.probes import optional_tools
 from mj_watch.projection_checks import projection_integrity
 from mj_watch.projectrules import project_rules
 from mj_watch.retention import retention_caps
+from mj_watch.routing import routed
 from mj_watch.selftime import doctor_budget
 from mj_watch.taskrules import ledger_integrity
 from mj_watch.taskrules import question_lines
@@ -89,26 +90,10 @@ def _routing(facts: Facts) -> dict[str, tuple[str, int]]:
     return out
 
 
-def _routed(found: Iterable[Finding], route: tuple[str, int] | None) -> Iterator[Finding]:
-    for finding in found:
-        if finding.level == "FAIL" and route is not None and route[0] == "advisory":
-            yield _copy(finding, "WARN", finding.code)
-        elif finding.level == "FAIL" and route is not None and route[1] != 10:
-            yield _copy(finding, finding.level, route[1])
-        else:
-            yield finding
-
-
-def _copy(finding: Finding, level: str, code: int | None) -> Finding:
-    """`finding` at another level or exit code, everything else as it was."""
-    f = finding
-    return Finding(level, f.category, f.subject, f.message, f.reproduce, code)
-
-
 def findings(facts: Facts) -> Iterator[Finding]:
     routes = _routing(facts)
     for name, check in CHECKS:
-        yield from _routed(check(facts), routes.get(name) if name else None)
+        yield from routed(check(facts), routes.get(name) if name else None)
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:

@@ -140,4 +140,49 @@ def _show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         yield finding.record()
 
 
-STAGES = {"doctrine": Stage(_run), "doctrine-show": Stage(_show)}
+def run_one(facts: Facts, wanted: str) -> Iterator[Finding]:
+    """`check --rule <id>`: the one doctrine's validator over doctor's facts, routed by the
+    rule's class as doctor routes it (advisory: a FAIL is reported as WARN). A blocking rule
+    with no validator, or one naming a validator this majordomus lacks, FAILs: nothing would
+    enforce it. A validator with nothing to judge here says so (OK), never silence."""
+    from mj_watch.routing import routed
+    from mj_watch.validators import REGISTRY
+
+    rule = rules_mod.find(effective(facts), wanted)
+    block = _block(rule)
+    klass = str(rule.data.get("class"))
+    validator = block.get("validator")
+    where = f"grep -n 'validator:' {shlex.quote(rule.path)}"
+    if not isinstance(validator, str):
+        if klass == "blocking":
+            message = f"{rule.key} is blocking and names no validator: nothing enforces it"
+            yield Finding("FAIL", CATEGORY, rule.path, message, where)
+        else:
+            message = f"{rule.key} is advisory and names no validator: it is reviewed, not run"
+            yield Finding("INFO", CATEGORY, rule.key, message)
+        return
+    check = REGISTRY.get(validator)
+    if check is None:
+        message = f"{rule.key} names validator {validator!r}, which this majordomus lacks"
+        yield Finding("FAIL", CATEGORY, rule.path, message, where)
+        return
+    code = block.get("exit_code")
+    found = list(routed(check(facts), (klass, code if isinstance(code, int) else 10)))
+    yield from found
+    if not found:
+        message = f"{rule.key} ({klass}, validator {validator}): nothing to judge here"
+        yield Finding("OK", CATEGORY, rule.key, message)
+
+
+def _run_rule(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    facts = Facts(context.records(options.input))
+    facts.get("doctor")  # doctor's facts (mj-watch facts --for doctor), or nothing to judge
+    for finding in run_one(facts, str(options.rule)):
+        yield finding.record()
+
+
+STAGES = {
+    "doctrine": Stage(_run),
+    "doctrine-show": Stage(_show),
+    "doctrine-run": Stage(_run_rule),
+}
