@@ -66,6 +66,8 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("context",), None),
     (("context", "--budget-lines", "30"), None),
     (("context", "validate"), None),
+    (("context", "affected", "--staged"), None),
+    (("context", "check-sync"), None),
     (("context", "list"), None),
     (("context", "resolve", "lib"), None),
     (("context", "explain", "lib/a"), None),

@@ -1,7 +1,8 @@
 """`majordomus context`: the briefing for the next worker, and the context-document commands.
 
 `context` composes `mj-state facts | mj-context build | mj-context render`; `context validate|
-list|resolve|explain` run the mj-policy context-document stages. Read-only: nothing is written.
+list|resolve|explain|affected|check-sync` run the mj-policy context-document stages. Read-only:
+nothing is written.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
     from majordomus import render as show
 
     action = options.command.partition(" ")[2]
-    if action == "validate":
-        return show.findings("context validate", records, inv)
+    if action in ("validate", "affected", "check-sync"):
+        return show.findings(f"context {action}", records, inv)
     code, _ = show.stream(records, inv, lambda record: _line(action, record))
     return code
 

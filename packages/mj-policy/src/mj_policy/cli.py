@@ -14,6 +14,8 @@ TABLE = LazyTable(
         "context-list": "mj_policy.contextstages",
         "context-resolve": "mj_policy.contextstages",
         "context-explain": "mj_policy.contextstages",
+        "context-affected": "mj_policy.contextsync",
+        "context-check-sync": "mj_policy.contextsync",
         "prompt-list": "mj_policy.promptstages",
         "prompt-show": "mj_policy.promptstages",
         "facts": "mj_policy.layerfacts",
