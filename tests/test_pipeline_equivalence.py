@@ -68,6 +68,7 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("context", "validate"), None),
     (("context", "affected", "--staged"), None),
     (("context", "check-sync"), None),
+    (("archive", "--list"), None),
     (("context", "list"), None),
     (("context", "resolve", "lib"), None),
     (("context", "explain", "lib/a"), None),

@@ -1,4 +1,5 @@
-"""The only module that spawns git: one runner, NUL-separated output, `GIT_*` scrubbed.
+"""The module that spawns git (`gitstdin` too, for the questions git reads on stdin): one
+runner, NUL-separated output, `GIT_*` scrubbed.
 
 Inside a git hook, git exports `GIT_DIR`, `GIT_INDEX_FILE` and friends; a tool that inherits
 them would answer for the wrong repository, so the runner removes them (keeping the few that

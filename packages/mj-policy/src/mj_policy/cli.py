@@ -15,6 +15,8 @@ TABLE = LazyTable(
         "context-resolve": "mj_policy.contextstages",
         "context-explain": "mj_policy.contextstages",
         "context-affected": "mj_policy.contextsync",
+        "archive-plan": "mj_policy.archive",
+        "archive-write": "mj_policy.archive",
         "context-check-sync": "mj_policy.contextsync",
         "prompt-list": "mj_policy.promptstages",
         "prompt-show": "mj_policy.promptstages",
