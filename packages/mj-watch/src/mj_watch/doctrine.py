@@ -44,7 +44,8 @@ def effective(facts: Facts) -> list[rules_mod.Rule]:
             continue
         doc, reason = facts.front_matter(shown)
         if doc is None:
-            raise ContractUnmet(f"{shown}: {reason} — the rule set does not resolve")
+            where = reason if str(reason).startswith(shown) else f"{shown}: {reason}"
+            raise ContractUnmet(f"{where} — the rule set does not resolve")
         problems = list(schemacheck.closed(CATEGORY, doc, "rule"))
         if problems:
             raise ContractUnmet(f"{problems[0].subject}: {problems[0].message}")
@@ -93,10 +94,10 @@ def status(facts: Facts, rules: list[rules_mod.Rule]) -> Iterator[Finding]:
 
 def listed(rules: list[rules_mod.Rule]) -> Iterator[Finding]:
     for rule in rules:
-        validator = _block(rule).get("validator") or "no validator"
-        message = (
-            f"{rule.data.get('class')}; {validator}; {rules_mod.enforcement(rule)}; {rule.path}"
-        )
+        validator = _block(rule).get("validator")
+        enforced = rules_mod.enforcement(rule) if validator else "no validator: reviewed, not run"
+        shown = f"{validator}; " if validator else ""
+        message = f"{rule.data.get('class')}; {shown}{enforced}; {rule.path}"
         yield Finding("INFO", CATEGORY, rule.key, message)
 
 
