@@ -85,11 +85,12 @@ class ContextDoc:
         return f"{self.path}:{self.doc.line((key,) if key else ())}"
 
 
+LAYER_FILES = ("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".ai")
+
+
 def layer_files(root: Path) -> list[str]:
     """Files of the layer tree: git's index plus untracked, not ignored files under `.ai/`."""
-    code, out, _ = git.run(
-        "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".ai", cwd=root
-    )
+    code, out, _ = git.run(*LAYER_FILES, cwd=root)
     files = sorted(set(git.zsplit(out))) if code == 0 else []
     return [f for f in files if not any(_below(f, cut) for cut in EXCLUDED)]
 

@@ -9,6 +9,7 @@ from mj_core.stage import Stage
 from mj_policy import contextchain
 from mj_policy import contexttree
 from mj_policy import layer as layer_mod
+from mj_policy.contexttree import settings
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -23,15 +24,6 @@ if TYPE_CHECKING:
 
     Record = dict[str, Any]
 REPRODUCE = "majordomus context validate"
-DOCUMENTS = ["README.md"]  # the context documents of a manifest that names none
-
-
-def settings(lay: layer_mod.Layer) -> tuple[tuple[str, ...], frozenset[str]]:
-    """(document file names from the manifest, provider names from the policy's projections);
-    a manifest without `context` names `README.md`, as the skeleton's does."""
-    names = tuple((lay.manifest.data.get("context") or {"documents": DOCUMENTS})["documents"])
-    projections = lay.policy.data.get("projections") or []
-    return names, frozenset(str(p["provider"]) for p in projections)
 
 
 def tree(root: Path) -> Tree:

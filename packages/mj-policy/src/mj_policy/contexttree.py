@@ -20,6 +20,18 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from mj_policy.contextdocs import ContextDoc
+    from mj_policy.layer import Layer
+
+
+DOCUMENTS = ["README.md"]  # the context documents of a manifest that names none
+
+
+def settings(lay: Layer) -> tuple[tuple[str, ...], frozenset[str]]:
+    """(document file names from the manifest, provider names from the policy's projections);
+    a manifest without `context` names `README.md`, as the skeleton's does."""
+    names = tuple((lay.manifest.data.get("context") or {"documents": DOCUMENTS})["documents"])
+    projections = lay.policy.data.get("projections") or []
+    return names, frozenset(str(p["provider"]) for p in projections)
 
 
 class Tree:

@@ -33,9 +33,15 @@ if TYPE_CHECKING:
 
 
 def gather(root: Path) -> Iterator[Record]:
-    """The `files`, `layer`, `targets` and `tests` facts of the layer at `root`; 12 without one."""
+    """The `files`, `layer`, `targets`, `tests` and `context` facts of the layer at `root`; 12
+    without one."""
     if not (root / layer_mod.MANIFEST).exists():
         raise layer_mod.absent(root)
+    from mj_core import git
+
+    from mj_policy.contextdocs import LAYER_FILES
+
+    git.ahead([(LAYER_FILES, root)])  # the context fact's question, answered while we read
     lay, problem = load(root)
     _HANDED[root] = lay
     entries = layer_files(root)
@@ -43,6 +49,23 @@ def gather(root: Path) -> Iterator[Record]:
     yield {"kind": "fact", "fact": "layer", "loads": lay is not None, "problem": problem}
     yield targetfacts.gather(root, lay)
     yield {"kind": "fact", "fact": "tests", "named": _named_tests(root, entries)}
+    yield context_fact(root, lay, problem)
+
+
+def context_fact(root: Path, lay: Layer | None, problem: str | None) -> Record:
+    """The `context` fact: the context documents (`.ai/**/README.md`) read as one tree, and
+    every problem `context validate` would name (class, where, message); a layer that does not
+    load says why nothing was read."""
+    if lay is None:
+        why = problem or "the layer does not load"
+        return {"kind": "fact", "fact": "context", "documents": 0, "problems": [], "skipped": why}
+    from mj_policy import contexttree
+
+    names, providers = contexttree.settings(lay)
+    tree = contexttree.load(root, names, providers)
+    found = [[p.cls, p.where, p.message] for p in tree.problems]
+    return {"kind": "fact", "fact": "context", "documents": len(tree.docs), "problems": found,
+            "skipped": None}  # fmt: skip
 
 
 _HANDED: dict[Path, Layer | None] = {}  # a layer loaded by `gather` in this process, once

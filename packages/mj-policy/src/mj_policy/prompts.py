@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
+    from mj_policy.layer import Layer
+
 INLINE = (
     *("TASK", "TASK_ID", "PROFILE", "SCOPE", "OWNER"),
     *("BRANCH", "HEAD", "WORKING_TREE", "REPOSITORY", "NOW"),
@@ -142,3 +144,22 @@ def render(asset: Asset, inline: Mapping[str, str], blocks: Mapping[str, list[st
         out.append(re.sub(_TOKEN, lambda m: inline.get(m.group(1), "-"), line))
     text = "\n".join(out).strip("\n")
     return text + "\n"
+
+
+def fact(lay: Layer) -> dict[str, object]:
+    """The `prompts` fact: every asset's text as read (or why it could not be), for the judges
+    that validate them (doctor's prompt-integrity, watch)."""
+    from mj_core.errors import MjError
+
+    directory = lay.section("prompts")
+    shown_dir = lay.relative(directory)
+    assets: list[dict[str, str]] = []
+    for name in names(directory):
+        shown = f"{shown_dir}/{name}.md"
+        try:
+            assets.append(
+                {"name": name, "text": yamlstrict.read_text(directory / f"{name}.md", shown)}
+            )
+        except MjError as exc:
+            assets.append({"name": name, "problem": exc.message})
+    return {"kind": "fact", "fact": "prompts", "directory": shown_dir, "assets": assets}

@@ -8,7 +8,6 @@ from pathlib import Path
 from mj_core import limits
 from mj_core.errors import MjError
 from mj_policy import contextchain
-from mj_policy import contextstages
 from mj_policy import contexttree
 from mj_policy import prompts
 from mj_policy.layer import Layer
@@ -24,7 +23,7 @@ ENVELOPE = ("ts", "event", "head", "branch", "by", "session", "session_id", "tas
 
 def documents(lay: Layer, claims: list[str]) -> list[dict[str, Any]]:
     """For each scope path: the ids of its effective chain, root first, or why there is none."""
-    names, providers = contextstages.settings(lay)
+    names, providers = contexttree.settings(lay)
     tree = contexttree.load(lay.root, names, providers)
     out: list[dict[str, Any]] = []
     for claim in claims:

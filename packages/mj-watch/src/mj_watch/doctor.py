@@ -15,6 +15,8 @@ from mj_core.stage import Stage
 
 from mj_watch import vendorcheck
 from mj_watch.context_budget import context_budget
+from mj_watch.contextcheck import context_integrity
+from mj_watch.contextcheck import prompt_integrity
 from mj_watch.factview import Facts
 from mj_watch.finishrules import decision_records
 from mj_watch.layercheck import layer_integrity
@@ -64,6 +66,8 @@ CHECKS: list[tuple[str | None, Check]] = [
     ("enforcement_wiring", enforcement_wiring),
     ("projection_integrity", projection_integrity),
     ("context_budget", context_budget),
+    ("context_integrity", context_integrity),
+    ("prompt_integrity", prompt_integrity),
     ("retention_caps", retention_caps),
     ("ledger_integrity", ledger_integrity),
     ("state_consistency", state_consistency),

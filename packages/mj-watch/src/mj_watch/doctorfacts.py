@@ -98,6 +98,17 @@ def _gathered(
     yield hookfacts.gather(root, wiring.entries(policy), prove=prove and lay is not None)
     yield probes.probe(root)
     yield from _ratchet(root)
+    yield _prompts(lay)
+
+
+def _prompts(lay: Layer | None) -> Record:
+    """The prompt assets as read (none when the layer does not load: its finding is the
+    layer check's)."""
+    from mj_policy import prompts
+
+    if lay is None:
+        return fact("prompts", directory=".ai/repo/prompts", assets=[])
+    return prompts.fact(lay)
 
 
 def _ratchet(root: Path) -> Iterator[Record]:

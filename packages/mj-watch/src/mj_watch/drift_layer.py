@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import shlex
 
-from mj_core.errors import MjError
 from mj_core.findings import Finding
-from mj_policy import prompts
 from mj_state import decisions
 from mj_state import history
 from mj_state import judge
@@ -89,25 +87,6 @@ def decision_log(facts: WatchFacts) -> Iterator[Finding]:
             end = entry.line + 6
             reproduce = f"sed -n '{entry.line},{end}p' {shlex.quote(shown)}"
             yield Finding("WARN", "decisions", f"{shown}:{entry.line}", message, reproduce)
-
-
-def prompt_assets(facts: WatchFacts) -> Iterator[Finding]:
-    told = facts.get("prompts")
-    shown_dir = str(told.get("directory"))
-    assets = told.get("assets") or []
-    known = [str(a.get("name")) for a in assets]
-    for asset in assets:
-        name = str(asset.get("name"))
-        shown = f"{shown_dir}/{name}.md"
-        try:
-            if not prompts.named(name):
-                raise prompts.unknown(shown, known)
-            if asset.get("problem"):
-                raise MjError(str(asset["problem"]))
-            prompts.from_text(name, str(asset.get("text") or ""), shown)
-        except MjError as exc:
-            reproduce = f"grep -nF -e '{{{{' {shlex.quote(shown)} || head -n 5 {shlex.quote(shown)}"
-            yield Finding("FAIL", "prompts", shown, exc.message, reproduce)
 
 
 def foreign_records(facts: WatchFacts) -> Iterator[Finding]:

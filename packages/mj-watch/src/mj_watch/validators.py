@@ -9,6 +9,8 @@ that adds an entry. One line per validator.
 from __future__ import annotations
 
 from mj_watch.context_budget import context_budget
+from mj_watch.contextcheck import context_integrity
+from mj_watch.contextcheck import prompt_integrity
 from mj_watch.finishrules import blocker_resolution
 from mj_watch.finishrules import decision_record
 from mj_watch.finishrules import decision_records
@@ -44,6 +46,8 @@ REGISTRY: dict[str, Validator] = {
     "enforcement_wiring": enforcement_wiring,
     "projection_integrity": projection_integrity,
     "context_budget": context_budget,
+    "context_integrity": context_integrity,
+    "prompt_integrity": prompt_integrity,
     "retention_caps": retention_caps,
     "verification_ran": verification_ran,
     "state_freshness": state_freshness,

@@ -13,6 +13,7 @@ from mj_core.findings import Finding
 from mj_core.stage import Context
 from mj_core.stage import Stage
 
+from mj_watch import contextcheck
 from mj_watch import drift_layer
 from mj_watch import drift_task
 from mj_watch.selftime import wall_time
@@ -41,7 +42,7 @@ CHECKS: list[tuple[str, str, Check]] = [  # (category, what a clean result cover
     ("decisions", "decision log", drift_layer.decision_log),
     ("questions", "open questions", drift_layer.questions),
     ("ledger", "ledger lines", drift_layer.ledger),
-    ("prompts", "prompt assets", drift_layer.prompt_assets),
+    ("prompts", "prompt assets", contextcheck.prompt_assets),
     ("records", "checkpoints and handovers", drift_layer.foreign_records),
 ]
 

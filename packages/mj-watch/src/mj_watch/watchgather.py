@@ -74,7 +74,7 @@ def gather(root: Path) -> Iterator[Record]:
 
     logged = files.read_lenient(decisions.path(lay.state), f"state/{decisions.NAME}", limits.LOG)
     yield fact("decisions", text=logged, shown=lay.relative(decisions.path(lay.state)))
-    yield _prompts(lay)
+    yield prompts.fact(lay)
     yield _records(root, lay)
     yield _handover(lay, situation)
 
@@ -104,21 +104,6 @@ def _stamp(lay: Layer) -> Record:
     return fact(
         "stamp", policy_sha256=data.policy_sha256, policy_file=data.policy_file, profiles=shown
     )
-
-
-def _prompts(lay: Layer) -> Record:
-    directory = lay.section("prompts")
-    shown_dir = lay.relative(directory)
-    assets = []
-    for name in prompts.names(directory):
-        shown = f"{shown_dir}/{name}.md"
-        try:
-            assets.append(
-                {"name": name, "text": yamlstrict.read_text(directory / f"{name}.md", shown)}
-            )
-        except MjError as exc:
-            assets.append({"name": name, "problem": exc.message})
-    return fact("prompts", directory=shown_dir, assets=assets)
 
 
 def _records(root: Path, lay: Layer) -> Record:
