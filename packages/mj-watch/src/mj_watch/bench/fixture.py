@@ -1,4 +1,5 @@
-"""Generated repositories to measure on: `small` (a fresh layer) and `large` (a busy one).
+"""Generated repositories to measure on: `small` (a fresh layer), `large` (a busy one) and
+`governed` (the large one with 50 project rules and 20 context documents for doctor to judge).
 
 Both start as a git repository initialised by the real `majordomus init` and `update`, so the
 fixture is exactly what a user would have; `large` then gets its history and records from the
@@ -33,8 +34,10 @@ def scenario(name: str, scale: int) -> Scenario:
     env = _scenario.environment()
     try:
         small(root, env)
-        if name == "large":
+        if name in ("large", "governed"):
             large(root, env, scale)
+        if name == "governed":
+            governed(root)
         _scenario.settle(root)
     except BaseException:
         Scenario("", root, scratch, env).close()
@@ -71,6 +74,16 @@ def large(root: Path, env: dict[str, str], scale: int) -> None:
         where = root.parent / f"{root.name}-wt-{number}"
         _scenario.git_ok(root, "worktree", "add", "-q", str(where), "-b", f"wt-{number}")
         _tool(where, env, "mj-state", "start", f"work {number}", "--scope", f"src/pkg_{number:03d}")
+
+
+def governed(root: Path) -> None:
+    """50 project rules (a dependency chain among them; one in five routed to a shipped
+    validator and naming its test file) and 20 context documents, each tracking one package of
+    `src/`; committed."""
+    from mj_watch.bench import fixture_layer
+
+    fixture_layer.write(root, rules=50, documents=20)
+    _scenario.commit(root, "project rules and context documents")
 
 
 def _majordomus(root: Path, env: dict[str, str], *args: str) -> None:

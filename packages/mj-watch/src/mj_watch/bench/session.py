@@ -81,7 +81,7 @@ class Session:
             return
         for name in dict.fromkeys(self.options.fixture):
             scales = self.options.scale or [1]
-            for scale in dict.fromkeys(scales if name == "large" else [1]):  # small is small
+            for scale in dict.fromkeys(scales if name != "small" else [1]):  # small is small
                 self.progress(f"generating fixture {name} ×{scale}")
                 yield fixture.scenario(name, scale)
 
@@ -121,7 +121,7 @@ class Session:
             raise Refused(
                 f"bench: task {active.id} is active in this checkout, and {', '.join(starting)} "
                 "start a task of their own — finish it first, name other targets, or measure a "
-                "generated repository (--fixture small or --fixture large)"
+                "generated repository (--fixture small, large or governed)"
             )
 
     def run(self) -> int:

@@ -1,0 +1,43 @@
+"""The governed fixture's layer (`bench.fixture_layer`): 50 project rules and 20 context
+documents that the tool itself accepts, so `doctor` on it measures judging, not failing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mj_watch.bench import fixture_layer
+
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+MJ = str(Path(sys.executable).parent / "majordomus")
+
+
+def _mj(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([MJ, *args], cwd=root, env=ENV, capture_output=True, text=True,
+                          check=False)  # fmt: skip
+
+
+def test_the_governed_layer_resolves_and_validates(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=root, env=ENV, check=True)
+    assert _mj(root, "init").returncode == 0
+    fixture_layer.write(root, rules=50, documents=20)
+    doctrine = _mj(root, "doctrine")
+    assert doctrine.returncode == 0, doctrine
+    assert (
+        "71 declared: 19 blocking, 52 advisory; 0 validator(s) missing, 0 test file(s) missing"
+        in doctrine.stdout
+    )
+    validate = _mj(root, "context", "validate")
+    assert validate.returncode == 0 and "23 context document(s) validate" in validate.stdout
