@@ -12,7 +12,7 @@ import sys
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    pass
+    from typing import Any
 
 try:  # a failed import searches every path entry first: ask only for the module this has
     if sys.version_info >= (3, 12):
@@ -26,3 +26,8 @@ except ImportError:  # pragma: no cover - an interpreter built without them
 def hexdigest(data: bytes) -> str:
     """The SHA-256 of `data` as 64 lowercase hex digits."""
     return str(_sha256(data).hexdigest())
+
+
+def new() -> Any:
+    """An incremental SHA-256 (`update`, then `hexdigest`), as `hashlib.sha256()` gives."""
+    return _sha256()

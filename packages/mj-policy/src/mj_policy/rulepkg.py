@@ -24,9 +24,9 @@ HEADER = (
 
 
 def sha256(path: Path) -> str:
-    import hashlib  # only the integrity checks hash; listing and reading rules does not
+    from mj_core import sha  # only the integrity checks hash; listing and reading rules does not
 
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return sha.hexdigest(path.read_bytes())
 
 
 def front_matter(path: Path, shown: str) -> Document:

@@ -58,9 +58,9 @@ class Stamped:
 
 
 def sha256(data: bytes) -> str:
-    import hashlib  # not at import: only a run that hashes pays for it
+    from mj_core import sha  # CPython's built-in SHA-256: hashlib would load OpenSSL
 
-    return hashlib.sha256(data).hexdigest()
+    return sha.hexdigest(data)
 
 
 def content_hash(text: str) -> str:
@@ -69,12 +69,12 @@ def content_hash(text: str) -> str:
 
 def policy_digest(parts: Iterable[bytes]) -> str:
     """The full sha256 of the policy and the profiles, concatenated in the order given."""
-    import hashlib
+    from mj_core import sha
 
-    digest = hashlib.sha256()
+    digest = sha.new()
     for part in parts:
         digest.update(part)
-    return digest.hexdigest()
+    return str(digest.hexdigest())
 
 
 def file_stamp(source: str, policy: str, content: str) -> str:
