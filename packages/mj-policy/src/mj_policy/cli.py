@@ -16,6 +16,7 @@ TABLE = LazyTable(
         "context-explain": "mj_policy.contextstages",
         "context-affected": "mj_policy.contextsync",
         "archive-plan": "mj_policy.archive",
+        "plan": "mj_policy.planstages",
         "archive-write": "mj_policy.archive",
         "context-check-sync": "mj_policy.contextsync",
         "prompt-list": "mj_policy.promptstages",

@@ -1,0 +1,173 @@
+"""The plan as files: `project/project.yaml`, `milestones/<ID>.yaml`, `issues/<ID>.yaml`, read
+strictly, and every defect of the model as a whole (CLI-REFERENCE §2.25, SCHEMAS).
+
+Each file is read under the strict YAML subset and checked against its schema (unknown keys,
+`status:` among them, are errors); its id must be its file name. Across the model: an id
+declared twice, an issue naming a milestone or a dependency that does not exist, an issue
+depending on itself, a dependency cycle, an issue started before a dependency was done, and
+an issue without acceptance criteria (a placeholder) are each a problem naming file and line.
+"""
+
+from __future__ import annotations
+
+from mj_core import yamlstrict
+from mj_core.errors import MissingArtifact
+from mj_core.errors import MjError
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from mj_policy.layer import Layer
+
+
+class Item:
+    """One milestone or issue file, parsed."""
+
+    __slots__ = ("doc", "kind", "path")
+
+    def __init__(self, kind: str, path: str, doc: yamlstrict.Document) -> None:
+        self.kind = kind
+        self.path = path
+        self.doc = doc
+
+    @property
+    def data(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.doc.data
+        return data
+
+    @property
+    def id(self) -> str:
+        return str(self.data["id"])
+
+    def where(self, *path: str | int) -> str:
+        return self.doc.where(tuple(path))
+
+
+class Problem:
+    __slots__ = ("cls", "message", "where")
+
+    def __init__(self, cls: str, where: str, message: str) -> None:
+        self.cls, self.where, self.message = cls, where, message
+
+
+class Model:
+    __slots__ = ("directory", "issues", "milestones", "problems", "project")
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        self.project: dict[str, Any] | None = None
+        self.milestones: dict[str, Item] = {}
+        self.issues: dict[str, Item] = {}
+        self.problems: list[Problem] = []
+
+
+def load(lay: Layer) -> Model:
+    """The plan of the layer; 12 when the repository keeps none."""
+    base = lay.section("project")
+    shown = lay.relative(base)
+    if not (base / "project.yaml").is_file():
+        raise MissingArtifact(f"{shown}/project.yaml: this repository keeps no plan")
+    model = Model(shown)
+    project = _read(model, base / "project.yaml", f"{shown}/project.yaml", "project")
+    model.project = project.data if project is not None else None
+    folders = (("milestone", "milestones", model.milestones), ("issue", "issues", model.issues))
+    for kind, folder, into in folders:
+        for path in sorted((base / folder).glob("*.yaml")) if (base / folder).is_dir() else []:
+            item = _read(model, path, f"{shown}/{folder}/{path.name}", kind)
+            if item is None:
+                continue
+            at = item.where("id")
+            if item.id in into:
+                said = f"{item.id} is already declared at {into[item.id].where('id')}"
+                model.problems.append(Problem("duplicate-id", at, said))
+            elif item.id != path.stem:
+                said = f"id {item.id} is not the file's name {path.stem}"
+                model.problems.append(Problem("id-mismatch", at, said))
+            else:
+                into[item.id] = item
+    _cross(model)
+    return model
+
+
+def _read(model: Model, path: Path, shown: str, kind: str) -> Item | None:
+    from mj_core import schema
+
+    try:
+        doc = yamlstrict.load_file(path, shown)
+    except MjError as exc:
+        model.problems.append(Problem("invalid-yaml", shown, exc.message))
+        return None
+    found = schema.violations(doc, kind)
+    for where, message in found:
+        cls = "unknown-key" if "additional" in message.lower() else "invalid"
+        model.problems.append(Problem(cls, where, message))
+    return None if found else Item(kind, shown, doc)
+
+
+def _cross(model: Model) -> None:
+    def add(cls: str, where: str, message: str) -> None:
+        model.problems.append(Problem(cls, where, message))
+
+    for item in model.issues.values():
+        data, ident = item.data, item.id
+        if data["milestone"] not in model.milestones:
+            said = f"{ident} names milestone {data['milestone']}, which is not declared"
+            add("unknown-milestone", item.where("milestone"), said)
+        for index, dep in enumerate(data["depends_on"]):
+            if dep == ident:
+                add(
+                    "self-dependency", item.where("depends_on", index), f"{ident} depends on itself"
+                )
+            elif dep not in model.issues:
+                said = f"{ident} depends on {dep}, which is not declared"
+                add("unknown-dependency", item.where("depends_on", index), said)
+        if not data["acceptance_criteria"]:
+            said = f"{ident} has no acceptance criteria: a placeholder, not a contract"
+            add("placeholder", item.where("acceptance_criteria"), said)
+    for cycle in cycles(model):
+        first = model.issues[cycle[0]]
+        add("cycle", first.where("depends_on"), "dependency cycle " + " → ".join(cycle))
+    for item in model.issues.values():
+        if item.data.get("started_at") is None:
+            continue
+        for index, dep in enumerate(item.data["depends_on"]):
+            other = model.issues.get(dep)
+            if other is not None and other.data.get("completed_at") is None:
+                said = f"{item.id} was started while {dep} is not done"
+                add(
+                    "ahead-of-dependency",
+                    item.where("started_at"),
+                    f"{said} ({item.where('depends_on', index)})",
+                )
+
+
+def cycles(model: Model) -> list[list[str]]:
+    """Each dependency cycle once, as the ids along it, starting from its smallest id."""
+    found: list[list[str]] = []
+    seen: set[tuple[str, ...]] = set()
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        trail.append(node)
+        for dep in model.issues[node].data["depends_on"]:
+            if dep not in model.issues or dep == node:
+                continue
+            if state.get(dep) == 1:
+                loop = trail[trail.index(dep) :]
+                turn = loop.index(min(loop))
+                ordered = loop[turn:] + loop[:turn]
+                if tuple(ordered) not in seen:
+                    seen.add(tuple(ordered))
+                    found.append([*ordered, ordered[0]])
+            elif dep not in state:
+                visit(dep, trail)
+        trail.pop()
+        state[node] = 2
+
+    for node in sorted(model.issues):
+        if node not in state:
+            visit(node, [])
+    return found
