@@ -38,6 +38,10 @@ def text(record: Record) -> str | None:
     if view == "summary":
         counts = ", ".join(f"{n} {s}" for s, n in record["issues"].items()) or "no issues"
         return f"active milestone: {record['active_milestone'] or 'none'}; issues: {counts}"
+    if view == "written":
+        return f"{record['path']}: {record['line'].splitlines()[0]}"
+    if view == "next":
+        return f"next ready: {record['id']} {record['title']}"
     if view == "wave":
         return f"wave {record['number']}: {' '.join(record['issues'])}"
     if view == "show":

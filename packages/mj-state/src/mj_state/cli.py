@@ -23,6 +23,7 @@ TABLE = LazyTable(
         "checkpoint": "mj_state.checkpoint",
         "handover": "mj_state.handover",
         "decision-add": "mj_state.decisionlog",
+        "plan-write": "mj_state.planwrite",
         "decision-list": "mj_state.decisionlog",
         "decision-show": "mj_state.decisionlog",
     }

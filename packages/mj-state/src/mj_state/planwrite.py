@@ -1,0 +1,173 @@
+"""`mj-state plan-write --action start|verify|evidence|done <id>`: move one issue through its
+lifecycle — one marker added to one issue file and one ledger line, under one lock.
+
+Every writer takes `.ai/local/state/plan.lock`, reads the plan again under it, judges the
+issue's derived status, then appends its line to the issue file (every other byte stays as
+written) and publishes the file atomically with its ledger line (`plan.started`,
+`plan.verified`, `plan.evidence`, `plan.done`): both land or neither. So of N concurrent
+`plan start` on one READY issue exactly one wins; the others find it ACTIVE and are refused.
+
+`start` needs READY (15 naming what it waits on); `verify` ACTIVE; `evidence` a token the issue
+requires (15) and a `--command` or `--artifact` (2); `done` ACTIVE or VERIFY, every dependency
+DONE (15) and every required token covered (10). Each prints the next READY issue.
+"""
+
+from __future__ import annotations
+
+from mj_core import atomic
+from mj_core import clock
+from mj_core import git
+from mj_core import yamlwrite
+from mj_core.errors import ContractUnmet
+from mj_core.errors import MissingArtifact
+from mj_core.errors import Refused
+from mj_core.errors import UsageError
+from mj_core.stage import Stage
+from mj_policy import planmodel
+from mj_policy import planstatus as derive
+from mj_policy.layer import load
+
+from mj_state import ledger
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.stage import Context
+
+    Record = dict[str, Any]
+
+NEEDS = {"start": ("READY",), "verify": ("ACTIVE",), "evidence": ("ACTIVE", "VERIFY"),
+         "done": ("ACTIVE", "VERIFY")}  # fmt: skip
+MARKER = {"start": "started_at", "verify": "verified_at", "done": "completed_at"}
+EVENT = {"start": "plan.started", "verify": "plan.verified", "evidence": "plan.evidence",
+         "done": "plan.done"}  # fmt: skip
+
+
+def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
+    lay = load(root)
+    action, ident = options.action, options.id
+    with atomic.locked(lay.state / "plan.lock", root=root):
+        model = planmodel.load(lay)
+        if model.problems:
+            first = model.problems[0]
+            raise ContractUnmet(f"{first.where}: {first.message} — run `majordomus plan validate`")
+        item = model.issues.get(ident)
+        if item is None:
+            raise MissingArtifact(f"{ident}: no such issue in {model.directory}")
+        statuses = derive.issue_statuses(model)
+        _allowed(model, statuses, action, ident)
+        moment = clock.now()
+        line, payload = _addition(item, action, options, root, moment)
+        path = lay.root / item.path
+        old = path.read_bytes()
+        new = old + (b"" if old.endswith(b"\n") or not old else b"\n") + line.encode("utf-8")
+        _holds(item, new, action)
+        atomic.create(path, new, mode=0o644, replace=True, root=root,
+                      then=lambda: ledger.append(root, lay.state, EVENT[action], payload,
+                                                 moment=moment))  # fmt: skip
+        yield {"kind": "plan", "view": "written", "id": ident, "action": action,
+               "path": item.path, "line": line.rstrip("\n")}  # fmt: skip
+        after = planmodel.load(lay)
+    yield from _next(after)
+
+
+def _allowed(model: planmodel.Model, statuses: dict[str, str], action: str, ident: str) -> None:
+    status = statuses[ident]
+    if status not in NEEDS[action]:
+        waits = derive.blockers(model, statuses, ident)
+        why = f"; it waits on {', '.join(waits)}" if status == "BLOCKED" and waits else ""
+        raise Refused(
+            f"plan {action} {ident}: it is {status}, not {' or '.join(NEEDS[action])}{why}"
+        )
+    if action != "done":
+        return
+    waits = derive.blockers(model, statuses, ident)
+    if waits:
+        raise Refused(f"plan done {ident}: a dependency is not DONE: {', '.join(waits)}")
+    item = model.issues[ident]
+    covered = {e["covers"] for e in item.data.get("evidence") or []}
+    missing = [t for t in item.data["evidence_required"] if t not in covered]
+    if missing:
+        hint = f"`majordomus plan evidence {ident} --covers {missing[0]} ...`"
+        raise ContractUnmet(f"plan done {ident}: no evidence covers {', '.join(missing)} — {hint}")
+
+
+def _addition(
+    item: planmodel.Item, action: str, options: argparse.Namespace, root: Any, moment: int
+) -> tuple[str, Record]:
+    """The line(s) the action appends to the issue file, and its ledger payload."""
+    stamp = clock.iso(moment)
+    payload: Record = {"issue": item.id, "milestone": item.data["milestone"]}
+    if action in MARKER:
+        return f"{MARKER[action]}: {stamp}\n", payload
+    token = options.covers
+    for flag in ("covers", "type", "result"):
+        if not getattr(options, flag, None):
+            raise UsageError(f"plan evidence: --{flag} is required")
+    if token not in item.data["evidence_required"]:
+        required = ", ".join(item.data["evidence_required"]) or "none"
+        raise Refused(f"plan evidence {item.id}: {token!r} is not a token it requires ({required})")
+    if not (options.shown_by or options.artifact):
+        raise UsageError("plan evidence: give --command or --artifact: what shows it")
+    entry = {
+        "covers": token,
+        "type": options.type,
+        "command": options.shown_by or "-",
+        "result": options.result,
+    }
+    if options.artifact:
+        entry["artifact"] = options.artifact
+    entry |= {"commit": git.head(root) or "0000000", "recorded_at": stamp}
+    lines = "".join(
+        f"{'  - ' if index == 0 else '    '}{key}: {yamlwrite.scalar(value)}\n"
+        for index, (key, value) in enumerate(entry.items())
+    )
+    if "evidence" not in item.data:
+        return "evidence:\n" + lines, payload | {"covers": token}
+    if list(item.data)[-1] != "evidence":
+        raise Refused(f"{item.path}: evidence: is not its last key; move it last to append to it")
+    return lines, payload | {"covers": token}
+
+
+def _holds(item: planmodel.Item, new: bytes, action: str) -> None:
+    """The file as it would be written parses to what it was plus this one addition (15
+    otherwise, nothing written): an append can never change another key."""
+    from mj_core import yamlstrict
+    from mj_core.errors import MjError
+
+    try:
+        data = yamlstrict.parse(new.decode("utf-8"), item.path).data
+    except MjError as exc:
+        raise Refused(f"{item.path}: the appended line would not parse ({exc.message})") from None
+    before = dict(item.data)
+    if action == "evidence":
+        grown = list(before.get("evidence") or [])
+        ok = isinstance(data, dict) and list(data.get("evidence") or [])[: len(grown)] == grown
+        ok = ok and len(data["evidence"]) == len(grown) + 1
+        ok = ok and {k: v for k, v in data.items() if k != "evidence"} == {
+            k: v for k, v in before.items() if k != "evidence"}  # fmt: skip
+    else:
+        ok = (
+            isinstance(data, dict)
+            and {k: v for k, v in data.items() if k != MARKER[action]} == before
+        )
+    if not ok:
+        raise Refused(f"{item.path}: appending {action} would change more than its own line")
+
+
+def _next(model: planmodel.Model) -> Iterator[Record]:
+    statuses = derive.issue_statuses(model)
+    ready = [i for i in derive.ranked(model, list(model.issues)) if statuses[i] == "READY"]
+    if ready:
+        item = model.issues[ready[0]]
+        yield {"kind": "plan", "view": "next", "id": item.id, "title": item.data["title"]}
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    yield from write(context.root(), options)
+
+
+STAGES = {"plan-write": Stage(_run)}
