@@ -41,3 +41,16 @@ def test_the_governed_layer_resolves_and_validates(tmp_path: Path) -> None:
     )
     validate = _mj(root, "context", "validate")
     assert validate.returncode == 0 and "23 context document(s) validate" in validate.stdout
+
+
+def test_the_generated_plan_holds_together_and_has_work_in_every_state(tmp_path: Path) -> None:
+    from mj_watch.bench import fixture_plan
+
+    root = tmp_path / "p"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=root, env=ENV, check=True)
+    assert _mj(root, "init").returncode == 0
+    fixture_plan.write(root, 400)
+    assert _mj(root, "plan", "validate").returncode == 0
+    status = _mj(root, "plan", "status").stdout
+    assert all(word in status for word in ("ACTIVE", "BLOCKED", "DONE", "READY")), status

@@ -99,7 +99,7 @@ def _read(model: Model, path: Path, shown: str, kind: str) -> Item | None:
     except MjError as exc:
         model.problems.append(Problem("invalid-yaml", shown, exc.message))
         return None
-    found = schema.violations(doc, kind)
+    found = schema.violations(doc, kind) if schema.quick_violations(doc, kind) else []
     for where, message in found:
         cls = "unknown-key" if "additional" in message.lower() else "invalid"
         model.problems.append(Problem(cls, where, message))
