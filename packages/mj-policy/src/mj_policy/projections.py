@@ -38,7 +38,16 @@ class Projection:
         self.provider = provider
         self.target = target
         self.mode = mode  # file | region
-        self.always_loaded = always_loaded
+        self.always_loaded = always_loaded  # the provider loads it into every conversation
+
+
+def loaded_always(item: Mapping[str, Any]) -> bool:
+    """A `projections[]` entry is always loaded when the policy says so or when its provider
+    puts its file into every conversation (share/providers.yaml)."""
+    from mj_policy import providers
+
+    known = providers.table().get(str(item.get("provider")))
+    return bool(item.get("always_loaded", False)) or (known is not None and known.always)
 
 
 class Inputs:
@@ -72,7 +81,7 @@ def declared(policy: Mapping[str, Any]) -> list[Projection]:
             provider=str(item["provider"]),
             target=str(item["target"]),
             mode=str(item.get("mode") or "file"),
-            always_loaded=bool(item.get("always_loaded", False)),
+            always_loaded=loaded_always(item),
         )
         for item in policy.get("projections") or []
     ]

@@ -66,12 +66,17 @@ def generated_lines(item: Judged) -> int:
     return item.new.count("\n")
 
 
-def over_budget(judged: list[Judged], budget: int) -> list[tuple[Judged, int]]:
-    return [
-        (item, generated_lines(item))
-        for item in judged
-        if item.rendered.projection.always_loaded and generated_lines(item) > budget
-    ]
+def over_budget(judged: list[Judged], budget: int) -> list[tuple[Judged, list[str]]]:
+    """Each always-loaded target over its provider's budget, with what it is over."""
+    from mj_policy import budgets
+
+    found = []
+    for item in judged:
+        size = len(item.new.encode("utf-8"))
+        over = budgets.overruns(item.rendered.projection, generated_lines(item), size, budget)
+        if over:
+            found.append((item, over))
+    return found
 
 
 def refusal(item: Judged, extra: int) -> Refused:
@@ -126,14 +131,14 @@ def _diff(root: Path, wanted: str, judged: list[Judged]) -> Iterator[Record]:
 
 
 def _check(judged: list[Judged], budget: int) -> Iterator[Record]:
-    for item, lines in over_budget(judged, budget):
+    for item, over in over_budget(judged, budget):
         target = item.rendered.projection.target
         yield Finding(
             "FAIL",
             "budget",
             target,
-            f"would be {lines} lines, budget {budget}",
-            f"majordomus update --dry-run; wc -l {target}",
+            f"would be {'; '.join(over)}",
+            f"majordomus update --dry-run; wc -lc {target}",
         ).record()
     for item in judged:
         target = item.rendered.projection.target
@@ -154,10 +159,10 @@ def _write(root: Path, item: Judged) -> None:
 
 
 def _refuse_if_needed(judged: list[Judged], budget: int, force: bool) -> None:
-    for item, lines in over_budget(judged, budget):
+    for item, over in over_budget(judged, budget):
         raise ContractUnmet(
-            f"{item.rendered.projection.target}: the always-loaded projection would be {lines} "
-            f"lines, over context.always_loaded_budget_lines {budget} — shorten the template; "
+            f"{item.rendered.projection.target}: the always-loaded projection would be "
+            f"{'; '.join(over)} — shorten the template or the rules it carries; "
             "nothing was written"
         )
     refused = [item for item in judged if item.state in targets.REFUSED_STATES]

@@ -58,18 +58,32 @@ def context_budget(facts: Facts) -> Iterator[Finding]:
 
 
 def _budget(facts: Facts, seen: Seen, budget: int) -> Iterator[Finding]:
+    from mj_policy import budgets
+
     target = seen.projection.target
     lines = lines_counted(seen)
     quoted = shlex.quote(target)
+    told = (facts.get("targets").get("targets") or {}).get(target) or {}
     if seen.projection.mode == "region":
-        told = facts.get("targets").get("targets") or {}
-        host = int((told.get(target) or {}).get("newlines") or 0)
+        host = int(told.get("newlines") or 0)
         yield Finding("INFO", "budget", target, f"host file {host} lines; the region is counted")
     reproduce = REGION.format(t=quoted) if seen.projection.mode == "region" else f"wc -l {quoted}"
-    if lines > budget:
-        yield Finding("FAIL", "budget", target, f"{lines} lines, budget {budget}", reproduce)
-    else:
-        yield Finding("OK", "budget", target, f"{lines} lines, budget {budget}")
+    size = len(str(told.get("text") or "").encode("utf-8"))
+    cap = budgets.limits(seen.projection, budget)
+    fits = True
+    if lines > cap.lines:
+        fits = False
+        message = f"{lines} lines, budget {cap.lines} ({cap.lines_from})"
+        yield Finding("FAIL", "budget", target, message, reproduce)
+    if cap.bytes is not None and size > cap.bytes:
+        fits = False
+        message = f"{size} bytes, over the {cap.bytes} bytes {seen.projection.provider} reads"
+        yield Finding("FAIL", "budget", target, message, f"wc -c {quoted}")
+    if fits:
+        shown = f"{lines} lines, budget {cap.lines}"
+        if cap.bytes is not None:
+            shown += f"; {size} of {cap.bytes} bytes"
+        yield Finding("OK", "budget", target, shown)
 
 
 def _counts(seen: Seen) -> Iterator[Finding]:
