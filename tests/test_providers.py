@@ -65,24 +65,76 @@ def test_the_list_here_is_the_table() -> None:
     assert list(table()) == PROVIDERS
 
 
+SCOPED_RULE = """---
+id: project.api-errors
+version: 1
+kind: rule
+title: API handlers return problem details
+description: Errors from src/api are problem details.
+statement: Every error an API handler returns is an application/problem+json body.
+status: active
+class: advisory
+depends_on: []
+tags: []
+paths:
+  - src/api/**
+---
+
+# Why
+
+Clients parse one error shape.
+"""
+ALWAYS_RULE = """---
+id: project.no-print
+version: 1
+kind: rule
+title: No print in library code
+description: Library code logs, it does not print.
+statement: Library code never calls print(); it uses the logging module.
+status: active
+class: advisory
+depends_on: []
+tags: []
+always_loaded: true
+---
+"""
+
+
+def add_rules(repo: Repo) -> None:
+    repo.write(".ai/repo/rules/project/api-errors.md", SCOPED_RULE)
+    repo.write(".ai/repo/rules/project/no-print.md", ALWAYS_RULE)
+
+
+def written(output: str) -> list[str]:
+    return [line.split()[1] for line in output.splitlines() if line.startswith("wrote ")]
+
+
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_each_provider_is_generated_as_its_golden_copy_and_rerun_is_identical(
     layer_repo: Repo, provider: str
 ) -> None:
+    """The bootstrap and the rules it carries — a rule scoped to `src/api/**` and one always
+    loaded — in the provider's own files and front matter, as the golden copy shows them."""
     target = only(layer_repo, provider)
+    add_rules(layer_repo)
     first = layer_repo.mj("update")
     assert first.code == 0, first
-    written = (layer_repo.root / target).read_bytes()
-    text = written.decode("utf-8")
-    assert len((REGION if provider == "readme" else STAMP).findall(text)) == 1
+    files = written(first.out)
+    assert files[0] == target
+    before = {name: (layer_repo.root / name).read_bytes() for name in files}
+    shown = []
+    for name in files:
+        text = before[name].decode("utf-8")
+        assert len((REGION if provider == "readme" else STAMP).findall(text)) == 1, name
+        generated = REGION.sub("<!-- majordomus:begin -->", STAMP.sub("", text))
+        shown.append(f"===== {name}\n{generated}")
     golden = GOLDEN / f"{provider}.md"
-    generated = REGION.sub("<!-- majordomus:begin -->", STAMP.sub("", text))
     if os.environ.get("MJ_REGOLD"):
-        golden.write_text(generated, encoding="utf-8")
-    assert generated == golden.read_text(encoding="utf-8")
+        golden.write_text("".join(shown), encoding="utf-8")
+    assert "".join(shown) == golden.read_text(encoding="utf-8")
     again = layer_repo.mj("update")
     assert again.code == 0 and "unchanged" in again.out and "wrote" not in again.out
-    assert (layer_repo.root / target).read_bytes() == written
+    assert {name: (layer_repo.root / name).read_bytes() for name in files} == before
     assert layer_repo.mj("update", "--check").code == 0
 
 

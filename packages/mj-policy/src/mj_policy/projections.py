@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_policy.layer import Layer
+    from mj_policy.ruleprojections import Delivered
 
 BOOTSTRAP = "_bootstrap"
 
@@ -32,13 +33,23 @@ BOOTSTRAP = "_bootstrap"
 class Projection:
     """One `projections[]` entry of the policy."""
 
-    __slots__ = ("always_loaded", "mode", "provider", "target")
+    __slots__ = ("always_loaded", "inline", "mode", "provider", "rule", "rule_key", "target")
 
-    def __init__(self, provider: str, target: str, mode: str, always_loaded: bool) -> None:
+    def __init__(
+        self,
+        provider: str,
+        target: str,
+        mode: str,
+        always_loaded: bool,
+        rule: Delivered | None = None,
+    ) -> None:
         self.provider = provider
         self.target = target
         self.mode = mode  # file | region
         self.always_loaded = always_loaded  # the provider loads it into every conversation
+        self.rule = rule  # a rule file of the provider's own: the rule it carries
+        self.rule_key = rule.rule.key if rule is not None else None  # its id@version
+        self.inline: list[Delivered] = []  # a bootstrap target: the rules it carries below it
 
 
 def loaded_always(item: Mapping[str, Any]) -> bool:
@@ -53,15 +64,21 @@ def loaded_always(item: Mapping[str, Any]) -> bool:
 class Inputs:
     """Everything a projection is rendered from, read once."""
 
-    __slots__ = ("override_dir", "policy_file", "policy_sha256", "values")
+    __slots__ = ("budget_lines", "override_dir", "policy_file", "policy_sha256", "values")
 
     def __init__(
-        self, policy_file: str, policy_sha256: str, values: dict[str, str], override_dir: Path
+        self,
+        policy_file: str,
+        policy_sha256: str,
+        values: dict[str, str],
+        override_dir: Path,
+        budget_lines: int = 0,
     ) -> None:
         self.policy_file = policy_file  # repository-relative, as the stamp names it
         self.policy_sha256 = policy_sha256  # the policy and every profile, concatenated
         self.values = values  # template variables shared by every provider
         self.override_dir = override_dir  # .ai/repo/providers
+        self.budget_lines = budget_lines  # context.always_loaded_budget_lines
 
 
 class Rendered:
@@ -102,8 +119,13 @@ def inputs(layer: Layer) -> Inputs:
         "profiles_dir": layer.relative(profiles_dir) + "/",
         "default_profile": str(layer.policy.data["profiles"]["default"]),
     }
+    budget = int(layer.policy.data["context"]["always_loaded_budget_lines"])
     return Inputs(
-        policy_file, stamps.policy_digest(parts), values, layer.ai / repo_path / "providers"
+        policy_file,
+        stamps.policy_digest(parts),
+        values,
+        layer.ai / repo_path / "providers",
+        budget,
     )
 
 
@@ -125,9 +147,38 @@ def _values(projection: Projection, data: Inputs) -> dict[str, str]:
     return values
 
 
+def planned(layer: Layer) -> list[Projection]:
+    """The declared projections and the rules they carry: a provider with rule files gets one
+    projection per delivered rule (scoped where it can scope), any other carries them inline."""
+    from mj_policy import providers
+    from mj_policy import ruleprojections
+
+    base = declared(layer.policy.data)
+    wanted = ruleprojections.delivered(layer)
+    out: list[Projection] = []
+    for projection in base:
+        out.append(projection)
+        known = providers.table().get(projection.provider)
+        if known is None or projection.provider == "readme" or not wanted:
+            continue
+        spec = known.rules
+        if spec is None:
+            projection.inline = list(wanted)
+            continue
+        for item in wanted:
+            scoped = bool(item.paths) and not item.always and bool(spec["scoped"])
+            target = f"{spec['dir']}/{item.slug}{spec['suffix']}"
+            out.append(Projection(projection.provider, target, "file", not scoped, item))
+    return out
+
+
 def render(projection: Projection, data: Inputs) -> Rendered:
+    if projection.rule is not None:
+        return _render_rule(projection, projection.rule, data)
     text, shown = _template(projection.provider, data.override_dir)
     generated = template.render(text, _values(projection, data), shown)
+    if projection.inline:
+        generated = _with_rules(projection, generated, data)
     if projection.mode == "region":
         generated = region_note(data.policy_file) + generated
     return Rendered(projection, generated, stamps.content_hash(generated))
@@ -144,3 +195,62 @@ def file_text(rendered: Rendered, data: Inputs) -> str:
     """The whole file-mode target: the generated text with its stamp line in place."""
     line = stamps.file_stamp(data.policy_file, data.policy_sha256, rendered.content)
     return stamps.insert_stamp(line, rendered.generated)
+
+
+def _render_rule(projection: Projection, item: Delivered, data: Inputs) -> Rendered:
+    from mj_policy import providers
+    from mj_policy import ruleprojections
+
+    spec = providers.get(projection.provider).rules or {}
+    head = ruleprojections.front_matter(
+        str(spec.get("front_matter")), item, not projection.always_loaded
+    )
+    generated = head + item.text(1)
+    if not _fits(projection, generated, data):
+        generated = head + item.pointer()
+    return Rendered(projection, generated, stamps.content_hash(generated))
+
+
+def _with_rules(projection: Projection, generated: str, data: Inputs) -> str:
+    """The bootstrap, the marker, then each rule in full where the budget allows, else its
+    pointer (the budget of an always-loaded target; any other carries every rule in full)."""
+    from mj_policy import ruleprojections
+
+    text = generated.rstrip("\n") + "\n\n" + ruleprojections.MARKER + "\n"
+    for item in projection.inline:
+        full = text + "\n" + item.text(2)
+        text = full if _fits(projection, full, data) else text + "\n" + item.pointer()
+    return text
+
+
+STAMP_ALLOWANCE = 200  # bytes of the stamp line (or region markers) a file adds to its text
+
+
+def _fits(projection: Projection, generated: str, data: Inputs) -> bool:
+    from mj_policy import budgets
+
+    extra = 2 if projection.mode == "region" else 1
+    lines = generated.count("\n") + extra
+    size = len(generated.encode("utf-8")) + STAMP_ALLOWANCE
+    return not budgets.overruns(projection, lines, size, data.budget_lines)
+
+
+def landings(layer: Layer) -> dict[str, list[dict[str, str]]]:
+    """Where each delivered rule lands, by rule key: per provider, its target and how
+    (scoped or always-loaded rule file, in full inside the target, or a pointer there)."""
+    data = inputs(layer)
+    found: dict[str, list[dict[str, str]]] = {}
+    for projection in planned(layer):
+        if projection.rule is not None:
+            how = "always" if projection.always_loaded else "scoped"
+            entry = {"provider": projection.provider, "target": projection.target, "as": how}
+            found.setdefault(projection.rule.rule.key, []).append(entry)
+            continue
+        if not projection.inline:
+            continue
+        text = render(projection, data).generated
+        for item in projection.inline:
+            how = "inline" if item.text(2) in text else "pointer"
+            entry = {"provider": projection.provider, "target": projection.target, "as": how}
+            found.setdefault(item.rule.key, []).append(entry)
+    return found

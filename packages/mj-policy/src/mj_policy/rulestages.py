@@ -43,7 +43,10 @@ def _checked_rules(context: Context) -> tuple[layer_mod.Layer, list[rules.Rule]]
 
 
 def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    _, resolved = _checked_rules(context)
+    from mj_policy import projections
+
+    layer, resolved = _checked_rules(context)
+    lands = projections.landings(layer)
     for rule in resolved:
         yield {
             "kind": "rule",
@@ -53,6 +56,7 @@ def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
             "provenance": rule.provenance,
             "enforcement": rules.enforcement(rule),
             "path": rule.path,
+            "lands": lands.get(rule.key, []),
         }
 
 

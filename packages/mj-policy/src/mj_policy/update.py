@@ -40,7 +40,7 @@ def plan(root: Path) -> tuple[projections.Inputs, list[Judged], int]:
     layer = layer_mod.load(root)
     data = projections.inputs(layer)
     judged = []
-    for projection in projections.declared(layer.policy.data):
+    for projection in projections.planned(layer):
         rendered = projections.render(projection, data)
         path = confined(root, projection.target)
         judged.append(targets.judge(rendered, data, targets.read(path, projection.target)))

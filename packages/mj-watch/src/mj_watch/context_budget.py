@@ -11,6 +11,7 @@ import re
 import shlex
 
 from mj_core.findings import Finding
+from mj_policy.projectiontext import bootstrap_part
 from mj_policy.projectiontext import named_rule_ids
 from mj_policy.projectiontext import referenced_paths
 
@@ -51,6 +52,9 @@ def context_budget(facts: Facts) -> Iterator[Finding]:
             continue
         if seen.projection.always_loaded:
             yield from _budget(facts, seen, budget)
+        if seen.projection.rule_key is not None:
+            continue  # a rule's own file: the rule's text, judged as a rule, not as a bootstrap
+        if seen.projection.always_loaded:
             yield from _counts(seen)
         yield from _paths(facts, seen)
         yield from _corpus(seen)
@@ -89,7 +93,7 @@ def _budget(facts: Facts, seen: Seen, budget: int) -> Iterator[Finding]:
 def _counts(seen: Seen) -> Iterator[Finding]:
     assert seen.verified is not None
     target = seen.projection.target
-    found = re.search(COUNT, seen.verified.generated)
+    found = re.search(COUNT, bootstrap_part(seen.verified.generated))
     if found:
         reproduce = f"grep -nEi {shlex.quote(COUNT_GREP)} {shlex.quote(target)}"
         message = f"states a hard-coded count ('{found.group(0)}'); counts go stale"
@@ -101,7 +105,7 @@ def _paths(facts: Facts, seen: Seen) -> Iterator[Finding]:
     target = seen.projection.target
     told = (facts.get("targets").get("targets") or {}).get(target) or {}
     exists = told.get("paths") or {}
-    for path in referenced_paths(seen.verified.generated):
+    for path in referenced_paths(bootstrap_part(seen.verified.generated)):
         if not exists.get(path):
             message = f"names {path}, which does not exist"
             yield Finding("FAIL", "projection", target, message, f"ls -ld {shlex.quote(path)}")
@@ -110,7 +114,7 @@ def _paths(facts: Facts, seen: Seen) -> Iterator[Finding]:
 def _corpus(seen: Seen) -> Iterator[Finding]:
     assert seen.verified is not None
     target = seen.projection.target
-    found = re.search(CORPUS, seen.verified.generated)
+    found = re.search(CORPUS, bootstrap_part(seen.verified.generated))
     if found:
         reproduce = f"grep -nEi {shlex.quote(CORPUS_GREP)} {shlex.quote(target)}"
         heading = found.group(0).strip()

@@ -109,7 +109,25 @@ def _judge(projection: Projection, verified: targets.Verified) -> Finding | None
 def seen_all(facts: Facts) -> list[Seen]:
     if facts.layer is None:
         return []
-    return [inspect(facts, p) for p in projections.declared(facts.layer.policy.data)]
+    return [inspect(facts, p) for p in planned(facts)]
+
+
+def planned(facts: Facts) -> list[Projection]:
+    """The targets `update` writes, as the targets fact lists them (the rule files included);
+    the policy's declared projections for a fact that does not say."""
+    assert facts.layer is not None
+    told = facts.get("targets").get("targets") or {}
+    if not told or not all("projection" in t for t in told.values()):
+        return projections.declared(facts.layer.policy.data)
+    out = []
+    for target, seen in told.items():
+        about = seen["projection"]
+        found = projections.Projection(
+            str(about["provider"]), target, str(about["mode"]), bool(about["always_loaded"])
+        )
+        found.rule_key = about.get("rule")
+        out.append(found)
+    return out
 
 
 def projection_integrity(facts: Facts) -> Iterator[Finding]:
