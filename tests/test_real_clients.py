@@ -112,3 +112,20 @@ def test_a_rule_over_the_budget_reaches_the_model_only_as_its_pointer(
     sent = "\n".join(server.texts())
     assert "read `.ai/repo/rules/project/api-errors.md` when working on files matching" in sent
     assert SCOPED_TEXT not in sent and ALWAYS_TEXT not in sent
+
+
+def test_claude_code_expands_the_agents_md_that_claude_md_imports(
+    prefix: Path, projected: Repo
+) -> None:
+    path = projected.root / POLICY
+    text = path.read_text()
+    path.write_text(
+        text.replace("    target: CLAUDE.md\n", "    target: CLAUDE.md\n    imports: AGENTS.md\n")
+    )
+    assert projected.mj("update").code == 0
+    assert "@AGENTS.md" in (projected.root / "CLAUDE.md").read_text()
+    with realclients.Recorder() as server:
+        run = realclients.run_claude(prefix, projected.root, home(projected), server)
+    assert run.returncode == 0, run.stderr
+    sent = "\n".join(server.texts())
+    assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent and SCOPED_TEXT in sent

@@ -169,3 +169,85 @@ def test_rules_list_shows_where_each_rule_lands_for_each_provider(ruled: Repo) -
     set_budget(ruled, 27)
     pointed = ruled.mj("rules", "list").out
     assert "    codex: AGENTS.md — a pointer inside it (over the budget in full)" in pointed
+
+
+def test_a_rule_file_no_rule_projects_any_more_is_caught_and_removed(ruled: Repo) -> None:
+    wire(ruled)
+    ruled.write("README.md", "# scratch\n\nAI workers: read AGENTS.md.\n")
+    assert ruled.mj("update").code == 0
+    ruled.commit("projections with rules")
+    (ruled.root / ".ai/repo/rules/project/api-errors.md").unlink()
+    left = {".claude/rules/project-api-errors.md", ".kilocode/rules/project-api-errors.md"}
+    check = ruled.mj("update", "--check")
+    assert check.code == 10
+    found = {s for _, s, m, _ in failures(check.out) if "no rule projects it" in m}
+    assert found == left
+    doctor = ruled.mj("doctor")
+    assert doctor.code == 10
+    assert {s for _, s, m, _ in failures(doctor.out) if "no rule projects it" in m} == left
+    dry = ruled.mj("update", "--dry-run")
+    assert dry.code == 0 and "would remove" in dry.out
+    assert all((ruled.root / t).exists() for t in left)
+    assert ruled.mj("update").code == 0
+    assert not any((ruled.root / t).exists() for t in left)
+    assert (ruled.root / ".claude/rules/project-no-print.md").exists()
+    assert ruled.mj("update", "--check").code == 0
+
+
+def test_a_hand_edited_rule_file_no_rule_projects_is_refused_without_force(ruled: Repo) -> None:
+    assert ruled.mj("update").code == 0
+    (ruled.root / ".ai/repo/rules/project/api-errors.md").unlink()
+    kept = ruled.root / ".claude/rules/project-api-errors.md"
+    kept.write_text(kept.read_text() + "\nA local note.\n")
+    refused = ruled.mj("update")
+    assert refused.code == 15 and ".claude/rules/project-api-errors.md" in refused.err
+    assert kept.exists() and (ruled.root / ".kilocode/rules/project-api-errors.md").exists()
+    assert ruled.mj("update", "--force").code == 0
+    assert not kept.exists()
+
+
+def test_a_file_update_did_not_write_in_a_rule_directory_is_left_alone(ruled: Repo) -> None:
+    ruled.write(".claude/rules/ours.md", "# Our own rule, written by hand\n")
+    assert ruled.mj("update").code == 0
+    assert ruled.mj("update", "--check").code == 0
+    assert (ruled.root / ".claude/rules/ours.md").read_text() == "# Our own rule, written by hand\n"
+
+
+IMPORTING = PROJECTIONS.replace(
+    "  - provider: claude-code\n    target: CLAUDE.md\n",
+    "  - provider: claude-code\n    target: CLAUDE.md\n    imports: AGENTS.md\n",
+)
+
+
+def test_claude_md_may_import_agents_md_instead_of_repeating_it(ruled: Repo) -> None:
+    assert ruled.mj("update").code == 0
+    path = ruled.root / POLICY
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(PROJECTIONS, IMPORTING), encoding="utf-8")
+    result = ruled.mj("update")
+    assert result.code == 0, result
+    claude = (ruled.root / "CLAUDE.md").read_text().split("\n", 1)[1]
+    assert claude == "# Instructions for Claude Code\n\n@AGENTS.md\n"
+    assert not (ruled.root / ".claude/rules/project-no-print.md").exists()  # AGENTS.md has it
+    assert "logging module" in (ruled.root / "AGENTS.md").read_text()
+    assert ruled.mj("update", "--check").code == 0
+
+
+@pytest.mark.parametrize(
+    ("provider", "target", "imports", "said"),
+    [
+        ("codex", "AGENTS.md", "CLAUDE.md", "does not expand `@path` imports"),
+        ("claude-code", "CLAUDE.md", "NOWHERE.md", "not another projection's target"),
+    ],
+)
+def test_an_import_the_provider_or_the_policy_cannot_honour_is_10(
+    ruled: Repo, provider: str, target: str, imports: str, said: str
+) -> None:
+    path = ruled.root / POLICY
+    text = path.read_text(encoding="utf-8")
+    entry = f"  - provider: {provider}\n    target: {target}\n"
+    path.write_text(text.replace(entry, entry + f"    imports: {imports}\n"), encoding="utf-8")
+    result = ruled.mj("update")
+    assert result.code == 10, result
+    [line] = result.err.splitlines()
+    assert f"{POLICY}:" in line and said in line

@@ -33,7 +33,16 @@ BOOTSTRAP = "_bootstrap"
 class Projection:
     """One `projections[]` entry of the policy."""
 
-    __slots__ = ("always_loaded", "inline", "mode", "provider", "rule", "rule_key", "target")
+    __slots__ = (
+        "always_loaded",
+        "imports",
+        "inline",
+        "mode",
+        "provider",
+        "rule",
+        "rule_key",
+        "target",
+    )
 
     def __init__(
         self,
@@ -50,6 +59,7 @@ class Projection:
         self.rule = rule  # a rule file of the provider's own: the rule it carries
         self.rule_key = rule.rule.key if rule is not None else None  # its id@version
         self.inline: list[Delivered] = []  # a bootstrap target: the rules it carries below it
+        self.imports: str | None = None  # the target whose text an `@path` line brings in
 
 
 def loaded_always(item: Mapping[str, Any]) -> bool:
@@ -93,15 +103,17 @@ class Rendered:
 
 
 def declared(policy: Mapping[str, Any]) -> list[Projection]:
-    return [
-        Projection(
+    out = []
+    for item in policy.get("projections") or []:
+        found = Projection(
             provider=str(item["provider"]),
             target=str(item["target"]),
             mode=str(item.get("mode") or "file"),
             always_loaded=loaded_always(item),
         )
-        for item in policy.get("projections") or []
-    ]
+        found.imports = str(item["imports"]) if item.get("imports") else None
+        out.append(found)
+    return out
 
 
 def inputs(layer: Layer) -> Inputs:
@@ -142,6 +154,9 @@ def _template(name: str, override_dir: Path) -> tuple[str, str]:
 
 def _values(projection: Projection, data: Inputs) -> dict[str, str]:
     values = {**data.values, "provider": projection.provider, "target": projection.target}
+    if projection.imports:  # the client expands this line into the imported file's text
+        values["bootstrap"] = f"@{projection.imports}"
+        return values
     text, shown = _template(BOOTSTRAP, data.override_dir)
     values["bootstrap"] = template.render(text, values, shown).rstrip("\n")
     return values
@@ -154,6 +169,7 @@ def planned(layer: Layer) -> list[Projection]:
     from mj_policy import ruleprojections
 
     base = declared(layer.policy.data)
+    _check_imports(layer, base)
     wanted = ruleprojections.delivered(layer)
     out: list[Projection] = []
     for projection in base:
@@ -161,6 +177,8 @@ def planned(layer: Layer) -> list[Projection]:
         known = providers.table().get(projection.provider)
         if known is None or projection.provider == "readme" or not wanted:
             continue
+        if projection.imports:
+            continue  # the imported file carries the bootstrap and the rules
         spec = known.rules
         if spec is None:
             projection.inline = list(wanted)
@@ -170,6 +188,30 @@ def planned(layer: Layer) -> list[Projection]:
             target = f"{spec['dir']}/{item.slug}{spec['suffix']}"
             out.append(Projection(projection.provider, target, "file", not scoped, item))
     return out
+
+
+def _check_imports(layer: Layer, base: list[Projection]) -> None:
+    """`imports` names another declared target, on a provider that expands `@path` (10)."""
+    from mj_core.errors import ContractUnmet
+
+    from mj_policy import providers
+
+    targets = {p.target for p in base}
+    for index, projection in enumerate(base):
+        if projection.imports is None:
+            continue
+        where = layer.policy.where(("projections", index, "imports"))
+        known = providers.table().get(projection.provider)
+        if known is None or not known.data.get("imports"):
+            raise ContractUnmet(
+                f"{where}: {projection.provider} does not expand `@path` imports "
+                f"({providers.TABLE}) — remove `imports`"
+            )
+        if projection.imports not in targets - {projection.target}:
+            raise ContractUnmet(
+                f"{where}: imports {projection.imports}, which is not another projection's "
+                f"target ({', '.join(sorted(targets - {projection.target})) or 'none'})"
+            )
 
 
 def render(projection: Projection, data: Inputs) -> Rendered:

@@ -79,11 +79,34 @@ def _demote(body: str, level: int) -> str:
 
 
 def delivered(layer: Layer) -> list[Delivered]:
-    """The effective rules that declare paths or always-loaded delivery, in resolved order."""
+    """The effective rules that declare paths or always-loaded delivery, in resolved order.
+
+    The rule set is resolved only when some rule file's front matter has a `paths:` or
+    `always_loaded:` line: `update --check` and doctor run from git hooks, and most rule sets
+    declare no delivery at all.
+    """
     from mj_policy import rules
 
+    if not _any_declares(layer):
+        return []
     wanted = [r for r in rules.effective(layer) if _declares(r)]
     return [Delivered(r, _body(layer.root / r.path, r.path)) for r in wanted]
+
+
+_DELIVERY = r"(?m)^(paths|always_loaded):"
+
+
+def _any_declares(layer: Layer) -> bool:
+    import re
+
+    base = layer.section("rules")
+    if not base.is_dir():
+        return True  # let the rule set say what is wrong (12)
+    for path in base.rglob("*.md"):
+        head = path.read_bytes().decode("utf-8", "replace").split("\n---", 1)[0]
+        if re.search(_DELIVERY, head):
+            return True
+    return False
 
 
 def _declares(rule: Rule) -> bool:

@@ -34,7 +34,8 @@ def gather(root: Path, lay: Layer | None) -> Record:
     target names a rule id, the ids the effective rule set provides."""
     found: dict[str, Record] = {}
     named = False
-    for projection in _planned(lay) if lay is not None else []:
+    planned = _planned(lay) if lay is not None else []
+    for projection in planned:
         seen = _target(root, projection)
         seen["projection"] = {
             "provider": projection.provider,
@@ -50,7 +51,17 @@ def gather(root: Path, lay: Layer | None) -> Record:
     readme = root / "README.md"
     text = readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""
     known = _known_rules(lay) if named and lay is not None else None
-    return {"kind": "fact", "fact": "targets", "targets": found, "readme": text, "rules": known}
+    from mj_policy import orphans
+
+    left = [{"target": o.target, "intact": o.intact} for o in orphans.find(root, planned)]
+    return {
+        "kind": "fact",
+        "fact": "targets",
+        "targets": found,
+        "readme": text,
+        "rules": known,
+        "orphans": left,
+    }
 
 
 def _planned(lay: Layer) -> list[Projection]:

@@ -140,7 +140,20 @@ def projection_integrity(facts: Facts) -> Iterator[Finding]:
             where = f"{seen.projection.provider}, {seen.projection.mode} mode"
             message = f"{where}, matches its stamp (policy {stamp.policy})"
             yield Finding("OK", CATEGORY, seen.projection.target, message)
+    yield from _orphans(facts)
     yield from _readme_names_agents(facts)
+
+
+def _orphans(facts: Facts) -> Iterator[Finding]:
+    for orphan in facts.get("targets").get("orphans") or []:
+        target = str(orphan["target"])
+        if orphan.get("intact"):
+            message = "no rule projects it any more, yet its provider still loads it — "
+            message += "`majordomus update` removes it"
+        else:
+            message = "no rule projects it any more, and it was edited by hand — "
+            message += "`majordomus update --force` removes it"
+        yield Finding("FAIL", CATEGORY, target, message, f"head -5 {shlex.quote(target)}")
 
 
 def _readme_names_agents(facts: Facts) -> Iterator[Finding]:
