@@ -4,11 +4,13 @@ repository, pointed at a recording model server on 127.0.0.1 (../shared/testing/
 - `clients()` installs Claude Code, Codex CLI and Gemini CLI with npm into the cache
   (`$MJ_REAL_CLIENTS`, else `$XDG_CACHE_HOME/majordomus/real-clients`, else
   `~/.cache/majordomus/real-clients`) when they are absent, and skips with the reason when
-  npm is missing or cannot install them.
+  npm is missing or cannot install them. `extra("qwen")` does the same for Qwen Code, in a
+  prefix of its own (`$MJ_REAL_CLIENTS_EXTRA/qwen`, else `real-clients-extra/qwen` beside
+  the cache), answered through the server's OpenAI-compatible chat completions.
 - `Recorder` is the model server: each request's path and JSON body is kept; the answer is the
   minimal reply in the client's wire format — or, for Claude Code, one scripted tool call
   first (`read=`), so a test can make the client touch a file.
-- `run_claude`, `run_codex`, `run_gemini` run one client in a repository, HOME in the test's
+- `run_claude`, `run_codex`, `run_gemini`, `run_qwen` run one client in a repository, HOME in the test's
   temporary directory, under a timeout; only 127.0.0.1 is contacted.
 
 A test asserts on the captured requests only, never on the canned reply.
@@ -59,13 +61,13 @@ def clients() -> Path:
     return prefix
 
 
-def _install(prefix: Path) -> None:
+def _install(prefix: Path, packages: tuple[str, ...] = PACKAGES, want: Path | None = None) -> None:
     npm = shutil.which("npm")
     if npm is None:
         pytest.skip("real clients: npm is not installed, so the clients cannot be installed")
     try:
         proc = subprocess.run(
-            (npm, "install", "-q", "--prefix", str(prefix), *PACKAGES),
+            (npm, "install", "-q", "--prefix", str(prefix), *packages),
             capture_output=True,
             text=True,
             timeout=900,
@@ -73,7 +75,8 @@ def _install(prefix: Path) -> None:
         )
     except subprocess.TimeoutExpired:
         pytest.skip("real clients: npm install did not finish in 15 minutes (registry reachable?)")
-    if proc.returncode != 0 or not _installed(prefix):
+    done = want.exists() if want is not None else _installed(prefix)
+    if proc.returncode != 0 or not done:
         said = [line for line in proc.stderr.splitlines() if line.strip()]
         said = [line for line in said if "complete log" not in line] or ["no output"]
         pytest.skip(f"real clients: npm install failed (registry unreachable?): {said[0]}")
@@ -81,6 +84,27 @@ def _install(prefix: Path) -> None:
 
 def binary(prefix: Path, name: str) -> str:
     return str(prefix / "node_modules" / ".bin" / BINARIES[name])
+
+
+EXTRA = {"qwen": "@qwen-code/qwen-code"}  # clients beyond the three, each in its own prefix
+
+
+def extra(name: str) -> Path:
+    """The npm prefix of one more client (`$MJ_REAL_CLIENTS_EXTRA/<name>`, else beside the
+    three under the cache), installed there when absent; skipped as `clients()` is."""
+    base = os.environ.get("MJ_REAL_CLIENTS_EXTRA")
+    prefix = (Path(base) if base else cache_dir().parent / "real-clients-extra") / name
+    want = prefix / "node_modules" / ".bin" / name
+    if want.exists():
+        return prefix
+    prefix.mkdir(parents=True, exist_ok=True)
+    import fcntl
+
+    with (prefix / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not want.exists():
+            _install(prefix, (EXTRA[name],), want)
+    return prefix
 
 
 class Recorder:
@@ -147,7 +171,26 @@ class Recorder:
             return _responses()
         if "/messages" in path:
             return _anthropic(body, self.read)
+        if "/chat/completions" in path:
+            return _chat(body)
         return "application/json", b"{}"
+
+
+def _chat(body: dict[str, Any]) -> tuple[str, bytes]:
+    """An OpenAI chat-completions reply (Qwen Code, OpenCode)."""
+    usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    head = {"id": "chatcmpl-1", "created": 0, "model": str(body.get("model") or "mock")}
+    if not body.get("stream"):
+        choice = {"index": 0, "message": {"role": "assistant", "content": "ok"}}
+        reply = {**head, "object": "chat.completion", "usage": usage}
+        reply["choices"] = [{**choice, "finish_reason": "stop"}]
+        return "application/json", json.dumps(reply).encode()
+    chunk = {**head, "object": "chat.completion.chunk"}
+    first = {"index": 0, "delta": {"role": "assistant", "content": "ok"}, "finish_reason": None}
+    last = {"index": 0, "delta": {}, "finish_reason": "stop"}
+    parts = [{**chunk, "choices": [first]}, {**chunk, "choices": [last], "usage": usage}]
+    data = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in parts)
+    return "text/event-stream", data + b"data: [DONE]\n\n"
 
 
 def _sse(events: list[tuple[str, dict[str, Any]]]) -> bytes:
@@ -263,6 +306,7 @@ def _anthropic(body: dict[str, Any], read: str | None) -> tuple[str, bytes]:
 
 
 def _env(home: Path, extra: dict[str, str]) -> dict[str, str]:
+    home.mkdir(parents=True, exist_ok=True)
     keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
     env = {k: v for k, v in os.environ.items() if k in keep}
     env.update({"HOME": str(home), "NO_COLOR": "1", "CI": "1", **extra})
@@ -333,3 +377,19 @@ def run_gemini(
     # a named model: without one the client first asks a router model, which a canned reply
     # cannot satisfy (it retries with back-off for over a minute)
     return _run([binary(prefix, "gemini"), "-m", "gemini-2.5-flash", "-p", prompt], repo, env)
+
+
+def run_qwen(
+    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+) -> subprocess.CompletedProcess[str]:
+    """Qwen Code against the server's OpenAI-compatible chat completions."""
+    env = _env(
+        home,
+        {
+            "OPENAI_API_KEY": "dummy",
+            "OPENAI_BASE_URL": f"{server.url}/v1",
+            "OPENAI_MODEL": "gpt-mock",
+        },
+    )
+    argv = [str(prefix / "node_modules" / ".bin" / "qwen"), "--auth-type", "openai", "-p", prompt]
+    return _run(argv, repo, env)

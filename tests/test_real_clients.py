@@ -23,6 +23,8 @@ projections:
     target: AGENTS.md
   - provider: gemini
     target: GEMINI.md
+  - provider: qwen-code
+    target: QWEN.md
 """
 
 
@@ -91,11 +93,24 @@ def test_gemini_cli_gets_both_rules_inside_gemini_md(prefix: Path, projected: Re
     assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent and SCOPED_TEXT in sent
 
 
-@pytest.mark.parametrize("client", ["codex", "gemini"])
+def test_qwen_code_gets_both_rules_inside_qwen_md(projected: Repo) -> None:
+    qwen = realclients.extra("qwen")
+    with realclients.Recorder() as server:
+        run = realclients.run_qwen(qwen, projected.root, home(projected), server)
+    assert run.returncode == 0, run.stderr
+    assert server.requests, "the client sent nothing to the recording server"
+    sent = "\n".join(server.texts())
+    assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent and SCOPED_TEXT in sent
+
+
+TARGETS = {"codex": "AGENTS.md", "gemini": "GEMINI.md", "qwen": "QWEN.md"}
+
+
+@pytest.mark.parametrize("client", ["codex", "gemini", "qwen"])
 def test_a_rule_over_the_budget_reaches_the_model_only_as_its_pointer(
     prefix: Path, projected: Repo, client: str
 ) -> None:
-    target = "AGENTS.md" if client == "codex" else "GEMINI.md"
+    target = TARGETS[client]
     bootstrap = (projected.root / target).read_text().split("<!-- majordomus:rules")[0]
     path = projected.root / POLICY
     lines = bootstrap.count("\n") + 6
@@ -105,9 +120,10 @@ def test_a_rule_over_the_budget_reaches_the_model_only_as_its_pointer(
         )
     )
     assert projected.mj("update").code == 0
-    run_client = realclients.run_codex if client == "codex" else realclients.run_gemini
+    runs = {"codex": realclients.run_codex, "gemini": realclients.run_gemini}
+    where = prefix if client != "qwen" else realclients.extra("qwen")
     with realclients.Recorder() as server:
-        run = run_client(prefix, projected.root, home(projected), server)
+        run = runs.get(client, realclients.run_qwen)(where, projected.root, home(projected), server)
     assert run.returncode == 0, run.stderr
     sent = "\n".join(server.texts())
     assert "read `.ai/repo/rules/project/api-errors.md` when working on files matching" in sent
