@@ -10,8 +10,8 @@ repository, pointed at a recording model server on 127.0.0.1 (../shared/testing/
 - `Recorder` is the model server: each request's path and JSON body is kept; the answer is the
   minimal reply in the client's wire format — or, for Claude Code, one scripted tool call
   first (`read=`), so a test can make the client touch a file.
-- `run_claude`, `run_codex`, `run_gemini`, `run_qwen` run one client in a repository, HOME in the test's
-  temporary directory, under a timeout; only 127.0.0.1 is contacted.
+- `run_claude`, `run_codex`, `run_gemini`, `run_qwen` run one client in a repository, HOME
+  in the test's temporary directory, under a timeout; only 127.0.0.1 is contacted.
 
 A test asserts on the captured requests only, never on the canned reply.
 """
