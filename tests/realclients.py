@@ -339,6 +339,8 @@ def run_claude(
 def run_codex(
     prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
 ) -> subprocess.CompletedProcess[str]:
+    """Codex CLI in `repo` (a directory inside the repository works too: it loads the
+    AGENTS.md files from the repository's root down to it)."""
     codex_home = home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     (codex_home / "config.toml").write_text(

@@ -75,12 +75,22 @@ def test_claude_code_loads_the_scoped_rule_once_it_reads_a_matching_file(
     assert any(SCOPED_TEXT in t for t in texts[first_read:])
 
 
-def test_codex_gets_both_rules_inside_agents_md(prefix: Path, projected: Repo) -> None:
+def test_codex_gets_the_always_loaded_rule_and_the_scoped_one_where_it_applies(
+    prefix: Path, projected: Repo
+) -> None:
+    """At the root Codex reads AGENTS.md: the always-loaded rule in full, the rule scoped to
+    src/api/ as its pointer; working in src/api/ it also reads src/api/AGENTS.md, which
+    carries that rule in full."""
     with realclients.Recorder() as server:
         run = realclients.run_codex(prefix, projected.root, home(projected), server)
     assert run.returncode == 0, run.stderr
     sent = "\n".join(server.texts())
-    assert "AGENTS.md" in sent and BOOTSTRAP_TEXT in sent
+    assert "AGENTS.md" in sent and BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent
+    assert SCOPED_TEXT not in sent and "`src/api/AGENTS.md` carries it in full there" in sent
+    with realclients.Recorder() as server:
+        run = realclients.run_codex(prefix, projected.root / "src/api", home(projected), server)
+    assert run.returncode == 0, run.stderr
+    sent = "\n".join(server.texts())
     assert ALWAYS_TEXT in sent and SCOPED_TEXT in sent
     assert "Applies to files matching `src/api/**`." in sent
 
@@ -144,4 +154,5 @@ def test_claude_code_expands_the_agents_md_that_claude_md_imports(
         run = realclients.run_claude(prefix, projected.root, home(projected), server)
     assert run.returncode == 0, run.stderr
     sent = "\n".join(server.texts())
-    assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent and SCOPED_TEXT in sent
+    assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent  # from the imported AGENTS.md
+    assert SCOPED_TEXT not in sent  # its own scoped rule file, not loaded: nothing touched

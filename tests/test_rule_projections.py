@@ -168,7 +168,7 @@ def test_rules_list_shows_where_each_rule_lands_for_each_provider(ruled: Repo) -
     assert f"    claude-code: {scoped}" in text
     set_budget(ruled, 27)
     pointed = ruled.mj("rules", "list").out
-    assert "    codex: AGENTS.md — a pointer inside it (over the budget in full)" in pointed
+    assert "    codex: AGENTS.md — a pointer inside it to the rule's file, not its text" in pointed
 
 
 def test_a_rule_file_no_rule_projects_any_more_is_caught_and_removed(ruled: Repo) -> None:
@@ -229,6 +229,7 @@ def test_claude_md_may_import_agents_md_instead_of_repeating_it(ruled: Repo) -> 
     claude = (ruled.root / "CLAUDE.md").read_text().split("\n", 1)[1]
     assert claude == "# Instructions for Claude Code\n\n@AGENTS.md\n"
     assert not (ruled.root / ".claude/rules/project-no-print.md").exists()  # AGENTS.md has it
+    assert (ruled.root / ".claude/rules/project-api-errors.md").exists()  # still scoped here
     assert "logging module" in (ruled.root / "AGENTS.md").read_text()
     assert ruled.mj("update", "--check").code == 0
 
@@ -251,3 +252,32 @@ def test_an_import_the_provider_or_the_policy_cannot_honour_is_10(
     assert result.code == 10, result
     [line] = result.err.splitlines()
     assert f"{POLICY}:" in line and said in line
+
+
+def test_codex_gets_a_rule_scoped_to_one_directory_in_that_directory_s_agents_md(
+    ruled: Repo,
+) -> None:
+    ruled.write("src/api/handler.py", "def handle():\n    return None\n")
+    assert ruled.mj("update").code == 0
+    nested = (ruled.root / "src/api/AGENTS.md").read_text()
+    assert "Every error an API handler returns is an application/problem+json body." in nested
+    root = (ruled.root / "AGENTS.md").read_text()
+    assert "application/problem+json" not in root
+    assert "`src/api/AGENTS.md` carries it in full there" in root
+    assert "it uses the logging module" in root
+    assert ruled.mj("update", "--check").code == 0
+    wire(ruled)
+    ruled.write("README.md", "# scratch\n\nAI workers: read AGENTS.md.\n")
+    assert ruled.mj("update").code == 0
+    ruled.commit("nested")
+    assert ruled.mj("doctor").code == 0, ruled.mj("doctor")
+    lands = ruled.mj("rules", "list").out
+    assert "    codex: src/api/AGENTS.md — inside it, in full" in lands
+    assert "    codex: AGENTS.md — a pointer inside it to the rule's file, not its text" in lands
+
+
+def test_a_directory_s_own_agents_md_is_not_overwritten(ruled: Repo) -> None:
+    ruled.write("src/api/AGENTS.md", "# Our notes for the API\n")
+    refused = ruled.mj("update")
+    assert refused.code == 15 and "src/api/AGENTS.md" in refused.err
+    assert (ruled.root / "src/api/AGENTS.md").read_text() == "# Our notes for the API\n"

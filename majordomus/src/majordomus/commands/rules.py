@@ -26,7 +26,7 @@ HOW = {
     "scoped": "its own file, loaded for matching paths",
     "always": "its own file, always loaded",
     "inline": "inside it, in full",
-    "pointer": "a pointer inside it (over the budget in full)",
+    "pointer": "a pointer inside it to the rule's file, not its text",
 }
 
 

@@ -38,6 +38,8 @@ class Projection:
         "imports",
         "inline",
         "mode",
+        "nested_in",
+        "pointed",
         "provider",
         "rule",
         "rule_key",
@@ -60,6 +62,8 @@ class Projection:
         self.rule_key = rule.rule.key if rule is not None else None  # its id@version
         self.inline: list[Delivered] = []  # a bootstrap target: the rules it carries below it
         self.imports: str | None = None  # the target whose text an `@path` line brings in
+        self.nested_in: str | None = None  # a nested file: the directory whose rules it carries
+        self.pointed: dict[str, str] = {}  # rule key → the nested file that carries it in full
 
 
 def loaded_always(item: Mapping[str, Any]) -> bool:
@@ -162,63 +166,14 @@ def _values(projection: Projection, data: Inputs) -> dict[str, str]:
     return values
 
 
-def planned(layer: Layer) -> list[Projection]:
-    """The declared projections and the rules they carry: a provider with rule files gets one
-    projection per delivered rule (scoped where it can scope), any other carries them inline."""
-    from mj_policy import providers
-    from mj_policy import ruleprojections
-
-    base = declared(layer.policy.data)
-    _check_imports(layer, base)
-    wanted = ruleprojections.delivered(layer)
-    out: list[Projection] = []
-    for projection in base:
-        out.append(projection)
-        known = providers.table().get(projection.provider)
-        if known is None or projection.provider == "readme" or not wanted:
-            continue
-        if projection.imports:
-            continue  # the imported file carries the bootstrap and the rules
-        spec = known.rules
-        if spec is None:
-            projection.inline = list(wanted)
-            continue
-        for item in wanted:
-            scoped = bool(item.paths) and not item.always and bool(spec["scoped"])
-            target = f"{spec['dir']}/{item.slug}{spec['suffix']}"
-            out.append(Projection(projection.provider, target, "file", not scoped, item))
-    return out
-
-
-def _check_imports(layer: Layer, base: list[Projection]) -> None:
-    """`imports` names another declared target, on a provider that expands `@path` (10)."""
-    from mj_core.errors import ContractUnmet
-
-    from mj_policy import providers
-
-    targets = {p.target for p in base}
-    for index, projection in enumerate(base):
-        if projection.imports is None:
-            continue
-        where = layer.policy.where(("projections", index, "imports"))
-        known = providers.table().get(projection.provider)
-        if known is None or not known.data.get("imports"):
-            raise ContractUnmet(
-                f"{where}: {projection.provider} does not expand `@path` imports "
-                f"({providers.TABLE}) — remove `imports`"
-            )
-        if projection.imports not in targets - {projection.target}:
-            raise ContractUnmet(
-                f"{where}: imports {projection.imports}, which is not another projection's "
-                f"target ({', '.join(sorted(targets - {projection.target})) or 'none'})"
-            )
-
-
 def render(projection: Projection, data: Inputs) -> Rendered:
     if projection.rule is not None:
         return _render_rule(projection, projection.rule, data)
-    text, shown = _template(projection.provider, data.override_dir)
-    generated = template.render(text, _values(projection, data), shown)
+    if projection.nested_in is not None:
+        generated = _nested_head(projection, data)
+    else:
+        text, shown = _template(projection.provider, data.override_dir)
+        generated = template.render(text, _values(projection, data), shown)
     if projection.inline:
         generated = _with_rules(projection, generated, data)
     if projection.mode == "region":
@@ -260,9 +215,21 @@ def _with_rules(projection: Projection, generated: str, data: Inputs) -> str:
 
     text = generated.rstrip("\n") + "\n\n" + ruleprojections.MARKER + "\n"
     for item in projection.inline:
+        carried = projection.pointed.get(item.rule.key)
+        if carried is not None:
+            text += "\n" + item.pointer(carried)
+            continue
         full = text + "\n" + item.text(2)
         text = full if _fits(projection, full, data) else text + "\n" + item.pointer()
     return text
+
+
+def _nested_head(projection: Projection, data: Inputs) -> str:
+    return (
+        f"# AGENTS.md for `{projection.nested_in}/`\n\n"
+        f"The rules for files under `{projection.nested_in}/`, generated from "
+        f"`{data.policy_file}` beside the repository's root `AGENTS.md`.\n"
+    )
 
 
 STAMP_ALLOWANCE = 200  # bytes of the stamp line (or region markers) a file adds to its text
@@ -275,24 +242,3 @@ def _fits(projection: Projection, generated: str, data: Inputs) -> bool:
     lines = generated.count("\n") + extra
     size = len(generated.encode("utf-8")) + STAMP_ALLOWANCE
     return not budgets.overruns(projection, lines, size, data.budget_lines)
-
-
-def landings(layer: Layer) -> dict[str, list[dict[str, str]]]:
-    """Where each delivered rule lands, by rule key: per provider, its target and how
-    (scoped or always-loaded rule file, in full inside the target, or a pointer there)."""
-    data = inputs(layer)
-    found: dict[str, list[dict[str, str]]] = {}
-    for projection in planned(layer):
-        if projection.rule is not None:
-            how = "always" if projection.always_loaded else "scoped"
-            entry = {"provider": projection.provider, "target": projection.target, "as": how}
-            found.setdefault(projection.rule.rule.key, []).append(entry)
-            continue
-        if not projection.inline:
-            continue
-        text = render(projection, data).generated
-        for item in projection.inline:
-            how = "inline" if item.text(2) in text else "pointer"
-            entry = {"provider": projection.provider, "target": projection.target, "as": how}
-            found.setdefault(item.rule.key, []).append(entry)
-    return found

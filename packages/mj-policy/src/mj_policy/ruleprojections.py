@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from mj_policy.layer import Layer
     from mj_policy.rules import Rule
 
-__all__ = ["MARKER", "Delivered", "delivered", "front_matter"]
+__all__ = ["MARKER", "Delivered", "delivered", "front_matter", "one_directory"]
 
 
 class Delivered:
@@ -58,9 +58,28 @@ class Delivered:
         parts.append(f"From `{self.rule.path}`; edit the rule there, not here.")
         return "\n".join(parts) + "\n"
 
-    def pointer(self) -> str:
+    def pointer(self, carried: str | None = None) -> str:
         where = f" when working on files matching {_globs(self.paths)}" if self.paths else ""
-        return f"- {self.title} (`{self.rule.key}`): read `{self.rule.path}`{where}.\n"
+        there = f"; `{carried}` carries it in full there" if carried else ""
+        return f"- {self.title} (`{self.rule.key}`): read `{self.rule.path}`{where}{there}.\n"
+
+
+def one_directory(item: Delivered) -> str | None:
+    """The one directory every glob of a scoped rule lies under (`src/api` for `src/api/**`),
+    or None: always loaded, unscoped, or spread over several directories."""
+    if item.always or not item.paths:
+        return None
+    found = set()
+    for glob in item.paths:
+        parts = glob.split("/")
+        fixed = []
+        for part in parts[:-1]:
+            if any(c in part for c in "*?[!"):
+                break
+            fixed.append(part)
+        found.add("/".join(fixed))
+    only = found.pop() if len(found) == 1 else ""
+    return only or None
 
 
 def _globs(paths: list[str]) -> str:

@@ -43,10 +43,10 @@ def _checked_rules(context: Context) -> tuple[layer_mod.Layer, list[rules.Rule]]
 
 
 def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    from mj_policy import projections
+    from mj_policy import projectionplan
 
     layer, resolved = _checked_rules(context)
-    lands = projections.landings(layer)
+    lands = projectionplan.landings(layer)
     for rule in resolved:
         yield {
             "kind": "rule",

@@ -11,6 +11,7 @@ from mj_core import confine
 from mj_core import yamlstrict
 from mj_core.errors import MjError
 
+from mj_policy import projectionplan
 from mj_policy import projections
 from mj_policy import projectiontargets as targets
 from mj_policy.projectiontext import bootstrap_part
@@ -68,7 +69,7 @@ def _planned(lay: Layer) -> list[Projection]:
     """The projections `update` would write; only the declared ones when the rule set does not
     resolve (that is the rules doctrine's finding)."""
     try:
-        return projections.planned(lay)
+        return projectionplan.planned(lay)
     except MjError:
         return projections.declared(lay.policy.data)
 

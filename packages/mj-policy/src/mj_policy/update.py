@@ -18,6 +18,7 @@ from mj_core.findings import Finding
 from mj_core.stage import Stage
 
 from mj_policy import layer as layer_mod
+from mj_policy import projectionplan
 from mj_policy import projections
 from mj_policy import projectiontargets as targets
 
@@ -57,7 +58,7 @@ def plan(root: Path) -> Plan:
     layer = layer_mod.load(root)
     data = projections.inputs(layer)
     judged = []
-    planned = projections.planned(layer)
+    planned = projectionplan.planned(layer)
     for projection in planned:
         rendered = projections.render(projection, data)
         path = confined(root, projection.target)
