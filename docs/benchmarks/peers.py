@@ -105,14 +105,17 @@ def rulesync_repo(path: Path, prefix: Path) -> list[str]:
 
 def untracked(repo: Path) -> list[Path]:
     out = subprocess.run(
-        ("git", "ls-files", "-o", "--exclude-standard", "-z"), cwd=repo, capture_output=True
+        ("git", "ls-files", "-o", "--exclude-standard", "-z"),
+        cwd=repo,
+        capture_output=True,
+        check=True,
     ).stdout.decode()
     keep = (".ai/", ".ruler/", ".rulesync/", "README.md")
     return [repo / p for p in out.split("\0") if p and not p.startswith(keep)]
 
 
 def measure(argv: list[str], repo: Path, samples: int) -> tuple[float | None, str]:
-    first = subprocess.run(argv, cwd=repo, capture_output=True, text=True)
+    first = subprocess.run(argv, cwd=repo, capture_output=True, text=True, check=False)
     if first.returncode != 0:
         said = (first.stderr.strip() or first.stdout.strip() or "no output").splitlines()
         return None, next((s for s in said if "rror" in s), said[0])
@@ -135,7 +138,8 @@ def main() -> int:
     if not (options.prefix / "node_modules/.bin/ruler").exists():
         npm = shutil.which("npm") or "npm"
         packages = ("@intellectronica/ruler", "rulesync")
-        subprocess.run((npm, "install", "-q", "--prefix", str(options.prefix), *packages))
+        install = (npm, "install", "-q", "--prefix", str(options.prefix), *packages)
+        subprocess.run(install, check=False)  # a peer that did not install is reported
     with tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch)
         runs = {
