@@ -314,3 +314,26 @@ def test_doctor_accepts_a_rule_the_effective_set_provides(adopted: Repo) -> None
     adopted.write(".ai/repo/providers/claude-code.tmpl", text)
     assert adopted.mj("update").code == 0
     assert adopted.mj("doctor").code == 0
+
+
+def test_a_host_file_over_the_bytes_its_provider_reads_is_refused_and_failed(
+    adopted: Repo,
+) -> None:
+    """Claude Code warns above 40000 characters of CLAUDE.md (share/providers.yaml); the
+    region is only a part of what it reads, so the bytes are the whole file's."""
+    path = adopted.root / "CLAUDE.md"
+    ours = "".join(
+        f"Our own note {n:05d}, written by hand outside the region.\n" for n in range(800)
+    )
+    path.write_text(path.read_text() + ours)
+    adopted.commit("a long CLAUDE.md")
+    doctor = adopted.mj("doctor")
+    assert doctor.code == 10
+    [(category, subject, message, reproduce)] = failures(doctor.out)
+    assert (category, subject) == ("budget", "CLAUDE.md") and "over the 40000 bytes" in message
+    assert int(adopted.shell(reproduce).out.split()[0]) > 40000
+    edit_policy(adopted, "default: implementation", "default: routine")
+    before = path.read_bytes()
+    result = adopted.mj("update")
+    assert result.code == 10 and "bytes, over the 40000 bytes claude-code reads" in result.err
+    assert path.read_bytes() == before
