@@ -281,3 +281,11 @@ def test_a_directory_s_own_agents_md_is_not_overwritten(ruled: Repo) -> None:
     refused = ruled.mj("update")
     assert refused.code == 15 and "src/api/AGENTS.md" in refused.err
     assert (ruled.root / "src/api/AGENTS.md").read_text() == "# Our notes for the API\n"
+
+
+def test_rules_list_still_lists_when_update_would_refuse_a_template(ruled: Repo) -> None:
+    ruled.write(".ai/repo/providers/codex.tmpl", "# AGENTS.md\n\n{{ nope }}\n")
+    assert ruled.mj("update").code == 10
+    listed = ruled.mj("rules", "list")
+    assert listed.code == 0 and "project.api-errors@1" in listed.out
+    assert "codex: AGENTS.md" not in listed.out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
+from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_core.stage import Stage
 
@@ -46,7 +47,10 @@ def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_policy import projectionplan
 
     layer, resolved = _checked_rules(context)
-    lands = projectionplan.landings(layer)
+    try:
+        lands = projectionplan.landings(layer)
+    except MjError:  # a template or policy `update` would refuse: its finding, not this list's
+        lands = {}
     for rule in resolved:
         yield {
             "kind": "rule",
