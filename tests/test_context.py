@@ -175,6 +175,19 @@ def test_for_wraps_the_same_body(scenario: Repo) -> None:
     assert scenario.mj("context", "--for", "nobody").code == 2
 
 
+def test_for_labels_each_file_by_what_its_provider_loads(scenario: Repo) -> None:
+    """Codex and Gemini load AGENTS.md and GEMINI.md on every run (share/providers.yaml),
+    though the policy marks only CLAUDE.md; the generic file no client loads by itself."""
+    for provider, target, label in (
+        ("codex", "AGENTS.md", "(always loaded)"),
+        ("gemini", "GEMINI.md", "(always loaded)"),
+        ("claude-code", "CLAUDE.md", "(always loaded)"),
+        ("generic", "docs/AI_INSTRUCTIONS.md", "(not always loaded)"),
+    ):
+        first = scenario.mj("context", "--for", provider).out.splitlines()[0]
+        assert first == f"# for {provider} — its file {target} {label}", first
+
+
 def test_context_reads_only(scenario: Repo) -> None:
     before = snapshot(scenario.root)
     status = scenario.git("status", "--porcelain")

@@ -246,11 +246,23 @@ def test_doctor_hand_edit_is_10(adopted: Repo) -> None:
 
 
 def test_doctor_budget_is_10(adopted: Repo) -> None:
+    """Every file a provider loads into every conversation is held to the budget: CLAUDE.md
+    (the policy says so), AGENTS.md, GEMINI.md and the Cursor rule (their providers load them,
+    share/providers.yaml) — not the generic file, which no client loads by itself."""
     edit_policy(adopted, "always_loaded_budget_lines: 150", "always_loaded_budget_lines: 5")
     adopted.commit("lower the budget")
-    category, subject, message, reproduce = _only_failure(adopted, 10)
-    assert (category, subject) == ("budget", "CLAUDE.md") and "budget 5" in message
-    assert int(adopted.shell(reproduce).out.strip()) > 5
+    doctor = adopted.mj("doctor")
+    assert doctor.code == 10
+    found = failures(doctor.out)
+    assert {subject for _, subject, _, _ in found} == {
+        "CLAUDE.md",
+        "AGENTS.md",
+        "GEMINI.md",
+        ".cursor/rules/majordomus.mdc",
+    }
+    for category, _, message, reproduce in found:
+        assert category == "budget" and "budget 5" in message
+        assert int(adopted.shell(reproduce).out.split()[0]) > 5
 
 
 @pytest.mark.parametrize(
@@ -302,3 +314,26 @@ def test_doctor_accepts_a_rule_the_effective_set_provides(adopted: Repo) -> None
     adopted.write(".ai/repo/providers/claude-code.tmpl", text)
     assert adopted.mj("update").code == 0
     assert adopted.mj("doctor").code == 0
+
+
+def test_a_host_file_over_the_bytes_its_provider_reads_is_refused_and_failed(
+    adopted: Repo,
+) -> None:
+    """Claude Code warns above 40000 characters of CLAUDE.md (share/providers.yaml); the
+    region is only a part of what it reads, so the bytes are the whole file's."""
+    path = adopted.root / "CLAUDE.md"
+    ours = "".join(
+        f"Our own note {n:05d}, written by hand outside the region.\n" for n in range(800)
+    )
+    path.write_text(path.read_text() + ours)
+    adopted.commit("a long CLAUDE.md")
+    doctor = adopted.mj("doctor")
+    assert doctor.code == 10
+    [(category, subject, message, reproduce)] = failures(doctor.out)
+    assert (category, subject) == ("budget", "CLAUDE.md") and "over the 40000 bytes" in message
+    assert int(adopted.shell(reproduce).out.split()[0]) > 40000
+    edit_policy(adopted, "default: implementation", "default: routine")
+    before = path.read_bytes()
+    result = adopted.mj("update")
+    assert result.code == 10 and "bytes, over the 40000 bytes claude-code reads" in result.err
+    assert path.read_bytes() == before

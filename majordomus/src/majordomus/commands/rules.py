@@ -22,13 +22,26 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
     return code
 
 
+HOW = {
+    "scoped": "its own file, loaded for matching paths",
+    "always": "its own file, always loaded",
+    "inline": "inside it, in full",
+    "pointer": "a pointer inside it to the rule's file, not its text",
+}
+
+
+def _landing(item: Record) -> str:
+    return f"    {item['provider']}: {item['target']} — {HOW[str(item['as'])]}\n"
+
+
 def _text(record: Record) -> str:
     kind = record.get("kind")
     if kind == "rule":
         key = f"{record['id']}@{record['version']}"
-        return (
+        line = (
             f"{key:<40} {record['class']:<9} {record['provenance']:<18} {record['enforcement']}\n"
         )
+        return line + "".join(_landing(item) for item in record.get("lands") or [])
     if kind == "rule-text":
         return f"{record['path']}\n{record['text']}"
     if kind == "vendored":

@@ -172,7 +172,9 @@ def plain_value(value: str) -> tuple[bool, Any]:
     tag12 = resolve12(value) if value else "null"
     if tag11 != tag12:
         return False, value
-    if tag11 == "str":  # `-_`, `+1_`: ruamel.yaml types underscores after a sign as numbers
+    if tag11 == "str":  # `-_`, `+1_`: ruamel.yaml types underscores after a sign as numbers,
+        if value[:1] in ("+", "-") and value[1:3] == "0o":  # and `-0o0` as an octal number
+            return False, value
         return value[0] not in _NUMBER_FIRST or "_" not in value, value
     if tag11 == "null":
         return True, None

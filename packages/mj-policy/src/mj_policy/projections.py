@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_policy.layer import Layer
+    from mj_policy.ruleprojections import Delivered
 
 BOOTSTRAP = "_bootstrap"
 
@@ -32,27 +33,66 @@ BOOTSTRAP = "_bootstrap"
 class Projection:
     """One `projections[]` entry of the policy."""
 
-    __slots__ = ("always_loaded", "mode", "provider", "target")
+    __slots__ = (
+        "always_loaded",
+        "imports",
+        "inline",
+        "mode",
+        "nested_in",
+        "pointed",
+        "provider",
+        "rule",
+        "rule_key",
+        "target",
+    )
 
-    def __init__(self, provider: str, target: str, mode: str, always_loaded: bool) -> None:
+    def __init__(
+        self,
+        provider: str,
+        target: str,
+        mode: str,
+        always_loaded: bool,
+        rule: Delivered | None = None,
+    ) -> None:
         self.provider = provider
         self.target = target
         self.mode = mode  # file | region
-        self.always_loaded = always_loaded
+        self.always_loaded = always_loaded  # the provider loads it into every conversation
+        self.rule = rule  # a rule file of the provider's own: the rule it carries
+        self.rule_key = rule.rule.key if rule is not None else None  # its id@version
+        self.inline: list[Delivered] = []  # a bootstrap target: the rules it carries below it
+        self.imports: str | None = None  # the target whose text an `@path` line brings in
+        self.nested_in: str | None = None  # a nested file: the directory whose rules it carries
+        self.pointed: dict[str, str] = {}  # rule key → the nested file that carries it in full
+
+
+def loaded_always(item: Mapping[str, Any]) -> bool:
+    """A `projections[]` entry is always loaded when the policy says so or when its provider
+    puts its file into every conversation (share/providers.yaml)."""
+    from mj_policy import providers
+
+    known = providers.table().get(str(item.get("provider")))
+    return bool(item.get("always_loaded", False)) or (known is not None and known.always)
 
 
 class Inputs:
     """Everything a projection is rendered from, read once."""
 
-    __slots__ = ("override_dir", "policy_file", "policy_sha256", "values")
+    __slots__ = ("budget_lines", "override_dir", "policy_file", "policy_sha256", "values")
 
     def __init__(
-        self, policy_file: str, policy_sha256: str, values: dict[str, str], override_dir: Path
+        self,
+        policy_file: str,
+        policy_sha256: str,
+        values: dict[str, str],
+        override_dir: Path,
+        budget_lines: int = 0,
     ) -> None:
         self.policy_file = policy_file  # repository-relative, as the stamp names it
         self.policy_sha256 = policy_sha256  # the policy and every profile, concatenated
         self.values = values  # template variables shared by every provider
         self.override_dir = override_dir  # .ai/repo/providers
+        self.budget_lines = budget_lines  # context.always_loaded_budget_lines
 
 
 class Rendered:
@@ -67,15 +107,17 @@ class Rendered:
 
 
 def declared(policy: Mapping[str, Any]) -> list[Projection]:
-    return [
-        Projection(
+    out = []
+    for item in policy.get("projections") or []:
+        found = Projection(
             provider=str(item["provider"]),
             target=str(item["target"]),
             mode=str(item.get("mode") or "file"),
-            always_loaded=bool(item.get("always_loaded", False)),
+            always_loaded=loaded_always(item),
         )
-        for item in policy.get("projections") or []
-    ]
+        found.imports = str(item["imports"]) if item.get("imports") else None
+        out.append(found)
+    return out
 
 
 def inputs(layer: Layer) -> Inputs:
@@ -93,8 +135,13 @@ def inputs(layer: Layer) -> Inputs:
         "profiles_dir": layer.relative(profiles_dir) + "/",
         "default_profile": str(layer.policy.data["profiles"]["default"]),
     }
+    budget = int(layer.policy.data["context"]["always_loaded_budget_lines"])
     return Inputs(
-        policy_file, stamps.policy_digest(parts), values, layer.ai / repo_path / "providers"
+        policy_file,
+        stamps.policy_digest(parts),
+        values,
+        layer.ai / repo_path / "providers",
+        budget,
     )
 
 
@@ -111,14 +158,24 @@ def _template(name: str, override_dir: Path) -> tuple[str, str]:
 
 def _values(projection: Projection, data: Inputs) -> dict[str, str]:
     values = {**data.values, "provider": projection.provider, "target": projection.target}
+    if projection.imports:  # the client expands this line into the imported file's text
+        values["bootstrap"] = f"@{projection.imports}"
+        return values
     text, shown = _template(BOOTSTRAP, data.override_dir)
     values["bootstrap"] = template.render(text, values, shown).rstrip("\n")
     return values
 
 
 def render(projection: Projection, data: Inputs) -> Rendered:
-    text, shown = _template(projection.provider, data.override_dir)
-    generated = template.render(text, _values(projection, data), shown)
+    if projection.rule is not None:
+        return _render_rule(projection, projection.rule, data)
+    if projection.nested_in is not None:
+        generated = _nested_head(projection, data)
+    else:
+        text, shown = _template(projection.provider, data.override_dir)
+        generated = template.render(text, _values(projection, data), shown)
+    if projection.inline:
+        generated = _with_rules(projection, generated, data)
     if projection.mode == "region":
         generated = region_note(data.policy_file) + generated
     return Rendered(projection, generated, stamps.content_hash(generated))
@@ -135,3 +192,53 @@ def file_text(rendered: Rendered, data: Inputs) -> str:
     """The whole file-mode target: the generated text with its stamp line in place."""
     line = stamps.file_stamp(data.policy_file, data.policy_sha256, rendered.content)
     return stamps.insert_stamp(line, rendered.generated)
+
+
+def _render_rule(projection: Projection, item: Delivered, data: Inputs) -> Rendered:
+    from mj_policy import providers
+    from mj_policy import ruleprojections
+
+    spec = providers.get(projection.provider).rules or {}
+    head = ruleprojections.front_matter(
+        str(spec.get("front_matter")), item, not projection.always_loaded
+    )
+    generated = head + item.text(1)
+    if not _fits(projection, generated, data):
+        generated = head + item.pointer()
+    return Rendered(projection, generated, stamps.content_hash(generated))
+
+
+def _with_rules(projection: Projection, generated: str, data: Inputs) -> str:
+    """The bootstrap, the marker, then each rule in full where the budget allows, else its
+    pointer (the budget of an always-loaded target; any other carries every rule in full)."""
+    from mj_policy import ruleprojections
+
+    text = generated.rstrip("\n") + "\n\n" + ruleprojections.MARKER + "\n"
+    for item in projection.inline:
+        carried = projection.pointed.get(item.rule.key)
+        if carried is not None:
+            text += "\n" + item.pointer(carried)
+            continue
+        full = text + "\n" + item.text(2)
+        text = full if _fits(projection, full, data) else text + "\n" + item.pointer()
+    return text
+
+
+def _nested_head(projection: Projection, data: Inputs) -> str:
+    return (
+        f"# AGENTS.md for `{projection.nested_in}/`\n\n"
+        f"The rules for files under `{projection.nested_in}/`, generated from "
+        f"`{data.policy_file}` beside the repository's root `AGENTS.md`.\n"
+    )
+
+
+STAMP_ALLOWANCE = 200  # bytes of the stamp line (or region markers) a file adds to its text
+
+
+def _fits(projection: Projection, generated: str, data: Inputs) -> bool:
+    from mj_policy import budgets
+
+    extra = 2 if projection.mode == "region" else 1
+    lines = generated.count("\n") + extra
+    size = len(generated.encode("utf-8")) + STAMP_ALLOWANCE
+    return not budgets.overruns(projection, lines, size, data.budget_lines)

@@ -14,6 +14,15 @@ _SUFFIX = r"\.(md|mdc|ya?ml|toml|json|txt|py|sh|cfg|ini)$"
 RULE_ID = r"\b(?:majordomus|project)(?:\.[a-z0-9][a-z0-9-]*)+(?:@[0-9]+)?\b"
 _FILE_SUFFIX = r"\.(md|mdc|ya?ml|json|txt|toml|py|sh)$"
 
+# The line between a target's bootstrap and the rules it carries below it: doctor judges the
+# text above it as a thin bootstrap, and the rules below it are the rule files they name.
+MARKER = "<!-- majordomus:rules — projected by `majordomus update` from the rule files named -->"
+
+
+def bootstrap_part(text: str) -> str:
+    """A generated text without the rules it carries."""
+    return text.split(MARKER, 1)[0]
+
 
 def referenced_paths(text: str) -> list[str]:
     """Repository-relative paths a projection names in backticks or Markdown links."""

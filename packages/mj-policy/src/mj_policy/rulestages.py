@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
+from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_core.stage import Stage
 
@@ -43,7 +44,13 @@ def _checked_rules(context: Context) -> tuple[layer_mod.Layer, list[rules.Rule]]
 
 
 def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    _, resolved = _checked_rules(context)
+    from mj_policy import projectionplan
+
+    layer, resolved = _checked_rules(context)
+    try:
+        lands = projectionplan.landings(layer)
+    except MjError:  # a template or policy `update` would refuse: its finding, not this list's
+        lands = {}
     for rule in resolved:
         yield {
             "kind": "rule",
@@ -53,6 +60,7 @@ def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
             "provenance": rule.provenance,
             "enforcement": rules.enforcement(rule),
             "path": rule.path,
+            "lands": lands.get(rule.key, []),
         }
 
 

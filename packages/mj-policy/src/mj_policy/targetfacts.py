@@ -11,8 +11,10 @@ from mj_core import confine
 from mj_core import yamlstrict
 from mj_core.errors import MjError
 
+from mj_policy import projectionplan
 from mj_policy import projections
 from mj_policy import projectiontargets as targets
+from mj_policy.projectiontext import bootstrap_part
 from mj_policy.projectiontext import named_rule_ids
 from mj_policy.projectiontext import referenced_paths
 
@@ -33,16 +35,43 @@ def gather(root: Path, lay: Layer | None) -> Record:
     target names a rule id, the ids the effective rule set provides."""
     found: dict[str, Record] = {}
     named = False
-    for projection in projections.declared(lay.policy.data) if lay is not None else []:
+    planned = _planned(lay) if lay is not None else []
+    for projection in planned:
         seen = _target(root, projection)
+        seen["projection"] = {
+            "provider": projection.provider,
+            "mode": projection.mode,
+            "always_loaded": projection.always_loaded,
+            "rule": projection.rule.rule.key if projection.rule is not None else None,
+        }
         generated = _generated(seen, projection)
-        seen["paths"] = {p: (root / p.rstrip("/")).exists() for p in referenced_paths(generated)}
+        named_paths = referenced_paths(bootstrap_part(generated)) if projection.rule is None else []
+        seen["paths"] = {p: (root / p.rstrip("/")).exists() for p in named_paths}
         named = named or bool(named_rule_ids(generated))
         found[projection.target] = seen
     readme = root / "README.md"
     text = readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""
     known = _known_rules(lay) if named and lay is not None else None
-    return {"kind": "fact", "fact": "targets", "targets": found, "readme": text, "rules": known}
+    from mj_policy import orphans
+
+    left = [{"target": o.target, "intact": o.intact} for o in orphans.find(root, planned)]
+    return {
+        "kind": "fact",
+        "fact": "targets",
+        "targets": found,
+        "readme": text,
+        "rules": known,
+        "orphans": left,
+    }
+
+
+def _planned(lay: Layer) -> list[Projection]:
+    """The projections `update` would write; only the declared ones when the rule set does not
+    resolve (that is the rules doctrine's finding)."""
+    try:
+        return projectionplan.planned(lay)
+    except MjError:
+        return projections.declared(lay.policy.data)
 
 
 def _target(root: Path, projection: Projection) -> Record:

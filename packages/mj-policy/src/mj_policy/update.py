@@ -18,6 +18,7 @@ from mj_core.findings import Finding
 from mj_core.stage import Stage
 
 from mj_policy import layer as layer_mod
+from mj_policy import projectionplan
 from mj_policy import projections
 from mj_policy import projectiontargets as targets
 
@@ -30,22 +31,39 @@ if TYPE_CHECKING:
 
     from mj_core.stage import Context
 
+    from mj_policy.orphans import Orphan
     from mj_policy.projectiontargets import Judged
 
     Record = dict[str, Any]
 
 
-def plan(root: Path) -> tuple[projections.Inputs, list[Judged], int]:
-    """Render and judge every declared projection; (inputs, judgements, budget lines)."""
+class Plan:
+    """Everything one run of update decides before it writes."""
+
+    __slots__ = ("budget", "data", "judged", "orphans")
+
+    def __init__(
+        self, data: projections.Inputs, judged: list[Judged], orphans: list[Orphan], budget: int
+    ) -> None:
+        self.data = data
+        self.judged = judged
+        self.orphans = orphans  # stamped rule files no rule projects any more
+        self.budget = budget  # context.always_loaded_budget_lines
+
+
+def plan(root: Path) -> Plan:
+    """Render and judge every planned projection; find the rule files nothing plans."""
+    from mj_policy import orphans
+
     layer = layer_mod.load(root)
     data = projections.inputs(layer)
     judged = []
-    for projection in projections.declared(layer.policy.data):
+    planned = projectionplan.planned(layer)
+    for projection in planned:
         rendered = projections.render(projection, data)
         path = confined(root, projection.target)
         judged.append(targets.judge(rendered, data, targets.read(path, projection.target)))
-    budget = int(layer.policy.data["context"]["always_loaded_budget_lines"])
-    return data, judged, budget
+    return Plan(data, judged, orphans.find(root, planned), data.budget_lines)
 
 
 def confined(root: Path, target: str) -> Path:
@@ -66,12 +84,17 @@ def generated_lines(item: Judged) -> int:
     return item.new.count("\n")
 
 
-def over_budget(judged: list[Judged], budget: int) -> list[tuple[Judged, int]]:
-    return [
-        (item, generated_lines(item))
-        for item in judged
-        if item.rendered.projection.always_loaded and generated_lines(item) > budget
-    ]
+def over_budget(judged: list[Judged], budget: int) -> list[tuple[Judged, list[str]]]:
+    """Each always-loaded target over its provider's budget, with what it is over."""
+    from mj_policy import budgets
+
+    found = []
+    for item in judged:
+        size = len(item.new.encode("utf-8"))
+        over = budgets.overruns(item.rendered.projection, generated_lines(item), size, budget)
+        if over:
+            found.append((item, over))
+    return found
 
 
 def refusal(item: Judged, extra: int) -> Refused:
@@ -125,15 +148,27 @@ def _diff(root: Path, wanted: str, judged: list[Judged]) -> Iterator[Record]:
     raise MissingArtifact(f"{target}: not a projection target of the policy (targets: {declared})")
 
 
+def _check_orphans(found: list[Orphan]) -> Iterator[Record]:
+    for orphan in found:
+        yield Finding(
+            "FAIL",
+            "projection",
+            orphan.target,
+            "no rule projects it any more, yet its provider still loads it — "
+            "`majordomus update` removes it",
+            f"head -5 {orphan.target}",
+        ).record()
+
+
 def _check(judged: list[Judged], budget: int) -> Iterator[Record]:
-    for item, lines in over_budget(judged, budget):
+    for item, over in over_budget(judged, budget):
         target = item.rendered.projection.target
         yield Finding(
             "FAIL",
             "budget",
             target,
-            f"would be {lines} lines, budget {budget}",
-            f"majordomus update --dry-run; wc -l {target}",
+            f"would be {'; '.join(over)}",
+            f"majordomus update --dry-run; wc -lc {target}",
         ).record()
     for item in judged:
         target = item.rendered.projection.target
@@ -154,10 +189,10 @@ def _write(root: Path, item: Judged) -> None:
 
 
 def _refuse_if_needed(judged: list[Judged], budget: int, force: bool) -> None:
-    for item, lines in over_budget(judged, budget):
+    for item, over in over_budget(judged, budget):
         raise ContractUnmet(
-            f"{item.rendered.projection.target}: the always-loaded projection would be {lines} "
-            f"lines, over context.always_loaded_budget_lines {budget} — shorten the template; "
+            f"{item.rendered.projection.target}: the always-loaded projection would be "
+            f"{'; '.join(over)} — shorten the template or the rules it carries; "
             "nothing was written"
         )
     refused = [item for item in judged if item.state in targets.REFUSED_STATES]
@@ -168,24 +203,55 @@ def _refuse_if_needed(judged: list[Judged], budget: int, force: bool) -> None:
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     root = context.root()
     with timing.phase("projections: render and judge"):
-        data, judged, budget = plan(root)
+        found = plan(root)
+    data, judged, budget = found.data, found.judged, found.budget
     if options.diff:
         yield from _diff(root, options.diff, judged)
         return
     if options.check:
         yield from _check(judged, budget)
+        yield from _check_orphans(found.orphans)
         return
     _refuse_if_needed(judged, budget, options.force)
+    _refuse_orphans(found.orphans, options.force)
     changed = [item for item in judged if item.state != targets.CURRENT]
     if not options.dry_run:
         with timing.phase("projections: write"):
             for item in changed:
                 _write(root, item)
+            for orphan in found.orphans:
+                os.unlink(confined(root, orphan.target))
     action = "would write" if options.dry_run else "wrote"
     for item in judged:
         yield record(item, action if item.state != targets.CURRENT else "unchanged", data)
-    if changed and not options.dry_run:
-        yield from _ledger(root, data, len(changed))
+    for orphan in found.orphans:
+        yield _orphan_record(orphan, options.dry_run, data)
+    count = len(changed) + len(found.orphans)
+    if count and not options.dry_run:
+        yield from _ledger(root, data, count)
+
+
+def _refuse_orphans(found: list[Orphan], force: bool) -> None:
+    edited = [o for o in found if not o.intact]
+    if edited and not force:
+        more = f" (and {len(edited) - 1} more)" if len(edited) > 1 else ""
+        raise Refused(
+            f"{edited[0].target}: no rule projects it any more, and it was edited by hand since "
+            f"`majordomus update` wrote it{more} — `majordomus update --force` removes it"
+        )
+
+
+def _orphan_record(orphan: Orphan, dry_run: bool, data: projections.Inputs) -> Record:
+    return {
+        "kind": "projection",
+        "provider": orphan.provider,
+        "target": orphan.target,
+        "mode": "file",
+        "state": "orphan",
+        "action": "would remove" if dry_run else "removed",
+        "policy": data.policy_sha256[:12],
+        "content": "",
+    }
 
 
 def _ledger(root: Path, data: projections.Inputs, count: int) -> Iterator[Record]:

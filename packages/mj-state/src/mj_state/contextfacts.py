@@ -83,8 +83,14 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
 
 def _policy(lay: Layer) -> Record:
     data = lay.policy.data
-    projections = [
-        {k: p.get(k) for k in ("provider", "target", "always_loaded")}
+    from mj_policy.projections import loaded_always
+
+    projections = [  # always loaded: as the provider loads it (share/providers.yaml)
+        {
+            "provider": p.get("provider"),
+            "target": p.get("target"),
+            "always_loaded": loaded_always(p),
+        }
         for p in data.get("projections") or []
     ]
     context = data["context"]

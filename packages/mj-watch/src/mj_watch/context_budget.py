@@ -11,6 +11,7 @@ import re
 import shlex
 
 from mj_core.findings import Finding
+from mj_policy.projectiontext import bootstrap_part
 from mj_policy.projectiontext import named_rule_ids
 from mj_policy.projectiontext import referenced_paths
 
@@ -51,6 +52,9 @@ def context_budget(facts: Facts) -> Iterator[Finding]:
             continue
         if seen.projection.always_loaded:
             yield from _budget(facts, seen, budget)
+        if seen.projection.rule_key is not None:
+            continue  # a rule's own file: the rule's text, judged as a rule, not as a bootstrap
+        if seen.projection.always_loaded:
             yield from _counts(seen)
         yield from _paths(facts, seen)
         yield from _corpus(seen)
@@ -58,24 +62,38 @@ def context_budget(facts: Facts) -> Iterator[Finding]:
 
 
 def _budget(facts: Facts, seen: Seen, budget: int) -> Iterator[Finding]:
+    from mj_policy import budgets
+
     target = seen.projection.target
     lines = lines_counted(seen)
     quoted = shlex.quote(target)
+    told = (facts.get("targets").get("targets") or {}).get(target) or {}
     if seen.projection.mode == "region":
-        told = facts.get("targets").get("targets") or {}
-        host = int((told.get(target) or {}).get("newlines") or 0)
+        host = int(told.get("newlines") or 0)
         yield Finding("INFO", "budget", target, f"host file {host} lines; the region is counted")
     reproduce = REGION.format(t=quoted) if seen.projection.mode == "region" else f"wc -l {quoted}"
-    if lines > budget:
-        yield Finding("FAIL", "budget", target, f"{lines} lines, budget {budget}", reproduce)
-    else:
-        yield Finding("OK", "budget", target, f"{lines} lines, budget {budget}")
+    size = len(str(told.get("text") or "").encode("utf-8"))
+    cap = budgets.limits(seen.projection, budget)
+    fits = True
+    if lines > cap.lines:
+        fits = False
+        message = f"{lines} lines, budget {cap.lines} ({cap.lines_from})"
+        yield Finding("FAIL", "budget", target, message, reproduce)
+    if cap.bytes is not None and size > cap.bytes:
+        fits = False
+        message = f"{size} bytes, over the {cap.bytes} bytes {seen.projection.provider} reads"
+        yield Finding("FAIL", "budget", target, message, f"wc -c {quoted}")
+    if fits:
+        shown = f"{lines} lines, budget {cap.lines}"
+        if cap.bytes is not None:
+            shown += f"; {size} of {cap.bytes} bytes"
+        yield Finding("OK", "budget", target, shown)
 
 
 def _counts(seen: Seen) -> Iterator[Finding]:
     assert seen.verified is not None
     target = seen.projection.target
-    found = re.search(COUNT, seen.verified.generated)
+    found = re.search(COUNT, bootstrap_part(seen.verified.generated))
     if found:
         reproduce = f"grep -nEi {shlex.quote(COUNT_GREP)} {shlex.quote(target)}"
         message = f"states a hard-coded count ('{found.group(0)}'); counts go stale"
@@ -87,7 +105,7 @@ def _paths(facts: Facts, seen: Seen) -> Iterator[Finding]:
     target = seen.projection.target
     told = (facts.get("targets").get("targets") or {}).get(target) or {}
     exists = told.get("paths") or {}
-    for path in referenced_paths(seen.verified.generated):
+    for path in referenced_paths(bootstrap_part(seen.verified.generated)):
         if not exists.get(path):
             message = f"names {path}, which does not exist"
             yield Finding("FAIL", "projection", target, message, f"ls -ld {shlex.quote(path)}")
@@ -96,7 +114,7 @@ def _paths(facts: Facts, seen: Seen) -> Iterator[Finding]:
 def _corpus(seen: Seen) -> Iterator[Finding]:
     assert seen.verified is not None
     target = seen.projection.target
-    found = re.search(CORPUS, seen.verified.generated)
+    found = re.search(CORPUS, bootstrap_part(seen.verified.generated))
     if found:
         reproduce = f"grep -nEi {shlex.quote(CORPUS_GREP)} {shlex.quote(target)}"
         heading = found.group(0).strip()

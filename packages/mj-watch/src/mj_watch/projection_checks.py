@@ -109,7 +109,25 @@ def _judge(projection: Projection, verified: targets.Verified) -> Finding | None
 def seen_all(facts: Facts) -> list[Seen]:
     if facts.layer is None:
         return []
-    return [inspect(facts, p) for p in projections.declared(facts.layer.policy.data)]
+    return [inspect(facts, p) for p in planned(facts)]
+
+
+def planned(facts: Facts) -> list[Projection]:
+    """The targets `update` writes, as the targets fact lists them (the rule files included);
+    the policy's declared projections for a fact that does not say."""
+    assert facts.layer is not None
+    told = facts.get("targets").get("targets") or {}
+    if not told or not all("projection" in t for t in told.values()):
+        return projections.declared(facts.layer.policy.data)
+    out = []
+    for target, seen in told.items():
+        about = seen["projection"]
+        found = projections.Projection(
+            str(about["provider"]), target, str(about["mode"]), bool(about["always_loaded"])
+        )
+        found.rule_key = about.get("rule")
+        out.append(found)
+    return out
 
 
 def projection_integrity(facts: Facts) -> Iterator[Finding]:
@@ -122,7 +140,20 @@ def projection_integrity(facts: Facts) -> Iterator[Finding]:
             where = f"{seen.projection.provider}, {seen.projection.mode} mode"
             message = f"{where}, matches its stamp (policy {stamp.policy})"
             yield Finding("OK", CATEGORY, seen.projection.target, message)
+    yield from _orphans(facts)
     yield from _readme_names_agents(facts)
+
+
+def _orphans(facts: Facts) -> Iterator[Finding]:
+    for orphan in facts.get("targets").get("orphans") or []:
+        target = str(orphan["target"])
+        if orphan.get("intact"):
+            message = "no rule projects it any more, yet its provider still loads it — "
+            message += "`majordomus update` removes it"
+        else:
+            message = "no rule projects it any more, and it was edited by hand — "
+            message += "`majordomus update --force` removes it"
+        yield Finding("FAIL", CATEGORY, target, message, f"head -5 {shlex.quote(target)}")
 
 
 def _readme_names_agents(facts: Facts) -> Iterator[Finding]:

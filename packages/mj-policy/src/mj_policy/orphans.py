@@ -1,0 +1,72 @@
+"""Rule files no rule projects any more: a file in a declared provider's rule directory that
+carries the stamp of `majordomus update` but is not one of the targets it would write now (the
+rule was removed, renamed, or stopped declaring paths). Left in place it would keep reaching
+the model; `update` removes it when it is as written, `update --check` and doctor fail it.
+"""
+
+from __future__ import annotations
+
+from mj_core import confine
+from mj_core.errors import MjError
+from mj_core.yamlstrict import decode
+
+from mj_policy import providers
+from mj_policy import stamps
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from mj_policy.projections import Projection
+
+
+class Orphan:
+    """A stamped rule file nothing plans: its provider, path, and whether it is as written."""
+
+    __slots__ = ("intact", "provider", "target")
+
+    def __init__(self, provider: str, target: str, intact: bool) -> None:
+        self.provider = provider
+        self.target = target
+        self.intact = intact  # its content matches its stamp (not edited by hand)
+
+
+def find(root: Path, planned: list[Projection]) -> list[Orphan]:
+    wanted = {p.target for p in planned}
+    found: list[Orphan] = []
+    seen: set[str] = set()
+    for projection in planned:
+        known = providers.table().get(projection.provider)
+        spec = known.rules if known is not None else None
+        if spec is None or spec["dir"] in seen:
+            continue
+        seen.add(str(spec["dir"]))
+        found += _in_dir(root, projection.provider, str(spec["dir"]), str(spec["suffix"]), wanted)
+    return found
+
+
+def _in_dir(root: Path, provider: str, folder: str, suffix: str, wanted: set[str]) -> list[Orphan]:
+    base = root / folder
+    if not base.is_dir() or base.is_symlink():
+        return []
+    out = []
+    for path in sorted(base.glob(f"*{suffix}")):
+        target = f"{folder}/{path.name}"
+        if target in wanted or confine.check(root, target) is not None or not path.is_file():
+            continue  # confine: a file a write (here, the removal) may touch
+        split = _stamp(path, target)
+        if split is not None:
+            out.append(Orphan(provider, target, split))
+    return out
+
+
+def _stamp(path: Path, target: str) -> bool | None:
+    """None for a file `update` did not write; else whether it matches its stamp."""
+    try:
+        text = decode(path.read_bytes(), target)
+    except MjError:
+        return None
+    split = stamps.read_file_stamp(text)
+    if split.stamp is None:
+        return None
+    return split.stamp.content == stamps.content_hash(split.covered)

@@ -1,0 +1,88 @@
+"""The provider table (`share/providers.yaml`): for each provider the file it reads, its format,
+whether it loads that file into every conversation, the budget of such a file, and where a rule
+is delivered as a file of its own.
+
+The table is shipped data, validated against `share/schemas/providers.schema.json` by the tests;
+it is read once per process with the strict YAML reader and never validated on a hot path.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from mj_core import share
+from mj_core import yamlstrict
+from mj_core.errors import ContractUnmet
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+TABLE = "share/providers.yaml"
+
+
+class Provider:
+    """One row of the table."""
+
+    __slots__ = ("budget_bytes", "budget_lines", "data", "key")
+
+    def __init__(self, key: str, data: dict[str, Any]) -> None:
+        self.key = key
+        self.data = data
+        budget = data.get("budget") or {}
+        self.budget_lines: int | None = budget.get("lines")
+        self.budget_bytes: int | None = budget.get("bytes")
+
+    @property
+    def target(self) -> str:
+        return str(self.data["target"])
+
+    @property
+    def always(self) -> bool:
+        """The client puts its target into every conversation."""
+        return bool(self.data["loads"] == "always")
+
+    @property
+    def rules(self) -> dict[str, Any] | None:
+        """Where a rule becomes a file of its own (dir, suffix, front matter, scoped), or None
+        when rules are delivered inside the target."""
+        found = self.data.get("rules")
+        return dict(found) if isinstance(found, dict) else None
+
+    @property
+    def scoped(self) -> bool:
+        """A rule file of this provider can be limited to paths."""
+        return bool((self.rules or {}).get("scoped"))
+
+    @property
+    def nested(self) -> str | None:
+        found = self.data.get("nested")
+        return str(found) if found else None
+
+
+@cache
+def table() -> dict[str, Provider]:
+    doc = yamlstrict.parse(share.read_text("providers.yaml"), TABLE)
+    return {str(k): Provider(str(k), dict(v)) for k, v in doc.data["providers"].items()}
+
+
+def names() -> list[str]:
+    return list(table())
+
+
+def get(key: str, where: str = "") -> Provider:
+    """The provider `key`; one not in the table → 10 naming the ones that are."""
+    found = table().get(key)
+    if found is None:
+        prefix = f"{where}: " if where else ""
+        raise ContractUnmet(
+            f"{prefix}unknown provider '{key}' — the providers are {', '.join(names())} ({TABLE})"
+        )
+    return found
+
+
+def lines_budget(provider: Provider, policy_lines: int) -> int:
+    """The line budget of one always-loaded file: the policy's, or the provider's if lower."""
+    if provider.budget_lines is None:
+        return policy_lines
+    return min(policy_lines, provider.budget_lines)

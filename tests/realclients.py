@@ -1,0 +1,397 @@
+"""The real provider clients, offline: installed once per machine into a cache outside the
+repository, pointed at a recording model server on 127.0.0.1 (../shared/testing/REAL-CLIENTS.md).
+
+- `clients()` installs Claude Code, Codex CLI and Gemini CLI with npm into the cache
+  (`$MJ_REAL_CLIENTS`, else `$XDG_CACHE_HOME/majordomus/real-clients`, else
+  `~/.cache/majordomus/real-clients`) when they are absent, and skips with the reason when
+  npm is missing or cannot install them. `extra("qwen")` does the same for Qwen Code, in a
+  prefix of its own (`$MJ_REAL_CLIENTS_EXTRA/qwen`, else `real-clients-extra/qwen` beside
+  the cache), answered through the server's OpenAI-compatible chat completions.
+- `Recorder` is the model server: each request's path and JSON body is kept; the answer is the
+  minimal reply in the client's wire format — or, for Claude Code, one scripted tool call
+  first (`read=`), so a test can make the client touch a file.
+- `run_claude`, `run_codex`, `run_gemini`, `run_qwen` run one client in a repository, HOME
+  in the test's temporary directory, under a timeout; only 127.0.0.1 is contacted.
+
+A test asserts on the captured requests only, never on the canned reply.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PACKAGES = ("@anthropic-ai/claude-code", "@openai/codex", "@google/gemini-cli")
+BINARIES = {"claude": "claude", "codex": "codex", "gemini": "gemini"}
+TIMEOUT = 120
+
+
+def cache_dir() -> Path:
+    if os.environ.get("MJ_REAL_CLIENTS"):
+        return Path(os.environ["MJ_REAL_CLIENTS"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "majordomus" / "real-clients"
+
+
+def _installed(prefix: Path) -> bool:
+    return all((prefix / "node_modules" / ".bin" / b).exists() for b in BINARIES.values())
+
+
+def clients() -> Path:
+    """The npm prefix holding the three clients, installed there when absent (else skip)."""
+    prefix = cache_dir()
+    if _installed(prefix):
+        return prefix
+    prefix.mkdir(parents=True, exist_ok=True)
+    import fcntl  # one installer at a time: test workers share the cache
+
+    with (prefix / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not _installed(prefix):
+            _install(prefix)
+    return prefix
+
+
+def _install(prefix: Path, packages: tuple[str, ...] = PACKAGES, want: Path | None = None) -> None:
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("real clients: npm is not installed, so the clients cannot be installed")
+    try:
+        proc = subprocess.run(
+            (npm, "install", "-q", "--prefix", str(prefix), *packages),
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.skip("real clients: npm install did not finish in 15 minutes (registry reachable?)")
+    done = want.exists() if want is not None else _installed(prefix)
+    if proc.returncode != 0 or not done:
+        said = [line for line in proc.stderr.splitlines() if line.strip()]
+        said = [line for line in said if "complete log" not in line] or ["no output"]
+        pytest.skip(f"real clients: npm install failed (registry unreachable?): {said[0]}")
+
+
+def binary(prefix: Path, name: str) -> str:
+    return str(prefix / "node_modules" / ".bin" / BINARIES[name])
+
+
+EXTRA = {"qwen": "@qwen-code/qwen-code"}  # clients beyond the three, each in its own prefix
+
+
+def extra(name: str) -> Path:
+    """The npm prefix of one more client (`$MJ_REAL_CLIENTS_EXTRA/<name>`, else beside the
+    three under the cache), installed there when absent; skipped as `clients()` is."""
+    base = os.environ.get("MJ_REAL_CLIENTS_EXTRA")
+    prefix = (Path(base) if base else cache_dir().parent / "real-clients-extra") / name
+    want = prefix / "node_modules" / ".bin" / name
+    if want.exists():
+        return prefix
+    prefix.mkdir(parents=True, exist_ok=True)
+    import fcntl
+
+    with (prefix / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not want.exists():
+            _install(prefix, (EXTRA[name],), want)
+    return prefix
+
+
+class Recorder:
+    """A model server on 127.0.0.1 that keeps every request it is sent."""
+
+    def __init__(self, *, read: str | None = None) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.read = read  # Claude Code: answer a request without a tool result with Read(read)
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self) -> Recorder:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=10)
+
+    def texts(self) -> list[str]:
+        """Each request's body as text, in the order received."""
+        return [json.dumps(r["body"], ensure_ascii=False) for r in self.requests]
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                return
+
+            def do_GET(self) -> None:
+                self._send(404, "application/json", b"{}")
+
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    body = {"raw": raw.decode("utf-8", "replace")}
+                with recorder._lock:
+                    recorder.requests.append({"path": self.path, "body": body})
+                ctype, data = recorder.answer(self.path, body)
+                self._send(200, ctype, data)
+
+            def _send(self, code: int, ctype: str, data: bytes) -> None:
+                self.send_response(code)
+                self.send_header("content-type", ctype)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+    def answer(self, path: str, body: dict[str, Any]) -> tuple[str, bytes]:
+        if "generatecontent" in path.lower():
+            return _gemini(path)
+        if "/responses" in path:
+            return _responses()
+        if "/messages" in path:
+            return _anthropic(body, self.read)
+        if "/chat/completions" in path:
+            return _chat(body)
+        return "application/json", b"{}"
+
+
+def _chat(body: dict[str, Any]) -> tuple[str, bytes]:
+    """An OpenAI chat-completions reply (Qwen Code, OpenCode)."""
+    usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    head = {"id": "chatcmpl-1", "created": 0, "model": str(body.get("model") or "mock")}
+    if not body.get("stream"):
+        choice = {"index": 0, "message": {"role": "assistant", "content": "ok"}}
+        reply = {**head, "object": "chat.completion", "usage": usage}
+        reply["choices"] = [{**choice, "finish_reason": "stop"}]
+        return "application/json", json.dumps(reply).encode()
+    chunk = {**head, "object": "chat.completion.chunk"}
+    first = {"index": 0, "delta": {"role": "assistant", "content": "ok"}, "finish_reason": None}
+    last = {"index": 0, "delta": {}, "finish_reason": "stop"}
+    parts = [{**chunk, "choices": [first]}, {**chunk, "choices": [last], "usage": usage}]
+    data = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in parts)
+    return "text/event-stream", data + b"data: [DONE]\n\n"
+
+
+def _sse(events: list[tuple[str, dict[str, Any]]]) -> bytes:
+    return b"".join(f"event: {e}\ndata: {json.dumps(d)}\n\n".encode() for e, d in events)
+
+
+def _gemini(path: str) -> tuple[str, bytes]:
+    reply = {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}
+        ],
+        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+    }
+    if "alt=sse" in path:
+        return "text/event-stream", b"data: " + json.dumps(reply).encode() + b"\n\n"
+    return "application/json", json.dumps(reply).encode()
+
+
+def _responses() -> tuple[str, bytes]:
+    message = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": "ok", "annotations": []}],
+    }
+    usage = {
+        "input_tokens": 1,
+        "output_tokens": 1,
+        "total_tokens": 2,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens_details": {"reasoning_tokens": 0},
+    }
+    response = {"id": "resp_1", "object": "response", "output": []}
+    return "text/event-stream", _sse(
+        [
+            ("response.created", {"type": "response.created", "response": response}),
+            (
+                "response.output_item.done",
+                {"type": "response.output_item.done", "output_index": 0, "item": message},
+            ),
+            (
+                "response.completed",
+                {
+                    "type": "response.completed",
+                    "response": {**response, "status": "completed", "usage": usage},
+                },
+            ),
+        ]
+    )
+
+
+def _has_tool_result(body: dict[str, Any]) -> bool:
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        if isinstance(content, list) and any(
+            isinstance(c, dict) and c.get("type") == "tool_result" for c in content
+        ):
+            return True
+    return False
+
+
+def _anthropic(body: dict[str, Any], read: str | None) -> tuple[str, bytes]:
+    usage = {"input_tokens": 1, "output_tokens": 1}
+    if read and body.get("tools") and not _has_tool_result(body):
+        block: dict[str, Any] = {
+            "type": "tool_use",
+            "id": "toolu_01",
+            "name": "Read",
+            "input": {"file_path": read},
+        }
+        stop = "tool_use"
+    else:
+        block, stop = {"type": "text", "text": "ok"}, "end_turn"
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": str(body.get("model") or "claude"),
+        "content": [block],
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": usage,
+    }
+    if not body.get("stream"):
+        return "application/json", json.dumps(message).encode()
+    if block["type"] == "text":
+        start, delta = {"type": "text", "text": ""}, {"type": "text_delta", "text": "ok"}
+    else:
+        start = {**block, "input": {}}
+        delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+    head = {**message, "content": [], "stop_reason": None}
+    return "text/event-stream", _sse(
+        [
+            ("message_start", {"type": "message_start", "message": head}),
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": 0, "content_block": start},
+            ),
+            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            (
+                "message_delta",
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": stop, "stop_sequence": None},
+                    "usage": {"output_tokens": 1},
+                },
+            ),
+            ("message_stop", {"type": "message_stop"}),
+        ]
+    )
+
+
+def _env(home: Path, extra: dict[str, str]) -> dict[str, str]:
+    home.mkdir(parents=True, exist_ok=True)
+    keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
+    env = {k: v for k, v in os.environ.items() if k in keep}
+    env.update({"HOME": str(home), "NO_COLOR": "1", "CI": "1", **extra})
+    return env
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+
+
+def run_claude(
+    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+) -> subprocess.CompletedProcess[str]:
+    env = _env(
+        home,
+        {
+            "ANTHROPIC_BASE_URL": server.url,
+            "ANTHROPIC_API_KEY": "dummy",
+            "DISABLE_AUTOUPDATER": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+        },
+    )
+    argv = [binary(prefix, "claude"), "-p", prompt, "--allowedTools", "Read"]
+    return _run(argv, repo, env)
+
+
+def run_codex(
+    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+) -> subprocess.CompletedProcess[str]:
+    """Codex CLI in `repo` (a directory inside the repository works too: it loads the
+    AGENTS.md files from the repository's root down to it)."""
+    codex_home = home / ".codex"
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-mock"\nmodel_provider = "mock"\n\n[model_providers.mock]\n'
+        f'name = "mock"\nbase_url = "{server.url}/v1"\nenv_key = "MOCK_KEY"\n'
+        'wire_api = "responses"\n',
+        encoding="utf-8",
+    )
+    env = _env(home, {"CODEX_HOME": str(codex_home), "MOCK_KEY": "dummy"})
+    return _run([binary(prefix, "codex"), "exec", prompt], repo, env)
+
+
+def run_gemini(
+    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+) -> subprocess.CompletedProcess[str]:
+    settings = home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(
+        json.dumps(
+            {
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "telemetry": {"enabled": False},
+                "privacy": {"usageStatisticsEnabled": False},
+            }
+        ),
+        encoding="utf-8",
+    )
+    env = _env(
+        home,
+        {
+            "GOOGLE_GEMINI_BASE_URL": server.url,
+            "GEMINI_API_KEY": "dummy",
+            "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        },
+    )
+    # a named model: without one the client first asks a router model, which a canned reply
+    # cannot satisfy (it retries with back-off for over a minute)
+    return _run([binary(prefix, "gemini"), "-m", "gemini-2.5-flash", "-p", prompt], repo, env)
+
+
+def run_qwen(
+    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+) -> subprocess.CompletedProcess[str]:
+    """Qwen Code against the server's OpenAI-compatible chat completions."""
+    env = _env(
+        home,
+        {
+            "OPENAI_API_KEY": "dummy",
+            "OPENAI_BASE_URL": f"{server.url}/v1",
+            "OPENAI_MODEL": "gpt-mock",
+        },
+    )
+    argv = [str(prefix / "node_modules" / ".bin" / "qwen"), "--auth-type", "openai", "-p", prompt]
+    return _run(argv, repo, env)

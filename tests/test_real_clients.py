@@ -1,0 +1,158 @@
+"""Proof with the real clients: the text of a project rule reaches the model in each client's
+own projection, a path-scoped rule only when the client touches a matching file, and a rule
+the budget cannot hold arrives as its pointer, never in full (`realclients.py`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import realclients
+from conftest import Repo
+from test_providers import POLICY
+from test_providers import add_rules
+
+ALWAYS_TEXT = "Library code never calls print(); it uses the logging module."
+SCOPED_TEXT = "Every error an API handler returns is an application/problem+json body."
+BOOTSTRAP_TEXT = "Read `README.md` first."
+PROJECTIONS = """
+projections:
+  - provider: claude-code
+    target: CLAUDE.md
+  - provider: codex
+    target: AGENTS.md
+  - provider: gemini
+    target: GEMINI.md
+  - provider: qwen-code
+    target: QWEN.md
+"""
+
+
+@pytest.fixture(scope="session")
+def prefix() -> Path:
+    return realclients.clients()
+
+
+@pytest.fixture
+def projected(layer_repo: Repo) -> Repo:
+    path = layer_repo.root / POLICY
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: text.index("\nprojections:")] + PROJECTIONS, encoding="utf-8")
+    add_rules(layer_repo)
+    layer_repo.write("src/api/handler.py", "def handle():\n    return None\n")
+    assert layer_repo.mj("update").code == 0
+    layer_repo.commit("projections with rules")
+    return layer_repo
+
+
+def home(repo: Repo) -> Path:
+    return Path(repo.env["HOME"])
+
+
+def test_claude_code_loads_the_always_loaded_rule_and_not_the_scoped_one(
+    prefix: Path, projected: Repo
+) -> None:
+    with realclients.Recorder() as server:
+        run = realclients.run_claude(prefix, projected.root, home(projected), server)
+    assert run.returncode == 0, run.stderr
+    assert server.requests, "the client sent nothing to the recording server"
+    sent = "\n".join(server.texts())
+    assert BOOTSTRAP_TEXT in sent  # CLAUDE.md
+    assert ALWAYS_TEXT in sent  # .claude/rules/project-no-print.md, no front matter
+    assert SCOPED_TEXT not in sent  # .claude/rules/project-api-errors.md: paths src/api/**
+
+
+def test_claude_code_loads_the_scoped_rule_once_it_reads_a_matching_file(
+    prefix: Path, projected: Repo
+) -> None:
+    handler = str(projected.root / "src/api/handler.py")
+    with realclients.Recorder(read=handler) as server:
+        run = realclients.run_claude(prefix, projected.root, home(projected), server)
+    assert run.returncode == 0, run.stderr
+    texts = server.texts()
+    first_read = next(i for i, t in enumerate(texts) if "tool_result" in t)
+    assert not any(SCOPED_TEXT in t for t in texts[:first_read])
+    assert any(SCOPED_TEXT in t for t in texts[first_read:])
+
+
+def test_codex_gets_the_always_loaded_rule_and_the_scoped_one_where_it_applies(
+    prefix: Path, projected: Repo
+) -> None:
+    """At the root Codex reads AGENTS.md: the always-loaded rule in full, the rule scoped to
+    src/api/ as its pointer; working in src/api/ it also reads src/api/AGENTS.md, which
+    carries that rule in full."""
+    with realclients.Recorder() as server:
+        run = realclients.run_codex(prefix, projected.root, home(projected), server)
+    assert run.returncode == 0, run.stderr
+    sent = "\n".join(server.texts())
+    assert "AGENTS.md" in sent and BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent
+    assert SCOPED_TEXT not in sent and "`src/api/AGENTS.md` carries it in full there" in sent
+    with realclients.Recorder() as server:
+        run = realclients.run_codex(prefix, projected.root / "src/api", home(projected), server)
+    assert run.returncode == 0, run.stderr
+    sent = "\n".join(server.texts())
+    assert ALWAYS_TEXT in sent and SCOPED_TEXT in sent
+    assert "Applies to files matching `src/api/**`." in sent
+
+
+def test_gemini_cli_gets_both_rules_inside_gemini_md(prefix: Path, projected: Repo) -> None:
+    with realclients.Recorder() as server:
+        run = realclients.run_gemini(prefix, projected.root, home(projected), server)
+    assert run.returncode == 0, run.stderr
+    sent = "\n".join(server.texts())
+    assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent and SCOPED_TEXT in sent
+
+
+def test_qwen_code_gets_both_rules_inside_qwen_md(projected: Repo) -> None:
+    qwen = realclients.extra("qwen")
+    with realclients.Recorder() as server:
+        run = realclients.run_qwen(qwen, projected.root, home(projected), server)
+    assert run.returncode == 0, run.stderr
+    assert server.requests, "the client sent nothing to the recording server"
+    sent = "\n".join(server.texts())
+    assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent and SCOPED_TEXT in sent
+
+
+TARGETS = {"codex": "AGENTS.md", "gemini": "GEMINI.md", "qwen": "QWEN.md"}
+
+
+@pytest.mark.parametrize("client", ["codex", "gemini", "qwen"])
+def test_a_rule_over_the_budget_reaches_the_model_only_as_its_pointer(
+    prefix: Path, projected: Repo, client: str
+) -> None:
+    target = TARGETS[client]
+    bootstrap = (projected.root / target).read_text().split("<!-- majordomus:rules")[0]
+    path = projected.root / POLICY
+    lines = bootstrap.count("\n") + 6
+    path.write_text(
+        path.read_text().replace(
+            "always_loaded_budget_lines: 150", f"always_loaded_budget_lines: {lines}"
+        )
+    )
+    assert projected.mj("update").code == 0
+    runs = {"codex": realclients.run_codex, "gemini": realclients.run_gemini}
+    where = prefix if client != "qwen" else realclients.extra("qwen")
+    with realclients.Recorder() as server:
+        run = runs.get(client, realclients.run_qwen)(where, projected.root, home(projected), server)
+    assert run.returncode == 0, run.stderr
+    sent = "\n".join(server.texts())
+    assert "read `.ai/repo/rules/project/api-errors.md` when working on files matching" in sent
+    assert SCOPED_TEXT not in sent and ALWAYS_TEXT not in sent
+
+
+def test_claude_code_expands_the_agents_md_that_claude_md_imports(
+    prefix: Path, projected: Repo
+) -> None:
+    path = projected.root / POLICY
+    text = path.read_text()
+    path.write_text(
+        text.replace("    target: CLAUDE.md\n", "    target: CLAUDE.md\n    imports: AGENTS.md\n")
+    )
+    assert projected.mj("update").code == 0
+    assert "@AGENTS.md" in (projected.root / "CLAUDE.md").read_text()
+    with realclients.Recorder() as server:
+        run = realclients.run_claude(prefix, projected.root, home(projected), server)
+    assert run.returncode == 0, run.stderr
+    sent = "\n".join(server.texts())
+    assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent  # from the imported AGENTS.md
+    assert SCOPED_TEXT not in sent  # its own scoped rule file, not loaded: nothing touched
