@@ -109,6 +109,18 @@ def _next(layer: Layer, task: Record | None, note: str) -> str:
         match = _NEXT.match(line)
         if match:
             return match.group(1).strip()
-    if task is None:
-        return 'Declare the next task (`majordomus start "<task>" --scope <paths>`).'
+    if task is not None:  # a derived checkpoint (PreCompact) names none: an earlier one may
+        return _earlier_next(layer, str(task["started_at"]))
+    return 'Declare the next task (`majordomus start "<task>" --scope <paths>`).'
+
+
+def _earlier_next(layer: Layer, since: str) -> str:
+    """The `Next:` line of the newest earlier checkpoint of this worktree since the task began."""
+    for found in resolve.this_worktree(layer.root, layer.state, "checkpoint")[1:]:
+        if str(found.front.get("created_at") or "") < since:
+            break
+        for line in reversed(found.body.split("\n")):
+            match = _NEXT.match(line)
+            if match:
+                return match.group(1).strip()
     return ""
