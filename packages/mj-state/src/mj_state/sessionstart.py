@@ -14,11 +14,11 @@ from __future__ import annotations
 from mj_core import clock
 from mj_core import ids
 from mj_core import yamlstrict
+from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_core.stage import Context
 from mj_core.stage import Stage
-from mj_policy.layer import load
 
 from mj_state import identity
 from mj_state import ledger
@@ -41,7 +41,8 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_context import briefrender
 
     arrived = list(context.records(getattr(options, "input", None)))
-    layer = load(context.root())
+    root = context.root()
+    state = root / ".ai" / "local" / "state"  # the facts stage before this one loaded the layer
     brief = briefrender.Briefing(arrived)
     briefing = briefrender.text(brief, None) if brief.head else ""
     named = options.provider_session
@@ -50,10 +51,12 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     if (options.provider is None) != (named is None):
         raise UsageError("--provider and --provider-session go together (a provider hook's)")
     key = named or sessions.HAND
-    if sessions.open_path(layer.state, key).is_file():
-        yield kept(layer.root, layer.state, key, briefing, keep=options.if_open == "keep")
+    if sessions.open_path(state, key).is_file():
+        yield kept(root, state, key, briefing, keep=options.if_open == "keep")
         return
-    yield opened(layer.root, layer.state, key, options=options, head=brief.head, briefing=briefing)
+    if not brief.head:
+        raise MissingArtifact("<stdin>: no briefing — pipe mj-state facts | mj-context build")
+    yield opened(root, state, key, options=options, head=brief.head, briefing=briefing)
 
 
 def kept(root: Path, state: Path, key: str, briefing: str, *, keep: bool) -> Record:
