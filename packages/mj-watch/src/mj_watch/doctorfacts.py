@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 LAYER_FACTS = ("files", "layer", "targets")  # what `mj-policy facts` gives
+CAPTURE_FAILURES = ".ai/local/prompts/failures.log"  # mj_state.capture writes it
 
 
 def fact(which: str, /, **fields: Any) -> Record:
@@ -98,6 +99,15 @@ def _gathered(
     yield hookfacts.gather(root, wiring.entries(policy), prove=prove and lay is not None)
     yield probes.probe(root)
     yield from _ratchet(root)
+    yield _capture(root)
+
+
+def _capture(root: Path) -> Record:
+    """The provider hooks' failure log: how many lines, and the first (they exit 0 on failure,
+    so this is where a failure shows)."""
+    text = files.read_lenient(root / CAPTURE_FAILURES, CAPTURE_FAILURES, limits.LOG) or ""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return fact("capture", failures=len(lines), first=lines[0] if lines else None)
 
 
 def _ratchet(root: Path) -> Iterator[Record]:
