@@ -17,12 +17,12 @@ AWS = "AKIA" + "ABCDEFGHIJKLMNOP"
 
 
 def shim(
-    repo: Repo, name: str, payload: dict[str, object] | str
+    repo: Repo, name: str, payload: dict[str, object] | str, where: str = ".claude/hooks"
 ) -> subprocess.CompletedProcess[str]:
     data = payload if isinstance(payload, str) else json.dumps(payload)
-    env = {**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root)}
+    env = {**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root), "GEMINI_PROJECT_DIR": str(repo.root)}
     return subprocess.run(
-        [str(repo.root / ".claude/hooks" / name)],
+        [str(repo.root / where / name)],
         cwd=repo.root,
         env=env,
         input=data,
@@ -81,12 +81,12 @@ def test_status_verifies_through_the_shim_and_never_pretends(layer_repo: Repo) -
     status = layer_repo.mj("capture", "status")
     assert status.code == 0, status
     assert "claude-code  verified" in status.out
-    assert "codex        unsupported" in status.out and "gemini       unsupported" in status.out
+    assert "codex        unsupported" in status.out and "gemini       unconfigured" in status.out
     as_json = layer_repo.mj("capture", "status", "--json")
     states = {
         json.loads(line)["provider"]: json.loads(line)["state"] for line in as_json.out.splitlines()
     }
-    assert states == {"claude-code": "verified", "codex": "unsupported", "gemini": "unsupported"}
+    assert states == {"claude-code": "verified", "codex": "unsupported", "gemini": "unconfigured"}
     (layer_repo.root / ".claude/hooks/majordomus-pre-compact").unlink()
     named = layer_repo.mj("capture", "status")
     assert "claude-code  named" in named.out
@@ -188,3 +188,37 @@ def test_hooks_write_nothing_outside_ai(layer_repo: Repo) -> None:
     changed = layer_repo.git("status", "--porcelain", "--untracked-files=all").splitlines()
     assert all(line[3:].startswith(".ai/") for line in changed), changed
     assert os.path.isdir(layer_repo.root / ".ai/repo/sessions")
+
+
+def test_doctor_fails_while_the_failure_log_is_not_empty(layer_repo: Repo) -> None:
+    installed(layer_repo)
+    assert "capture" not in layer_repo.mj("doctor").out
+    assert shim(layer_repo, "majordomus-capture", "not json").returncode == 0
+    doctor = layer_repo.mj("doctor")
+    assert doctor.code == 10, doctor
+    line = next(x for x in doctor.out.splitlines() if x.startswith("FAIL capture"))
+    assert "1 hook failure(s) logged" in line
+    assert "[reproduce: cat .ai/local/prompts/failures.log]" in line
+
+
+def test_the_gemini_adapter_answers_json_and_archives_before_agent(layer_repo: Repo) -> None:
+    result = layer_repo.mj("capture", "install", "--provider", "gemini")
+    assert result.code == 0, result
+    settings = json.loads((layer_repo.root / ".gemini/settings.json").read_text())
+    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"}
+    assert "gemini       verified" in layer_repo.mj("capture", "status").out
+    assert layer_repo.mj("start", "gemini work", "--scope", "README.md").code == 0
+    payload = {"hook_event_name": "SessionStart", "session_id": "g-1", "source": "startup"}
+    started = shim(layer_repo, "majordomus-session-start", payload, ".gemini/hooks")
+    assert started.returncode == 0, started
+    answer = json.loads(started.stdout)
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert "gemini work" in context and "## GIT" in context
+    prompt = {"hook_event_name": "BeforeAgent", "session_id": "g-1", "prompt": f"use {AWS}"}
+    assert shim(layer_repo, "majordomus-capture", prompt, ".gemini/hooks").stdout == ""
+    (record,) = (layer_repo.root / ".ai/local/prompts").glob("*.json")
+    assert AWS not in record.read_text() and json.loads(record.read_text())["provider"] == "gemini"
+    end = {"hook_event_name": "SessionEnd", "session_id": "g-1", "reason": "exit"}
+    assert shim(layer_repo, "majordomus-session-end", end, ".gemini/hooks").returncode == 0
+    (closed,) = (layer_repo.root / ".ai/repo/sessions").glob("*.md")
+    assert "provider: gemini" in closed.read_text() and "outcome: closed" in closed.read_text()

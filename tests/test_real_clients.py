@@ -1,6 +1,7 @@
-"""End to end with the real Claude Code client (testing recipe: REAL-CLIENTS.md).
+"""End to end with the real clients that have an adapter, Claude Code and Gemini CLI (testing
+recipe: REAL-CLIENTS.md).
 
-The client is installed from the npm registry into a cache shared by the test session
+Each client is installed from the npm registry into a cache shared by the test session
 (`$MJ_CLIENTS_CACHE`, else a directory in the system's temporary directory: never inside the
 repository); without npm or the registry the test is skipped with the reason. `capture
 install` wires the hooks, then `claude -p` runs against a model server on 127.0.0.1 that
@@ -28,25 +29,35 @@ FAKE_KEY = "sk-ant-api03-" + "Z" * 40
 CHECKPOINT = "Next: prove the briefing reaches the model"
 
 
-@pytest.fixture(scope="session")
-def claude() -> Path:
+def _installed(package: str, name: str) -> Path:
+    """The client's executable in the shared cache, installed there first when absent."""
     cache = Path(os.environ.get("MJ_CLIENTS_CACHE") or Path(tempfile.gettempdir()) / "mj-clients")
-    binary = cache / "node_modules" / ".bin" / "claude"
+    binary = cache / "node_modules" / ".bin" / name
     if binary.exists():
         return binary
     npm = shutil.which("npm")
     if npm is None:
-        pytest.skip("npm is not installed: the real Claude Code client cannot be fetched")
+        pytest.skip(f"npm is not installed: the real client {package} cannot be fetched")
     cache.mkdir(parents=True, exist_ok=True)
-    argv = [npm, "install", "-q", "--prefix", str(cache), "@anthropic-ai/claude-code"]
+    argv = [npm, "install", "-q", "--prefix", str(cache), package]
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
     except subprocess.TimeoutExpired:
-        pytest.skip("npm install of @anthropic-ai/claude-code timed out (registry unreachable?)")
+        pytest.skip(f"npm install of {package} timed out (registry unreachable?)")
     if done.returncode != 0 or not binary.exists():
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        pytest.skip(f"npm could not install @anthropic-ai/claude-code: {tail[0]}")
+        pytest.skip(f"npm could not install {package}: {tail[0]}")
     return binary
+
+
+@pytest.fixture(scope="session")
+def claude() -> Path:
+    return _installed("@anthropic-ai/claude-code", "claude")
+
+
+@pytest.fixture(scope="session")
+def gemini() -> Path:
+    return _installed("@google/gemini-cli", "gemini")
 
 
 class Recorder(BaseHTTPRequestHandler):
@@ -65,7 +76,13 @@ class Recorder(BaseHTTPRequestHandler):
             streaming = bool(json.loads(body).get("stream"))
         except (ValueError, AttributeError):
             streaming = False
-        if "count_tokens" in self.path:
+        if "/models/" in self.path:  # Gemini (generateContent, countTokens): one candidate
+            reply = json.dumps(_candidate())
+            if "alt=sse" in self.path:
+                self._send("text/event-stream", f"data: {reply}\r\n\r\n".encode())
+            else:
+                self._send("application/json", reply.encode())
+        elif "count_tokens" in self.path:
             self._send("application/json", json.dumps({"input_tokens": 10}).encode())
         elif streaming:
             self._send("text/event-stream", _events())
@@ -81,6 +98,16 @@ class Recorder(BaseHTTPRequestHandler):
         self.send_header("content-length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def _candidate() -> dict[str, object]:
+    return {
+        "candidates": [
+            {"content": {"parts": [{"text": "done"}], "role": "model"}, "finishReason": "STOP"}
+        ],
+        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+        "totalTokens": 2,
+    }
 
 
 def _message() -> dict[str, object]:
@@ -194,4 +221,67 @@ def test_claude_code_gets_the_briefing_and_the_sitting_leaves_its_record(
     stamped = [line["event"] for line in lines if line.get("session") == session]
     assert stamped[0] == "session.started" and stamped[-1] == "session.closed"
     assert "task.handed_over" in stamped
+    assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()
+
+
+def test_gemini_cli_gets_the_briefing_and_the_sitting_leaves_its_record(
+    layer_repo: Repo,
+    gemini: Path,
+    model_server: tuple[str, list[dict[str, object]]],
+    tmp_path: Path,
+) -> None:
+    url, seen = model_server
+    assert layer_repo.mj("start", "prove the gemini hooks", "--scope", "README.md").code == 0
+    assert layer_repo.mj("checkpoint", stdin=f"{CHECKPOINT}\n").code == 0
+    assert layer_repo.mj("capture", "install", "--provider", "gemini").code == 0
+    home = tmp_path / "client-home"
+    (home / ".gemini").mkdir(parents=True)
+    settings = {
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "telemetry": {"enabled": False},
+        "privacy": {"usageStatisticsEnabled": False},
+    }
+    (home / ".gemini/settings.json").write_text(json.dumps(settings))
+    env = {
+        **layer_repo.env,
+        "HOME": str(home),
+        "GOOGLE_GEMINI_BASE_URL": url,
+        "GEMINI_API_KEY": "dummy",
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",  # headless: the project's hooks may run
+        "PATH": f"{bin_dir()}{os.pathsep}{layer_repo.env['PATH']}",
+    }
+    done = subprocess.run(
+        # a named model: no routing classifier asks the canned server for JSON (and retries)
+        [str(gemini), "-m", "gemini-2.5-flash", "-p", f"hello; my deploy key is {FAKE_KEY}"],
+        cwd=layer_repo.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    told = "\n".join(str(request["body"]) for request in seen)
+    assert "prove the gemini hooks" in told and "scope        README.md" in told
+    assert CHECKPOINT in told
+    state = layer_repo.root / ".ai/local/state"
+    opened = [json.loads(x) for x in (state / "ledger.jsonl").read_text().splitlines()]
+    session = next(x["session"] for x in opened if x["event"] == "session.started")
+    (archived,) = (layer_repo.root / ".ai/local/prompts").glob("*.json")
+    data = json.loads(archived.read_text())
+    assert FAKE_KEY not in archived.read_text() and "[REDACTED]" in data["prompt"]
+    assert data["episode"] == session and data["provider"] == "gemini"
+    # SessionEnd is best effort in Gemini CLI (it does not wait for the hook): give it time
+    import time
+
+    for _ in range(100):
+        if list((layer_repo.root / ".ai/repo/sessions").glob("*.md")):
+            break
+        time.sleep(0.1)
+    (record,) = (layer_repo.root / ".ai/repo/sessions").glob("*.md")
+    assert f"session_id: {session}" in record.read_text()
+    assert "provider: gemini" in record.read_text()
+    lines = [json.loads(x) for x in (state / "ledger.jsonl").read_text().splitlines()]
+    stamped = [line["event"] for line in lines if line.get("session") == session]
+    assert stamped[0] == "session.started" and stamped[-1] == "session.closed"
     assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()

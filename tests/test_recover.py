@@ -149,3 +149,11 @@ def test_stray_temporaries_are_judged_by_age_then_content(layer_repo: Repo) -> N
     assert not only.exists()
     names = [p.name for p in (layer_repo.root / ".ai/repo/sessions").glob("*.md")]
     assert any("s-20990101000000-beef" in name for name in names)
+
+
+def test_without_a_layer_recover_and_session_are_missing_artifacts(git_repo: Repo) -> None:
+    for args in (("recover",), ("recover", "all"), ("session", "start"), ("session", "close")):
+        result = git_repo.mj(*args)
+        assert result.code == 12 and result.err.count("\n") == 1, (args, result)
+    outside = git_repo.run("recover", cwd=git_repo.root.parent)
+    assert outside.code == 2, outside

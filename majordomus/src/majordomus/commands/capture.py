@@ -74,7 +74,7 @@ def _status(options: argparse.Namespace, inv: Invocation) -> int:
 
 def _verified(root: Path, provider: str) -> bool:
     """Run the installed prompt shim on a synthetic payload; True when its probe record says
-    it ran (`.ai/local/prompts/probe-<provider>.json` holding the nonce)."""
+    it ran (`.ai/local/state/capture-probe-<provider>.json` holding the nonce)."""
     import json
     import os
     import subprocess
@@ -87,7 +87,7 @@ def _verified(root: Path, provider: str) -> bool:
     payload = {"hook_event_name": "UserPromptSubmit", "session_id": "majordomus-probe"}
     payload.update({"prompt": "majordomus capture probe", "majordomus_probe": nonce})
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env["CLAUDE_PROJECT_DIR"] = str(root)
+    env["CLAUDE_PROJECT_DIR"] = env["GEMINI_PROJECT_DIR"] = str(root)
     try:
         subprocess.run(
             (str(hookadapters.prompt_shim(root, provider)),),
@@ -153,8 +153,10 @@ def _session(root: Path, provider: str, event: str, payload: Record, inv: Invoca
     named = ["--provider", provider, "--provider-session", key] if key else []
     if event == "start":
         records = _composed(root, "session start", ["--if-open", "keep", *named])
+        from mj_policy import hookadapters
+
         briefing = next((r.get("briefing") for r in records if r.get("kind") == "session"), "")
-        inv.stdout.write(str(briefing or ""))
+        inv.stdout.write(hookadapters.briefing(provider, str(briefing or "")))
         inv.stdout.flush()
         return
     if event == "compact":

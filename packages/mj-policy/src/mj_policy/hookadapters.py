@@ -1,6 +1,7 @@
 """Provider lifecycle hooks: which provider has an adapter, its shims and settings entries.
 
-`install` writes each shim (`.claude/hooks/majordomus-*`, 0755) and, when the provider's
+`install` writes each shim (`.claude/hooks/majordomus-*` for Claude Code, `.gemini/hooks/…`
+for Gemini CLI; 0755) and, when the provider's
 settings file does not exist, that file with the entries; it never overwrites. Settings that
 exist without the entries are left as they are and the entries to add are returned (the
 command prints them and exits 15). `status` names each provider's state: unsupported (no
@@ -36,6 +37,21 @@ ADAPTERS: dict[str, Record] = {
             "PreCompact": ("majordomus-pre-compact", "session --event compact"),
             "SessionEnd": ("majordomus-session-end", "session --event end"),
         },
+        "briefing": "text",  # a SessionStart hook's stdout is added to the model's context
+    },
+    # Gemini CLI 0.61 (its bundle/docs/hooks/reference.md): the same `hooks` shape in
+    # .gemini/settings.json; SessionStart answers JSON whose additionalContext reaches the model
+    "gemini": {
+        "settings": ".gemini/settings.json",
+        "hooks": ".gemini/hooks",
+        "command": '"$GEMINI_PROJECT_DIR"/.gemini/hooks/{shim}',
+        "events": {
+            "SessionStart": ("majordomus-session-start", "session --event start"),
+            "BeforeAgent": ("majordomus-capture", "prompt"),
+            "PreCompress": ("majordomus-pre-compress", "session --event compact"),
+            "SessionEnd": ("majordomus-session-end", "session --event end"),
+        },
+        "briefing": "additional-context",
     },
 }
 # providers without an adapter here, and what their installed clients were found to offer
@@ -44,11 +60,6 @@ UNSUPPORTED = {
         "no adapter in this majordomus; Codex CLI 0.171 carries a hooks engine (hooks.json, "
         "sessionStart, sessionEnd, preCompact events, trust-gated project hooks) but documents "
         "no configuration in its package, so nothing is wired"
-    ),
-    "gemini": (
-        "no adapter in this majordomus; Gemini CLI 0.61 documents SessionStart (JSON "
-        "additionalContext), SessionEnd, PreCompress and BeforeAgent hooks in .gemini/"
-        "settings.json (bundle/docs/hooks/reference.md), not wired yet"
     ),
 }
 
@@ -155,4 +166,13 @@ def providers() -> list[str]:
 
 def prompt_shim(root: Path, provider: str) -> Path:
     adapter = ADAPTERS[provider]
-    return root / str(adapter["hooks"]) / str(adapter["events"]["UserPromptSubmit"][0])
+    shim = next(s for s, args in adapter["events"].values() if args == "prompt")
+    return root / str(adapter["hooks"]) / str(shim)
+
+
+def briefing(provider: str, text: str) -> str:
+    """What the provider's SessionStart hook prints for `text` to reach the model."""
+    if ADAPTERS.get(provider, {}).get("briefing") != "additional-context":
+        return text
+    context = {"hookEventName": "SessionStart", "additionalContext": text}
+    return json.dumps({"hookSpecificOutput": context}) + "\n"

@@ -17,7 +17,6 @@ import re
 from pathlib import Path
 
 from mj_core import clock
-from mj_core import credentials
 from mj_core import ids
 
 from mj_state import identity
@@ -31,7 +30,7 @@ if TYPE_CHECKING:
 
 SCHEMA = "majordomus.capture/v1"
 TEXT_KEYS = ("prompt", "prompt_text", "text")
-PROMPT_EVENTS = ("UserPromptSubmit",)
+PROMPT_EVENTS = ("UserPromptSubmit", "BeforeAgent")  # Claude Code's, Gemini CLI's
 FAILURES = "failures.log"
 MAX_PAYLOAD = 1 << 20
 _SLUG = re.compile(r"[^a-z0-9]+")
@@ -57,7 +56,8 @@ def log_failure(root: Path, where: str, message: str) -> None:
 
 
 def probe_path(root: Path, provider: str) -> Path:
-    return archive_dir(root) / f"probe-{provider}.json"
+    """Where a synthetic payload's run of the shim leaves its nonce (not in the archive)."""
+    return root / ".ai" / "local" / "state" / f"capture-probe-{provider}.json"
 
 
 def write_probe(root: Path, provider: str, nonce: str) -> None:
@@ -97,6 +97,8 @@ def archive(root: Path, provider: str, payload: Record) -> Path | None:
     prompt_id = payload.get("prompt_id")
     if isinstance(prompt_id, str) and _archived(root, prompt_id):
         return None
+    from mj_core import credentials  # its patterns are compiled only when a prompt arrives
+
     redacted, count = credentials.redact(text)
     record = _record(root, provider, payload, redacted, count)
     return _write(root, record)
