@@ -101,7 +101,8 @@ def test_every_ledger_line_while_open_is_stamped_and_the_record_lists_them(
     assert record.relative_to(layer_repo.root).as_posix() == closed.out.strip()
     text = record.read_text()
     task_id = next(line["task_id"] for line in stamped if line["event"] == "task.started")
-    assert f"tasks:\n  - {task_id}\n" in text
+    assert f"tasks:\n  - {task_id}\n" in text and f"task_id: {task_id}\n" in text
+    assert "title: the work\n" in text and "profile: implementation\n" in text
     assert wrote.out.strip() in text  # the checkpoint's path
     assert "decisions:\n  - inside\n" in text and "before the session" not in text
     assert 'questions:\n  - "which way?"\n' in text

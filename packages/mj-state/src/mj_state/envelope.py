@@ -74,6 +74,12 @@ def lists(lines: list[Record]) -> dict[str, list[str]]:
     return found
 
 
+def started(lines: list[Record]) -> Record | None:
+    """The newest `task.started` line of the episode (its task's title and profile)."""
+    found = [line for line in lines if line.get("event") == "task.started"]
+    return found[-1] if found else None
+
+
 def last_seen(lines: list[Record]) -> str | None:
     """The newest `ts` among the episode's lines."""
     stamps = [str(line["ts"]) for line in lines if isinstance(line.get("ts"), str)]

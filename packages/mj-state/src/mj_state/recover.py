@@ -169,6 +169,7 @@ def close_stranded(layer: Layer, item: Record) -> None:
         moment=clock.now(),
         outcome="interrupted",
         lists=envelope.lists(item["_lines"]),
+        task=envelope.started(item["_lines"]),
         closing=None,
     )
 

@@ -94,6 +94,7 @@ def close(root: Path, state: Path, key: str, data: Record, summary: str, *, outc
         moment=moment,
         outcome=outcome,
         lists=envelope.lists(lines),
+        task=envelope.started(lines),
         closing={
             "head": here["head"],
             "working_tree": here["working_tree"],

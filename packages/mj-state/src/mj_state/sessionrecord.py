@@ -50,9 +50,11 @@ def front(
     outcome: str,
     lists: dict[str, list[str]],
     closing: Record | None,
+    task: Record | None = None,
 ) -> Record:
     """The record's front matter in SCHEMAS order; `closing` (head, working_tree, commits,
-    changed_files) is None for an episode recovered without its close."""
+    changed_files) is None for an episode recovered without its close; `task` the episode's
+    newest `task.started` line, whose title and profile the record takes."""
     tasks = lists["tasks"]
     task_id = tasks[-1] if tasks else "none"
     out: Record = {
@@ -63,9 +65,9 @@ def front(
         "started_at": data["started_at"],
         "closed_at": clock.iso(moment),
         "outcome": outcome,
-        "title": f"Session {data['session_id']} on {data['branch']}",
+        "title": _title(data, task),
         "task_id": task_id,
-        "profile": "none",
+        "profile": str(task.get("profile") or "none") if task else "none",
         "owner": str(data.get("owner") or ""),
     }
     for key in ("worker", "provider", "provider_session"):
@@ -89,6 +91,13 @@ def front(
     for name in envelope.LISTS:
         out[name] = list(lists[name])
     return out
+
+
+def _title(data: Record, task: Record | None) -> str:
+    """One line for a listing: the task's title when the episode started one."""
+    text = str(task.get("task") or "") if task else ""
+    line = " ".join(text.split())
+    return line or f"Session {data['session_id']} on {data['branch']}"
 
 
 def render(front: Record, body: str) -> bytes:
