@@ -11,6 +11,7 @@ sitting left behind is read from disk.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -40,10 +41,14 @@ def _installed(package: str, name: str) -> Path:
         pytest.skip(f"npm is not installed: the real client {package} cannot be fetched")
     cache.mkdir(parents=True, exist_ok=True)
     argv = [npm, "install", "-q", "--prefix", str(cache), package]
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
-    except subprocess.TimeoutExpired:
-        pytest.skip(f"npm install of {package} timed out (registry unreachable?)")
+    with open(cache / ".install-lock", "w") as lock:  # pytest-xdist workers share the cache
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if binary.exists():
+            return binary
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
+        except subprocess.TimeoutExpired:
+            pytest.skip(f"npm install of {package} timed out (registry unreachable?)")
     if done.returncode != 0 or not binary.exists():
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         pytest.skip(f"npm could not install {package}: {tail[0]}")
