@@ -222,3 +222,29 @@ def test_the_gemini_adapter_answers_json_and_archives_before_agent(layer_repo: R
     assert shim(layer_repo, "majordomus-session-end", end, ".gemini/hooks").returncode == 0
     (closed,) = (layer_repo.root / ".ai/repo/sessions").glob("*.md")
     assert "provider: gemini" in closed.read_text() and "outcome: closed" in closed.read_text()
+
+
+def test_a_provider_hook_enforcement_needs_a_verified_adapter(layer_repo: Repo) -> None:
+    policy = layer_repo.root / ".ai/repo/policy.yaml"
+    entry = (
+        "  - name: session-hooks\n    path: majordomus\n    args:\n      - capture\n"
+        "    wired_by: provider-hook:claude-code:session\n"
+    )
+    text = policy.read_text()
+    policy.write_text(text.replace("enforcement:", "enforcement:\n" + entry.rstrip("\n"), 1))
+    layer_repo.commit("declare the provider hooks")
+    before = layer_repo.mj("doctor")
+    line = next(x for x in before.out.splitlines() if "session-hooks" in x)
+    assert before.code == 10 and line.startswith("FAIL") and "unconfigured" in line, before
+    assert "[reproduce: majordomus capture status]" in line
+    installed(layer_repo)
+    wired = layer_repo.mj("doctor")
+    assert "is wired, not verified" in wired.out and wired.code == 10, wired
+    assert "claude-code  verified" in layer_repo.mj("capture", "status").out
+    verified = layer_repo.mj("doctor")
+    line = next(x for x in verified.out.splitlines() if "session-hooks" in x)
+    assert line.startswith("OK") and "verified" in line, verified
+    shim = layer_repo.root / ".claude/hooks/majordomus-session-end"
+    shim.write_text(shim.read_text() + "# edited\n")
+    edited = layer_repo.mj("doctor")
+    assert "session-hooks" in edited.out and edited.code == 10, edited

@@ -136,7 +136,10 @@ def _prompt(root: Path, provider: str, payload: Record) -> None:
     from mj_state import capture
 
     if isinstance(payload.get("majordomus_probe"), str):
-        capture.write_probe(root, provider, payload["majordomus_probe"])
+        from mj_policy import hookadapters
+
+        wiring = hookadapters.wiring_digest(root, provider)
+        capture.write_probe(root, provider, payload["majordomus_probe"], wiring)
         return
     capture.archive(root, provider, payload)
 

@@ -20,6 +20,7 @@ from mj_core.errors import Refused
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     Record = dict[str, Any]
@@ -158,6 +159,48 @@ def state(root: Path, provider: str) -> tuple[str, str]:
         why = f"{len(shims)} of {total} shims, {len(named)} of {total} settings entries"
         return "named", why
     return "wired", f"{total} shims and their entries in {adapter['settings']}"
+
+
+def wiring_digest(root: Path, provider: str) -> str:
+    """A digest of the adapter's wiring as it is on disk (each shim's bytes, the events the
+    settings name): a verification holds only while this stays the same."""
+    import hashlib
+
+    adapter = ADAPTERS[provider]
+    digest = hashlib.sha256()
+    for shim, _ in adapter["events"].values():
+        try:
+            digest.update((root / adapter["hooks"] / shim).read_bytes())
+        except OSError:
+            digest.update(b"-")
+        digest.update(b"\0")
+    digest.update(",".join(_named(_settings(root, provider), provider)).encode())
+    return digest.hexdigest()
+
+
+def verified_before(root: Path, provider: str, probe: Path) -> bool:
+    """Whether a probe through the installed shim left its record for the wiring on disk now
+    (read-only: what doctor asks; `capture status` runs a new probe instead)."""
+    try:
+        recorded = json.loads(probe.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(recorded, dict) and recorded.get("wiring") == wiring_digest(root, provider)
+
+
+def states(root: Path, probe: Callable[[str], Path]) -> dict[str, Record]:
+    """Every provider's state as doctor judges it: wired and probed for this wiring is
+    verified (`probe(provider)` is where the probe's record is)."""
+    out: dict[str, Record] = {}
+    for provider in providers():
+        try:
+            found, why = state(root, provider)
+        except Refused as exc:  # settings that are not JSON: named, and why
+            found, why = "named", exc.message
+        if found == "wired" and verified_before(root, provider, probe(provider)):
+            found, why = "verified", f"{why}; probed through the installed shim"
+        out[provider] = {"state": found, "why": why}
+    return out
 
 
 def providers() -> list[str]:

@@ -60,11 +60,13 @@ def probe_path(root: Path, provider: str) -> Path:
     return root / ".ai" / "local" / "state" / f"capture-probe-{provider}.json"
 
 
-def write_probe(root: Path, provider: str, nonce: str) -> None:
-    """What `capture status` looks for after running the installed shim: this run's nonce."""
+def write_probe(root: Path, provider: str, nonce: str, wiring: str) -> None:
+    """What `capture status` looks for after running the installed shim (this run's nonce),
+    and doctor later (the digest of the wiring the probe ran through)."""
     from mj_core import atomic
 
-    data = json.dumps({"provider": provider, "probe": nonce, "at": clock.iso(clock.now())})
+    now = clock.iso(clock.now())
+    data = json.dumps({"provider": provider, "probe": nonce, "at": now, "wiring": wiring})
     atomic.create(probe_path(root, provider), (data + "\n").encode(), mode=0o600, replace=True)
 
 

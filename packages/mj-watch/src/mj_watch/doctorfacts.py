@@ -107,7 +107,12 @@ def _capture(root: Path) -> Record:
     so this is where a failure shows)."""
     text = files.read_lenient(root / CAPTURE_FAILURES, CAPTURE_FAILURES, limits.LOG) or ""
     lines = [line for line in text.split("\n") if line.strip()]
-    return fact("capture", failures=len(lines), first=lines[0] if lines else None)
+    from mj_policy import hookadapters
+    from mj_state import capture
+
+    known = hookadapters.states(root, lambda provider: capture.probe_path(root, provider))
+    first = lines[0] if lines else None
+    return fact("capture", failures=len(lines), first=first, providers=known)
 
 
 def _ratchet(root: Path) -> Iterator[Record]:
