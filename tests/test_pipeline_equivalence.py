@@ -26,6 +26,7 @@ PATTERNS = [
     (re.compile(r"\d{8}T\d{6}Z"), "<stamp>"),
     (re.compile(r"\d{4}-\d\d-\d\d"), "<day>"),
     (re.compile(r"t-\d{14}-[0-9a-f]{4}"), "<task>"),
+    (re.compile(r"s-\d{14}-[0-9a-f]{4}"), "<session>"),
     (re.compile(r"--[0-9a-f]{16}\.md"), "--<name>.md"),
     (re.compile(r"[0-9a-f]{64}"), "<hash>"),
     (re.compile(r"\b\d+[smhd] ago"), "<age> ago"),
@@ -89,6 +90,18 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("update", "--dry-run"), None),
     (("doctor",), None),
     (("watch",), None),
+    (("session", "start"), None),
+    (("session", "start", "--provider", "claude-code", "--provider-session", "p-1"), None),
+    (("session", "status"), None),
+    (("session", "close"), None),
+    (("session", "close", "--if-none", "ignore"), None),
+    (("session", "list"), None),
+    (("session", "latest"), None),
+    (("session", "context"), None),
+    (("session", "context", "--path"), None),
+    (("recover",), None),
+    (("recover", "all", "--check"), None),
+    (("recover", "all"), None),
 ]
 
 

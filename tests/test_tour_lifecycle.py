@@ -1,4 +1,5 @@
-"""`majordomus tour` walks the lifecycle: start, check, checkpoint, handover, finish, history."""
+"""`majordomus tour` walks the lifecycle: start, check, a session around checkpoint and handover,
+finish, history."""
 
 from __future__ import annotations
 
@@ -35,8 +36,20 @@ def test_tour_runs_the_task_lifecycle(git_repo: Repo, tmp_path: Path) -> None:
         done = step(result.out, "finish --outcome completed")
         assert "contract met" in done and "\nexit 0\n" in done
         assert "import lib.greeting" in done
+        opened = re.search(
+            r"^session (s-\d{14}-[0-9a-f]{4}) opened", step(result.out, "session start"), re.M
+        )
+        assert opened is not None
+        session = opened.group(1)
+        stamp = next(b for b in blocks if "carries the episode" in b.split("\n", 1)[0])
+        assert f"task.checkpoint  session={session}" in stamp
+        assert ".ai/repo/sessions/" in step(result.out, "session close")
+        record = next(b for b in blocks if "the record the sitting left" in b.split("\n", 1)[0])
+        assert f"session_id: {session}" in record and "checkpoints:\n  - .ai/local/" in record
+        assert "handovers:\n  - .ai/local/state/handovers/" in record
         story = step(result.out, "history")
-        for event in ("task.started", "task.checkpoint", "task.handed_over", "task.finished"):
+        events = ("task.started", "task.checkpoint", "task.handed_over", "task.finished")
+        for event in (*events, "session.started", "session.closed"):
             assert event in story
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -121,6 +121,23 @@ def tamper_with_the_copy(root: Path, last: str) -> str:
     return "sed -i 's/^outcome: active/outcome: completed/' .ai/local/state/current.yaml\n"
 
 
+def stamped_line(root: Path, last: str) -> str:
+    """What a person reads in the ledger: the newest checkpoint line and its `session`."""
+    import json
+
+    del last
+    ledger = root / ".ai" / "local" / "state" / "ledger.jsonl"
+    lines = [json.loads(x) for x in ledger.read_text(encoding="utf-8").splitlines() if x]
+    line = next(x for x in reversed(lines) if x.get("event") == "task.checkpoint")
+    return f"task.checkpoint  session={line.get('session')}  {line.get('checkpoint_path')}\n"
+
+
+def show_session_record(root: Path, last: str) -> str:
+    """The closed episode's record, as `session close` printed its path."""
+    path = root / last.strip().splitlines()[0]
+    return f"cat {last.strip().splitlines()[0]}\n" + path.read_text(encoding="utf-8")
+
+
 HANDOVER = (
     "# Objective\nAdd a greeting.\n\n# Current State\nlib/greeting.py defines it.\n\n"
     "# Next Action\nNone; the task is complete.\n"
@@ -156,8 +173,16 @@ STEPS: list[Step] = [
         ("check", "--checkpoint"),
         expect=10,
     ),
+    Step("open an episode: this sitting, independent of the task", ("session", "start")),
     Step("a short progress note (body on stdin)", ("checkpoint",), stdin="greeting added\n"),
+    Step("the note's ledger line carries the episode's id", act=stamped_line),
     Step("a continuation record with its required sections", ("handover",), stdin=HANDOVER),
+    Step(
+        "close the episode: its record lists what the ledger stamped with it",
+        ("session", "close"),
+        stdin="Added the greeting; handed over.\n",
+    ),
+    Step("the record the sitting left (tracked, immutable)", act=show_session_record),
     Step(
         "completion claimed with a verification the policy does not pin: refused",
         (*FINISH, "--verify-command", "true"),

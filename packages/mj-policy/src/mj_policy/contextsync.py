@@ -119,9 +119,12 @@ def check_sync(root: Path, options: argparse.Namespace) -> Iterator[Finding]:
 
     tree = contextstages.tree(root)
     yield from contextstages.findings(tree)
-    _, judged, _ = update.plan(root)
-    for item in judged:
+    found = update.plan(root)
+    for item in found.judged:
         yield _projection(item)
+    for orphan in found.orphans:
+        message = "a rule file no rule projects any more: `majordomus update` removes it"
+        yield Finding("DRIFT", "projection", orphan.target, message, "majordomus update --dry-run")
     if getattr(options, "base", None) and not tree.problems:
         against, said = _against(root, options)
         for doc, tracks, moved in _owed(root, tree.docs, against):

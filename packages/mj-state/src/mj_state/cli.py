@@ -1,5 +1,5 @@
 """`mj-state`: git identity and the checkout's durable records: task, checkpoints, handovers,
-decisions, questions, ledger; worktree overlap.
+decisions, questions, ledger, sessions; worktree overlap.
 """
 
 from __future__ import annotations
@@ -26,6 +26,14 @@ TABLE = LazyTable(
         "plan-write": "mj_state.planwrite",
         "decision-list": "mj_state.decisionlog",
         "decision-show": "mj_state.decisionlog",
+        "session-start": "mj_state.sessionstart",
+        "session-close": "mj_state.sessionclose",
+        "session-status": "mj_state.sessionread",
+        "session-list": "mj_state.sessionread",
+        "session-show": "mj_state.sessionread",
+        "session-latest": "mj_state.sessionread",
+        "session-context-path": "mj_state.sessionread",
+        "recover": "mj_state.recover",
     }
 )
 

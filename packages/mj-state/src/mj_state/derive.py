@@ -84,7 +84,11 @@ def _objective(layer: Layer, task: Record | None) -> str:
         return str(task["task"])
     previous = resolve.resolve(layer.root, layer.state, "handover")
     found = bodies.sections(previous.body).get("Objective", "") if previous else ""
-    return "" if bodies.is_empty(found) else found.strip()
+    if not bodies.is_empty(found):
+        return found.strip()
+    # no task and no earlier objective (the SessionEnd path without a task): say exactly that
+    branch = git.branch(layer.root) or "a detached HEAD"
+    return f"No task is declared in this checkout; the work on {branch} continues from here."
 
 
 def _state(layer: Layer, task: Record | None, note: str) -> str:
@@ -105,4 +109,18 @@ def _next(layer: Layer, task: Record | None, note: str) -> str:
         match = _NEXT.match(line)
         if match:
             return match.group(1).strip()
+    if task is not None:  # a derived checkpoint (PreCompact) names none: an earlier one may
+        return _earlier_next(layer, str(task["started_at"]))
+    return 'Declare the next task (`majordomus start "<task>" --scope <paths>`).'
+
+
+def _earlier_next(layer: Layer, since: str) -> str:
+    """The `Next:` line of the newest earlier checkpoint of this worktree since the task began."""
+    for found in resolve.this_worktree(layer.root, layer.state, "checkpoint")[1:]:
+        if str(found.front.get("created_at") or "") < since:
+            break
+        for line in reversed(found.body.split("\n")):
+            match = _NEXT.match(line)
+            if match:
+                return match.group(1).strip()
     return ""

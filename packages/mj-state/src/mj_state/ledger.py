@@ -73,10 +73,21 @@ def append(
     task_id: str | None = None,
     where: dict[str, Any] | None = None,
     moment: int | None = None,
+    session: str | None = None,
 ) -> dict[str, Any]:
-    """Append one event line and return it. `where` may pass identity already computed, and
-    `moment` the time the caller recorded (so a record and its line name the same second)."""
-    line = envelope(root, state_dir, event, payload, task_id=task_id, where=where, moment=moment)
+    """Append one event line and return it. `where` may pass identity already computed,
+    `moment` the time the caller recorded (so a record and its line name the same second), and
+    `session` the episode a session writer acts on (else the one open for this process)."""
+    line = envelope(
+        root,
+        state_dir,
+        event,
+        payload,
+        task_id=task_id,
+        where=where,
+        moment=moment,
+        session=session,
+    )
     write_chained(path(state_dir), line)
     return line
 
@@ -188,6 +199,7 @@ def envelope(
     task_id: str | None = None,
     where: dict[str, Any] | None = None,
     moment: int | None = None,
+    session: str | None = None,
 ) -> dict[str, Any]:
     """The full line for `event`: envelope first, then the payload (`prev`, the chain's link,
     is added last, under the lock, by `write_chained`). Tool bugs → 13."""
@@ -202,7 +214,8 @@ def envelope(
         "branch": where.get("branch") or "DETACHED",
         "by": f"majordomus/{share.version()}",
     }
-    session = open_session(root, state_dir)
+    if session is None:
+        session = open_session(root, state_dir)
     if session:
         line["session"] = session
     if task_id:
@@ -229,12 +242,12 @@ def open_session(root: Path, state_dir: Path) -> str | None:
     The provider session named in the environment, else the `session-current.yaml` pointer; a
     record that cannot be read or belongs to another worktree is no open episode here.
     """
-    key = os.environ.get("MAJORDOMUS_PROVIDER_SESSION") or os.environ.get("CLAUDE_CODE_SESSION_ID")
-    candidate = state_dir / "sessions-open" / f"{key}.yaml" if key else None
-    if candidate is None or not candidate.is_file():
-        candidate = state_dir / "session-current.yaml"
-        if not candidate.is_file():
-            return None
+    from mj_state import sessions
+
+    key = sessions.here_key(state_dir)
+    if key is None:
+        return None
+    candidate = sessions.open_path(state_dir, key)
     try:
         data = yamlstrict.load_file(candidate).data
     except (MjError, OSError):  # an unreadable episode is no episode; recover reports it

@@ -14,6 +14,7 @@ from mj_core.stage import Context
 from mj_core.stage import Stage
 
 from mj_watch import vendorcheck
+from mj_watch.capturecheck import capture_failures
 from mj_watch.context_budget import context_budget
 from mj_watch.contextcheck import context_integrity
 from mj_watch.contextcheck import prompt_integrity
@@ -76,6 +77,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     (None, project_rules),
     ("decision_records", decision_records),
     (None, ratchet_doctrine),
+    (None, capture_failures),
     (None, environment),
     (None, optional_tools),
     (None, doctor_budget),

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 LAYER_FACTS = ("files", "layer", "targets")  # what `mj-policy facts` gives
+CAPTURE_FAILURES = ".ai/local/prompts/failures.log"  # mj_state.capture writes it
 
 
 def fact(which: str, /, **fields: Any) -> Record:
@@ -99,6 +100,7 @@ def _gathered(
     yield probes.probe(root)
     yield from _ratchet(root)
     yield _prompts(lay)
+    yield _capture(root)
 
 
 def _prompts(lay: Layer | None) -> Record:
@@ -109,6 +111,19 @@ def _prompts(lay: Layer | None) -> Record:
     if lay is None:
         return fact("prompts", directory=".ai/repo/prompts", assets=[])
     return prompts.fact(lay)
+
+
+def _capture(root: Path) -> Record:
+    """The provider hooks' failure log: how many lines, and the first (they exit 0 on failure,
+    so this is where a failure shows)."""
+    text = files.read_lenient(root / CAPTURE_FAILURES, CAPTURE_FAILURES, limits.LOG) or ""
+    lines = [line for line in text.split("\n") if line.strip()]
+    from mj_policy import hookadapters
+    from mj_state import capture
+
+    known = hookadapters.states(root, lambda provider: capture.probe_path(root, provider))
+    first = lines[0] if lines else None
+    return fact("capture", failures=len(lines), first=first, providers=known)
 
 
 def _ratchet(root: Path) -> Iterator[Record]:

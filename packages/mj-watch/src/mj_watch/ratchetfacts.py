@@ -15,6 +15,7 @@ import os
 import re
 import stat
 
+from mj_core import credentials
 from mj_core import git
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
@@ -31,14 +32,8 @@ DECLARATION = ".ai/repo/ratchet.yaml"
 BASELINE = ".ai/repo/ratchet-baseline.yaml"
 COMMAND_SECONDS = 300.0
 LARGEST = 4 << 20  # a tracked file larger than this is not read (a build artefact, data)
-# Hard-zero classes: a credential shape is never ratcheted. Named, so a finding says which.
-SECRETS = {
-    "private key block": rb"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY",
-    "AWS access key id": rb"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
-    "GitHub token": rb"\bgh[pousr]_[A-Za-z0-9]{36,}\b",
-    "Slack token": rb"\bxox[abprs]-[A-Za-z0-9-]{10,}",
-    "Google API key": rb"\bAIza[0-9A-Za-z_-]{35}\b",
-}
+# Hard-zero classes: a credential shape is never ratcheted (mj_core.credentials names them).
+SECRETS = credentials.SHAPES
 
 
 def gather(root: Path) -> Iterator[Record]:

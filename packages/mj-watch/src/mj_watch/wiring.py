@@ -64,6 +64,9 @@ def enforcement_wiring(facts: Facts) -> Iterator[Finding]:
     """Doctrine majordomus.enforcement-wiring: each declared enforcement runs, and no hook
     that calls majordomus throws its exit code away."""
     told = facts.get("hooks")
+    captured = facts.facts.get("capture")  # the provider hooks' states (doctor's facts)
+    if captured is not None:
+        told = {**told, "providers": captured.get("providers") or {}}
     if facts.layer is not None:
         policy = facts.layer.policy.data
         proofs = None
@@ -259,9 +262,24 @@ def _pre_commit(told: Hooks, entry: Entry, hook_id: str) -> Iterator[Judged]:
     yield Finding("OK", CATEGORY, entry.name, detail), False
 
 
+def _provider_hook(told: Hooks, entry: Entry, value: str) -> Iterator[Judged]:
+    """`provider-hook:<provider>[:session]`: the adapter's hooks are installed and a probe
+    through the installed shim proved them (`majordomus capture status` runs one)."""
+    provider = value.split(":", 1)[0]
+    found = (told.get("providers") or {}).get(provider) or {}
+    state = str(found.get("state") or "unknown")
+    if state == "verified":
+        yield Finding("OK", CATEGORY, entry.name, f"provider-hook:{provider}: verified"), False
+        return
+    why = str(found.get("why") or "no adapter for this provider in this majordomus")
+    message = f"provider-hook:{provider} is {state}, not verified: {why}"
+    yield fail(entry, message, "majordomus capture status"), False
+
+
 _HANDLERS = {
     "git-hook": _git_hook,
     "ci": _ci,
     "git-config": _git_config,
     "pre-commit": _pre_commit,
+    "provider-hook": _provider_hook,
 }

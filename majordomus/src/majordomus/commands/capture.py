@@ -1,0 +1,200 @@
+"""`majordomus capture install|status|prompt|session`: provider lifecycle hooks.
+
+`prompt` and `session` are what the installed shims run, with the provider's JSON payload on
+stdin. They are inert on failure: whatever goes wrong is one line in
+`.ai/local/prompts/failures.log` and the exit is 0, so a hook never blocks the person's prompt
+or the session's start; stdout carries only what the provider should add to the model's
+context (the briefing, on `--event start`). Each event runs declared commands in-process:
+start → `session start --if-open keep` (keyed by the payload's session id), compact →
+`checkpoint --derive`, end → `handover --derive --close` (or `--no-task` when no task is
+active) then `session close --if-none ignore`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
+    from typing import Any
+
+    from majordomus.invocation import Invocation
+
+    Record = dict[str, Any]
+
+DELIBERATE = ("clear", "logout", "prompt_input_exit", "exit")  # SessionEnd reasons → closed
+
+
+def run(options: argparse.Namespace, inv: Invocation) -> int:
+    action = options.command.split(" ", 1)[1]
+    if action == "install":
+        return _install(options, inv)
+    if action == "status":
+        return _status(options, inv)
+    return _hook(action, options, inv)
+
+
+def _install(options: argparse.Namespace, inv: Invocation) -> int:
+    import json
+
+    from mj_policy import hookadapters
+
+    done = hookadapters.install(inv.root(), options.provider)
+    for path in done["written"]:
+        inv.stdout.write(f"wrote {path}\n")
+    if done["missing"]:
+        inv.stdout.write(
+            'The settings file exists and lacks these entries; add them under "hooks" '
+            "(nothing was overwritten):\n" + json.dumps(done["missing"], indent=2) + "\n"
+        )
+        return 15
+    inv.stdout.write(f"{options.provider}: wired (check: majordomus capture status)\n")
+    return 0
+
+
+def _status(options: argparse.Namespace, inv: Invocation) -> int:
+    import json
+
+    from mj_policy import hookadapters
+
+    root = inv.root()
+    for provider in hookadapters.providers():
+        state, why = hookadapters.state(root, provider)
+        if state == "wired" and _verified(root, provider):
+            state, why = "verified", f"{why}; a synthetic prompt through the shim was archived"
+        if inv.json:
+            line = {"kind": "capture", "provider": provider, "state": state, "why": why}
+            inv.stdout.write(json.dumps(line) + "\n")
+        else:
+            inv.stdout.write(f"{provider:<12} {state:<12} {why}\n")
+    return 0
+
+
+def _verified(root: Path, provider: str) -> bool:
+    """Run the installed prompt shim on a synthetic payload; True when its probe record says
+    it ran (`.ai/local/state/capture-probe-<provider>.json` holding the nonce)."""
+    import json
+    import os
+    import subprocess
+
+    from mj_core import ids
+    from mj_policy import hookadapters
+    from mj_state import capture
+
+    nonce = ids.random_hex(16)
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "majordomus-probe"}
+    payload.update({"prompt": "majordomus capture probe", "majordomus_probe": nonce})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["CLAUDE_PROJECT_DIR"] = env["GEMINI_PROJECT_DIR"] = str(root)
+    try:
+        subprocess.run(
+            (str(hookadapters.prompt_shim(root, provider)),),
+            input=json.dumps(payload).encode(),
+            cwd=root,
+            env=env,
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+        text = capture.probe_path(root, provider).read_text(encoding="utf-8")
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return nonce in text
+
+
+def _hook(action: str, options: argparse.Namespace, inv: Invocation) -> int:
+    """A provider's hook: never an error for the provider (exit 0), failures logged."""
+    try:
+        root = inv.root()
+    except Exception:
+        return 0
+    from mj_state import capture
+
+    provider = options.provider or "claude-code"
+    try:
+        stream = inv.stdin if inv.stdin is not None else sys.stdin.buffer
+        raw = b"" if stream.isatty() else stream.read(capture.MAX_PAYLOAD + 1)
+        payload = capture.payload_of(raw) if raw.strip() else {}
+        if action == "prompt":
+            _prompt(root, provider, payload)
+        else:
+            _session(root, provider, options.event, payload, inv)
+    except Exception as exc:
+        capture.log_failure(root, f"capture {action} --provider {provider}", _said(exc))
+    return 0
+
+
+def _said(exc: Exception) -> str:
+    from mj_core.errors import MjError
+
+    return exc.message if isinstance(exc, MjError) else f"{type(exc).__name__}: {exc}"
+
+
+def _prompt(root: Path, provider: str, payload: Record) -> None:
+    from mj_state import capture
+
+    if isinstance(payload.get("majordomus_probe"), str):
+        from mj_policy import hookadapters
+
+        wiring = hookadapters.wiring_digest(root, provider)
+        capture.write_probe(root, provider, payload["majordomus_probe"], wiring)
+        return
+    capture.archive(root, provider, payload)
+
+
+def _session(root: Path, provider: str, event: str, payload: Record, inv: Invocation) -> None:
+    import os
+
+    from mj_core.errors import MjError
+    from mj_state import capture
+
+    key = capture.provider_session(payload)
+    if key is not None:
+        os.environ["MAJORDOMUS_PROVIDER_SESSION"] = key  # every line this run appends is stamped
+    named = ["--provider", provider, "--provider-session", key] if key else []
+    if event == "start":
+        records = _composed(root, "session start", ["--if-open", "keep", *named])
+        from mj_policy import hookadapters
+
+        briefing = next((r.get("briefing") for r in records if r.get("kind") == "session"), "")
+        inv.stdout.write(hookadapters.briefing(provider, str(briefing or "")))
+        inv.stdout.flush()
+        return
+    if event == "compact":
+        _composed(root, "checkpoint", ["--derive"])
+        return
+    try:
+        _composed(root, "handover", ["--derive", "--close"])
+    except MjError as exc:
+        if int(exc.code) != 12:  # 12: no active task, the episode is handed over without one
+            raise
+        _composed(root, "handover", ["--derive", "--no-task"])
+    finally:
+        outcome = "closed" if payload.get("reason") in DELIBERATE else "interrupted"
+        ending = ["--if-none", "ignore", "--outcome", outcome]
+        _composed(root, "session close", [*ending, *named[2:]])
+
+
+def _composed(root: Path, name: str, argv: list[str]) -> list[Record]:
+    """Run a declared command's pipeline in-process; its records, or its error raised."""
+    import io
+
+    from mj_core import declare
+    from mj_core.errors import MjError
+    from mj_core.exitcodes import ExitCode
+
+    from majordomus import cli
+    from majordomus import compose
+    from majordomus.invocation import Invocation
+
+    options = cli.parser_for(name).parse_args(argv)
+    options.command = name
+    inv = Invocation(cwd=root, json=True, stdout=io.StringIO(), stdin=io.BytesIO(b""), _root=root)
+    records = list(compose.run(compose.stages(declare.command(name), options, inv), inv))
+    summary: Record = records[-1] if records else {"exit": 13, "error": f"{name}: no stream"}
+    code = int(summary.get("exit") or 0)
+    if code:
+        raise MjError(str(summary.get("error") or f"{name}: exit {code}"), ExitCode(code))
+    return records

@@ -1,0 +1,221 @@
+"""Provider lifecycle hooks: which provider has an adapter, its shims and settings entries.
+
+`install` writes each shim (`.claude/hooks/majordomus-*` for Claude Code, `.gemini/hooks/…`
+for Gemini CLI; 0755) and, when the provider's
+settings file does not exist, that file with the entries; it never overwrites. Settings that
+exist without the entries are left as they are and the entries to add are returned (the
+command prints them and exits 15). `status` names each provider's state: unsupported (no
+adapter in this majordomus), unconfigured, named (only part of the wiring is there), wired
+(every shim and every entry), verified (wired, and a synthetic prompt payload run through the
+installed shim produced its record).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from mj_core.errors import Refused
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    Record = dict[str, Any]
+
+MARKER = "# majordomus capture shim"
+# provider → its adapter: the settings file, the shims' directory, event → (shim, arguments)
+ADAPTERS: dict[str, Record] = {
+    "claude-code": {
+        "settings": ".claude/settings.json",
+        "hooks": ".claude/hooks",
+        "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/{shim}',
+        "events": {
+            "SessionStart": ("majordomus-session-start", "session --event start"),
+            "UserPromptSubmit": ("majordomus-capture", "prompt"),
+            "PreCompact": ("majordomus-pre-compact", "session --event compact"),
+            "SessionEnd": ("majordomus-session-end", "session --event end"),
+        },
+        "briefing": "text",  # a SessionStart hook's stdout is added to the model's context
+    },
+    # Gemini CLI 0.61 (its bundle/docs/hooks/reference.md): the same `hooks` shape in
+    # .gemini/settings.json; SessionStart answers JSON whose additionalContext reaches the model
+    "gemini": {
+        "settings": ".gemini/settings.json",
+        "hooks": ".gemini/hooks",
+        "command": '"$GEMINI_PROJECT_DIR"/.gemini/hooks/{shim}',
+        "events": {
+            "SessionStart": ("majordomus-session-start", "session --event start"),
+            "BeforeAgent": ("majordomus-capture", "prompt"),
+            "PreCompress": ("majordomus-pre-compress", "session --event compact"),
+            "SessionEnd": ("majordomus-session-end", "session --event end"),
+        },
+        "briefing": "additional-context",
+    },
+}
+# providers without an adapter here, and what their installed clients were found to offer
+UNSUPPORTED = {
+    "codex": (
+        "no adapter in this majordomus; Codex CLI 0.171 carries a hooks engine (hooks.json, "
+        "sessionStart, sessionEnd, preCompact events, trust-gated project hooks) but documents "
+        "no configuration in its package, so nothing is wired"
+    ),
+}
+
+
+def shim_text(provider: str, event: str) -> str:
+    _, args = ADAPTERS[provider]["events"][event]
+    return (
+        f"#!/bin/sh\n{MARKER} for {provider} {event} (written by `majordomus capture install`)\n"
+        "# inert on failure: majordomus logs to .ai/local/prompts/failures.log and exits 0\n"
+        "if ! command -v majordomus >/dev/null 2>&1; then exit 0; fi\n"
+        f"exec majordomus capture {args} --provider {provider}\n"
+    )
+
+
+def entries(provider: str) -> Record:
+    """The settings' `hooks` mapping the adapter needs."""
+    adapter = ADAPTERS[provider]
+    out: Record = {}
+    for event, (shim, _) in adapter["events"].items():
+        command = adapter["command"].format(shim=shim)
+        out[event] = [{"hooks": [{"type": "command", "command": command}]}]
+    return out
+
+
+def _settings(root: Path, provider: str) -> Record | None:
+    path = root / ADAPTERS[provider]["settings"]
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise Refused(f"{ADAPTERS[provider]['settings']}: not readable JSON ({exc})") from None
+    return value if isinstance(value, dict) else {}
+
+
+def _named(settings: Record | None, provider: str) -> list[str]:
+    """The events whose entry the settings carry."""
+    if settings is None or not isinstance(settings.get("hooks"), dict):
+        return []
+    wanted = entries(provider)
+    found = []
+    for event, groups in wanted.items():
+        command = groups[0]["hooks"][0]["command"]
+        have = settings["hooks"].get(event)
+        text = json.dumps(have) if have is not None else ""
+        if json.dumps(command) in text:
+            found.append(event)
+    return found
+
+
+def install(root: Path, provider: str) -> Record:
+    """Write the shims and (when absent) the settings; what is missing is returned."""
+    from mj_core import atomic
+
+    adapter = ADAPTERS[provider]
+    written = []
+    for event, (shim, _) in adapter["events"].items():
+        path = root / adapter["hooks"] / shim
+        text = shim_text(provider, event)
+        if path.exists():
+            if path.read_text(encoding="utf-8", errors="replace") != text:
+                raise Refused(
+                    f"{adapter['hooks']}/{shim}: exists and is not this majordomus's shim; "
+                    "nothing was overwritten"
+                )
+            continue
+        atomic.create(path, text.encode(), mode=0o755, root=root)
+        written.append(f"{adapter['hooks']}/{shim}")
+    settings = _settings(root, provider)
+    missing: Record = {}
+    if settings is None:
+        body = json.dumps({"hooks": entries(provider)}, indent=2) + "\n"
+        atomic.create(root / adapter["settings"], body.encode(), mode=0o644, root=root)
+        written.append(adapter["settings"])
+    else:
+        named = _named(settings, provider)
+        missing = {e: g for e, g in entries(provider).items() if e not in named}
+    return {"provider": provider, "written": written, "missing": missing}
+
+
+def state(root: Path, provider: str) -> tuple[str, str]:
+    """(state, why) of one provider, verification aside."""
+    if provider in UNSUPPORTED:
+        return "unsupported", UNSUPPORTED[provider]
+    adapter = ADAPTERS[provider]
+    named = _named(_settings(root, provider), provider)
+    shims = [
+        shim
+        for shim, _ in adapter["events"].values()
+        if os.access(root / adapter["hooks"] / shim, os.X_OK)
+    ]
+    total = len(adapter["events"])
+    if not named and not shims:
+        return "unconfigured", f"no shim and no entry in {adapter['settings']}"
+    if len(named) < total or len(shims) < total:
+        why = f"{len(shims)} of {total} shims, {len(named)} of {total} settings entries"
+        return "named", why
+    return "wired", f"{total} shims and their entries in {adapter['settings']}"
+
+
+def wiring_digest(root: Path, provider: str) -> str:
+    """A digest of the adapter's wiring as it is on disk (each shim's bytes, the events the
+    settings name): a verification holds only while this stays the same."""
+    import hashlib
+
+    adapter = ADAPTERS[provider]
+    digest = hashlib.sha256()
+    for shim, _ in adapter["events"].values():
+        try:
+            digest.update((root / adapter["hooks"] / shim).read_bytes())
+        except OSError:
+            digest.update(b"-")
+        digest.update(b"\0")
+    digest.update(",".join(_named(_settings(root, provider), provider)).encode())
+    return digest.hexdigest()
+
+
+def verified_before(root: Path, provider: str, probe: Path) -> bool:
+    """Whether a probe through the installed shim left its record for the wiring on disk now
+    (read-only: what doctor asks; `capture status` runs a new probe instead)."""
+    try:
+        recorded = json.loads(probe.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(recorded, dict) and recorded.get("wiring") == wiring_digest(root, provider)
+
+
+def states(root: Path, probe: Callable[[str], Path]) -> dict[str, Record]:
+    """Every provider's state as doctor judges it: wired and probed for this wiring is
+    verified (`probe(provider)` is where the probe's record is)."""
+    out: dict[str, Record] = {}
+    for provider in providers():
+        try:
+            found, why = state(root, provider)
+        except Refused as exc:  # settings that are not JSON: named, and why
+            found, why = "named", exc.message
+        if found == "wired" and verified_before(root, provider, probe(provider)):
+            found, why = "verified", f"{why}; probed through the installed shim"
+        out[provider] = {"state": found, "why": why}
+    return out
+
+
+def providers() -> list[str]:
+    return [*ADAPTERS, *UNSUPPORTED]
+
+
+def prompt_shim(root: Path, provider: str) -> Path:
+    adapter = ADAPTERS[provider]
+    shim = next(s for s, args in adapter["events"].values() if args == "prompt")
+    return root / str(adapter["hooks"]) / str(shim)
+
+
+def briefing(provider: str, text: str) -> str:
+    """What the provider's SessionStart hook prints for `text` to reach the model."""
+    if ADAPTERS.get(provider, {}).get("briefing") != "additional-context":
+        return text
+    context = {"hookEventName": "SessionStart", "additionalContext": text}
+    return json.dumps({"hookSpecificOutput": context}) + "\n"

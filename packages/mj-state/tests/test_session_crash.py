@@ -1,0 +1,124 @@
+"""A crash injected before each step of `session close` and of `recover`'s close of a stranded
+episode leaves a state that the next `recover all` repairs, and a second run finds nothing."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from mj_state import recover
+from mj_state import sessionclose
+from mj_state.cli import main
+
+ENV = {
+    **{k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MJ_"))},
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+STEPS = ("record", "context", "open", "pointer")
+STATE = Path(".ai/local/state")
+
+
+class Crash(BaseException):
+    """The process dying between two steps."""
+
+
+def run(root: Path, *argv: str) -> None:
+    tool = Path(sys.executable).parent / argv[0]
+    proc = subprocess.run(
+        [str(tool), *argv[1:]], cwd=root, env=ENV, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "r"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, env=ENV, check=True)
+    (root / "a.txt").write_text("a\n")
+    run(root, "majordomus", "init")
+    subprocess.run(["git", "add", "-A"], cwd=root, env=ENV, check=True)
+    subprocess.run(
+        ["git", "commit", "-q", "--no-gpg-sign", "-m", "one"], cwd=root, env=ENV, check=True
+    )
+    run(root, "majordomus", "session", "start")
+    monkeypatch.chdir(root)
+    for name in ("MAJORDOMUS_PROVIDER_SESSION", "CLAUDE_CODE_SESSION_ID"):
+        monkeypatch.delenv(name, raising=False)
+    return root
+
+
+def crash_at(wanted: str) -> Callable[[str], None]:
+    def before(name: str) -> None:
+        if name == wanted:
+            raise Crash(name)
+
+    return before
+
+
+def call(*argv: str) -> int:
+    out = io.BytesIO()
+    return main(list(argv), stdin=io.BytesIO(b""), stdout=out, stderr=io.StringIO())
+
+
+def consistent(root: Path) -> bool:
+    """Either the episode is still open and unrecorded (pointer on it), or it is recorded,
+    its open file is gone and no pointer dangles."""
+    open_file = root / STATE / "sessions-open/hand.yaml"
+    pointer = root / STATE / "session-current.yaml"
+    records = list((root / ".ai/repo/sessions").glob("*.md"))
+    if open_file.exists():
+        return not records and os.path.exists(pointer)
+    return len(records) == 1 and not os.path.lexists(pointer)
+
+
+def recover_until_quiet(root: Path) -> None:
+    assert call("recover", "all") == 0
+    assert consistent(root)
+    out = io.BytesIO()
+    main(["recover", "all"], stdin=io.BytesIO(b""), stdout=out, stderr=io.StringIO())
+    assert b'"done":true' not in out.getvalue()  # the second run has nothing left to do
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_crash_in_session_close_is_repaired_by_recover(
+    repo: Path, step: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sessionclose, "_before_step", crash_at(step))
+    with pytest.raises(Crash):
+        call("session-close")
+    monkeypatch.setattr(sessionclose, "_before_step", None)
+    recorded = list((repo / ".ai/repo/sessions").glob("*.md"))
+    assert len(recorded) == (0 if step == "record" else 1)
+    recover_until_quiet(repo)
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_crash_in_recover_is_repaired_by_the_next_recover(
+    repo: Path, step: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    time.sleep(1.1)  # so that `--older-than 0m` finds the episode stranded
+    monkeypatch.setattr(recover, "_before_step", crash_at(step))
+    with pytest.raises(Crash):
+        call("recover", "episodes", "--older-than", "0m")
+    monkeypatch.setattr(recover, "_before_step", None)
+    assert call("recover", "all", "--older-than", "0m") == 0
+    open_file = repo / STATE / "sessions-open/hand.yaml"
+    records = list((repo / ".ai/repo/sessions").glob("*.md"))
+    assert not open_file.exists() and len(records) == 1
+    assert "outcome: interrupted" in records[0].read_text()
+    assert not os.path.lexists(repo / STATE / "session-current.yaml")
+    out = io.BytesIO()
+    main(["recover", "all", "--older-than", "0m"], stdin=io.BytesIO(b""), stdout=out)
+    assert b'"done":true' not in out.getvalue()
