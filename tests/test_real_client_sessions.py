@@ -1,9 +1,9 @@
 """End to end with the real clients that have an adapter, Claude Code and Gemini CLI (testing
 recipe: REAL-CLIENTS.md).
 
-Each client is installed from the npm registry into a cache shared by the test session
-(`$MJ_CLIENTS_CACHE`, else a directory in the system's temporary directory: never inside the
-repository); without npm or the registry the test is skipped with the reason. `capture
+Each client comes from the npm prefix `realclients.clients()` shares with the providers' tests
+(installed there once when absent, outside the repository); without npm or the registry the
+test is skipped with the reason. `capture
 install` wires the hooks, then `claude -p` runs against a model server on 127.0.0.1 that
 records every request. What the model was told is read from the recorded requests; what the
 sitting left behind is read from disk.
@@ -11,18 +11,16 @@ sitting left behind is read from disk.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import shutil
 import subprocess
-import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import realclients
 from conftest import Repo
 from conftest import bin_dir
 
@@ -30,39 +28,15 @@ FAKE_KEY = "sk-ant-api03-" + "Z" * 40
 CHECKPOINT = "Next: prove the briefing reaches the model"
 
 
-def _installed(package: str, name: str) -> Path:
-    """The client's executable in the shared cache, installed there first when absent."""
-    cache = Path(os.environ.get("MJ_CLIENTS_CACHE") or Path(tempfile.gettempdir()) / "mj-clients")
-    binary = cache / "node_modules" / ".bin" / name
-    if binary.exists():
-        return binary
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip(f"npm is not installed: the real client {package} cannot be fetched")
-    cache.mkdir(parents=True, exist_ok=True)
-    argv = [npm, "install", "-q", "--prefix", str(cache), package]
-    with open(cache / ".install-lock", "w") as lock:  # pytest-xdist workers share the cache
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if binary.exists():
-            return binary
-        try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
-        except subprocess.TimeoutExpired:
-            pytest.skip(f"npm install of {package} timed out (registry unreachable?)")
-    if done.returncode != 0 or not binary.exists():
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        pytest.skip(f"npm could not install {package}: {tail[0]}")
-    return binary
-
-
 @pytest.fixture(scope="session")
 def claude() -> Path:
-    return _installed("@anthropic-ai/claude-code", "claude")
+    """Claude Code from the real clients' shared cache (`realclients`), installed when absent."""
+    return Path(realclients.binary(realclients.clients(), "claude"))
 
 
 @pytest.fixture(scope="session")
 def gemini() -> Path:
-    return _installed("@google/gemini-cli", "gemini")
+    return Path(realclients.binary(realclients.clients(), "gemini"))
 
 
 class Recorder(BaseHTTPRequestHandler):
