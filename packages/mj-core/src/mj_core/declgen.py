@@ -1,6 +1,6 @@
-"""Generate `share/commands.json` from `share/commands.yaml` and `share/events.json` from
-`share/events.yaml`, after judging each: a JSON file is read at start-up in a fraction of the
-time its YAML takes.
+"""Generate `share/commands.json` from `share/commands.yaml`, `share/events.json` from
+`share/events.yaml` and `share/providers.json` from `share/providers.yaml`, after judging
+each: a JSON file is read at start-up in a fraction of the time its YAML takes.
 
 `python -m mj_core.declgen` writes them; `--check` exits 10 when one differs or a declaration
 is wrong. The events: each a name with its `writer` and its `required` and `optional` payload
@@ -45,6 +45,16 @@ def expected_events() -> bytes:
     problems = list(judge_events(doc.data))
     if problems:
         raise SystemExit(f"share/{EVENTS_SOURCE}: {problems[0]}")
+    return _json(doc.data)
+
+
+PROVIDERS_SOURCE = "providers.yaml"
+PROVIDERS = "providers.json"
+
+
+def expected_providers() -> bytes:
+    """The provider table as JSON (its schema is held to it by the tests, not here)."""
+    doc = yamlstrict.load_file(share.path(PROVIDERS_SOURCE), f"share/{PROVIDERS_SOURCE}")
     return _json(doc.data)
 
 
@@ -116,7 +126,8 @@ def _forwarded(commands: list[Any], stages: dict[tuple[str, str], Any]) -> Itera
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    for name, data in ((TARGET, expected()), (EVENTS, expected_events())):
+    made = ((TARGET, expected()), (EVENTS, expected_events()), (PROVIDERS, expected_providers()))
+    for name, data in made:
         target = share.path(name)
         current = target.read_bytes() if target.is_file() else b""
         if "--check" in args:

@@ -3,7 +3,8 @@ whether it loads that file into every conversation, the budget of such a file, a
 is delivered as a file of its own.
 
 The table is shipped data, validated against `share/schemas/providers.schema.json` by the tests;
-it is read once per process with the strict YAML reader and never validated on a hot path.
+it is read once per process from `share/providers.json`, which `python -m mj_core.declgen`
+generates from it (a test holds the two equal), and never validated on a hot path.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from functools import cache
 
 from mj_core import share
-from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -62,8 +62,10 @@ class Provider:
 
 @cache
 def table() -> dict[str, Provider]:
-    doc = yamlstrict.parse(share.read_text("providers.yaml"), TABLE)
-    return {str(k): Provider(str(k), dict(v)) for k, v in doc.data["providers"].items()}
+    from mj_core import jsonl
+
+    data = jsonl.loads_line(share.read_text("providers.json"))  # generated from the YAML
+    return {str(k): Provider(str(k), dict(v)) for k, v in data["providers"].items()}
 
 
 def names() -> list[str]:
