@@ -27,6 +27,7 @@ from http.server import BaseHTTPRequestHandler
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from typing import NoReturn
 
 import pytest
 
@@ -62,24 +63,40 @@ def clients() -> Path:
 
 
 def _install(prefix: Path, packages: tuple[str, ...] = PACKAGES, want: Path | None = None) -> None:
+    """npm install into `prefix`, run from inside it: `--prefix` would also move npm's global
+    configuration (`globalconfig` is the global prefix's etc/npmrc), losing a certificate
+    authority or registry the machine sets there. A failure is kept in `.install-failed` under
+    this test run's id, so the run's other tests skip at once instead of trying again."""
+    failed = prefix / ".install-failed"
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
+    if failed.exists():
+        said_id, _, reason = failed.read_text(encoding="utf-8").partition("\n")
+        if said_id == run_id:
+            pytest.skip(reason)
     npm = shutil.which("npm")
     if npm is None:
         pytest.skip("real clients: npm is not installed, so the clients cannot be installed")
+    manifest = prefix / "package.json"
+    if not manifest.exists():
+        manifest.write_text('{"private": true}\n', encoding="utf-8")
+    argv = (npm, "install", "-q", "--no-save", "--fetch-retries=1", "--fetch-timeout=60000")
     try:
         proc = subprocess.run(
-            (npm, "install", "-q", "--prefix", str(prefix), *packages),
-            capture_output=True,
-            text=True,
-            timeout=900,
-            check=False,
+            (*argv, *packages), cwd=prefix, capture_output=True, text=True, timeout=600, check=False
         )
     except subprocess.TimeoutExpired:
-        pytest.skip("real clients: npm install did not finish in 15 minutes (registry reachable?)")
+        _give_up(failed, run_id, "real clients: npm install ran 10 minutes (registry?)")
     done = want.exists() if want is not None else _installed(prefix)
     if proc.returncode != 0 or not done:
         said = [line for line in proc.stderr.splitlines() if line.strip()]
         said = [line for line in said if "complete log" not in line] or ["no output"]
-        pytest.skip(f"real clients: npm install failed (registry unreachable?): {said[0]}")
+        _give_up(failed, run_id, f"real clients: npm install failed (registry?): {said[0]}")
+    failed.unlink(missing_ok=True)
+
+
+def _give_up(failed: Path, run_id: str, reason: str) -> NoReturn:
+    failed.write_text(f"{run_id}\n{reason}", encoding="utf-8")
+    pytest.skip(reason)
 
 
 def binary(prefix: Path, name: str) -> str:
