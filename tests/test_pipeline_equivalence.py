@@ -21,6 +21,8 @@ from conftest import bin_dir
 
 HANDOVER = "# Objective\nCompose.\n# Current State\nHalf.\n# Next Action\nThe rest.\n"
 NOTE = "# Next Action\nPick the rest up.\n"
+PROMPT = '{"session_id": "ps-1", "hook_event_name": "UserPromptSubmit", "prompt": "compose it"}'
+
 PATTERNS = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"), "<time>"),
     (re.compile(r"\d{8}T\d{6}Z"), "<stamp>"),
@@ -102,6 +104,11 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("recover",), None),
     (("recover", "all", "--check"), None),
     (("recover", "all"), None),
+    (("capture", "render", "--force"), None),
+    (("capture", "reconcile", "--dry-run"), None),
+    (("capture", "reconcile"), None),
+    (("capture", "prune", "--dry-run"), None),
+    (("capture", "prune"), None),
 ]
 
 
@@ -130,6 +137,7 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (("checkpoint",), "started\n"),
         (("decision", "add", "keep spaces", "--why", "the style guide"), None),
         (("question", "add", "which one?"), None),
+        (("capture", "prompt", "--provider", "claude-code"), PROMPT),
     ):
         result = repo.mj(*args, stdin=stdin)
         assert result.code == 0, (args, result)

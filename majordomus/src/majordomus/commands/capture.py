@@ -1,4 +1,5 @@
-"""`majordomus capture install|status|prompt|session`: provider lifecycle hooks.
+"""`majordomus capture install|status|prompt|session|render|reconcile|prune`: provider
+lifecycle hooks, and the upkeep of the prompt archive they fill.
 
 `prompt` and `session` are what the installed shims run, with the provider's JSON payload on
 stdin. They are inert on failure: whatever goes wrong is one line in
@@ -17,6 +18,7 @@ import sys
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterable
     from pathlib import Path
     from typing import Any
 
@@ -25,6 +27,34 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 DELIBERATE = ("clear", "logout", "prompt_input_exit", "exit")  # SessionEnd reasons → closed
+
+
+def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    """`render`, `reconcile`, `prune`: a line per record touched (or that would be), a FAIL per
+    file that is not a record, then a count."""
+    from mj_core.findings import render_text
+
+    from majordomus import render as show
+
+    counts = {"done": 0, "pending": 0, "failed": 0}
+
+    def text(record: Record) -> str | None:
+        if record.get("kind") == "finding":
+            counts["failed"] += 1
+            return render_text(record)
+        if record.get("kind") != "prompt-record":
+            return None
+        counts["done" if record["done"] else "pending"] += 1
+        verb = record["action"] if record["done"] else f"{record['action']} (not done)"
+        return f"{verb}: {record['path']} — {record['detail']}"
+
+    code, summary = show.stream(records, inv, text)
+    if not inv.json and not summary.get("error"):
+        action = options.command.split(" ", 1)[1]
+        dry = " (dry run: nothing written)" if getattr(options, "dry_run", False) else ""
+        said = f"{counts['done']} done, {counts['pending']} not done, {counts['failed']} failed"
+        inv.stdout.write(f"capture {action}: {said}{dry}\n")
+    return code
 
 
 def run(options: argparse.Namespace, inv: Invocation) -> int:

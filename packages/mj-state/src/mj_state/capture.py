@@ -171,6 +171,10 @@ def rendering(record: Record) -> bytes:
     front = "".join(f"{k}: {json.dumps(v)}\n" for k, v in fields)
     cells = [(k, str(v).replace("|", "\\|")) for k, v in fields]
     table = "| field | value |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in cells)
+    stone = record.get("tombstone")
+    if "prompt" not in record and isinstance(stone, dict):  # pruned: the text is gone
+        said = f"pruned at {stone.get('pruned_at')}: {stone.get('reason')}"
+        return f"---\n{front}---\n\n{table}\n## PROMPT\n\n({said})\n".encode()
     text = str(record["prompt"])
     runs = [len(m) for m in re.findall(r"`+", text)]
     fence = "`" * max(3, max(runs, default=0) + 1)
