@@ -1,19 +1,23 @@
 """Side by side, in one run: `majordomus update` for twelve providers against Ruler
 (`ruler apply`) and rulesync (`rulesync generate`) on the same two rules.
 
-    python docs/benchmarks/peers.py --prefix <npm prefix> [--samples 10]
+    python docs/benchmarks/peers.py --prefix <npm prefix> [--samples 10] [--rulesync SPEC]
 
-The npm prefix holds `@intellectronica/ruler` and `rulesync` (installed there when absent:
-`npm install --prefix <prefix> @intellectronica/ruler rulesync`). Each tool writes its files
-into its own scratch repository; before every sample the files it wrote are removed, so every
-sample generates all of them. A sample is one whole process, timed from spawn to exit. The
-result is each tool's median and the ratio of medians; a tool that cannot run here is named
-with its first error line.
+The npm prefix holds `@intellectronica/ruler` and rulesync (installed there when absent, by
+`npm install` run inside the prefix; `--rulesync` is the package spec, `rulesync` by
+default: its releases from 2.x on call `fs.globSync`, which Node.js 20 lacks, where
+`rulesync@0.67.0` runs). Each tool writes its files into its own scratch repository; before
+every sample the files it wrote are removed, so every sample generates all of them. A sample
+is one whole process, timed from spawn to exit; the tools take turns, one sample each per
+round, so a change in the machine's load falls on all of them alike. The result is each
+tool's median and the ratio of medians; a tool that cannot run here is named with its first
+error line.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import statistics
 import subprocess
@@ -48,6 +52,9 @@ RULES = {
         "src/api/**",
     ),
 }
+
+
+UNKNOWN_TARGETS = re.compile(r"Invalid tool targets: ([a-z0-9,-]+)\.")
 
 
 def git_repo(path: Path) -> Path:
@@ -114,32 +121,38 @@ def untracked(repo: Path) -> list[Path]:
     return [repo / p for p in out.split("\0") if p and not p.startswith(keep)]
 
 
-def measure(argv: list[str], repo: Path, samples: int) -> tuple[float | None, str]:
+def first_run(argv: list[str], repo: Path) -> tuple[list[Path] | None, str]:
+    """The files one run writes (what every sample regenerates), or None and the first error."""
     first = subprocess.run(argv, cwd=repo, capture_output=True, text=True, check=False)
     if first.returncode != 0:
         said = (first.stderr.strip() or first.stdout.strip() or "no output").splitlines()
         return None, next((s for s in said if "rror" in s), said[0])
     written = untracked(repo)
-    times = []
-    for _ in range(samples):
-        for path in written:
-            path.unlink(missing_ok=True)
-        start = time.perf_counter()
-        subprocess.run(argv, cwd=repo, capture_output=True, check=True)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times), f"{len(written)} files"
+    return written, f"{len(written)} files"
+
+
+def sample(argv: list[str], repo: Path, written: list[Path]) -> float:
+    for path in written:
+        path.unlink(missing_ok=True)
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=repo, capture_output=True, check=True)
+    return (time.perf_counter() - start) * 1000
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prefix", type=Path, required=True, help="npm prefix of the peers")
     parser.add_argument("--samples", type=int, default=10)
+    parser.add_argument("--rulesync", default="rulesync", help="rulesync's npm package spec")
     options = parser.parse_args()
-    if not (options.prefix / "node_modules/.bin/ruler").exists():
+    if not (options.prefix / "node_modules/.bin/rulesync").exists():
         npm = shutil.which("npm") or "npm"
-        packages = ("@intellectronica/ruler", "rulesync")
-        install = (npm, "install", "-q", "--prefix", str(options.prefix), *packages)
-        subprocess.run(install, check=False)  # a peer that did not install is reported
+        options.prefix.mkdir(parents=True, exist_ok=True)
+        manifest = options.prefix / "package.json"
+        if not manifest.exists():
+            manifest.write_text('{"private": true}\n')
+        install = (npm, "install", "-q", "@intellectronica/ruler", options.rulesync)
+        subprocess.run(install, cwd=options.prefix, check=False)  # a peer missing is reported
     with tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch)
         runs = {
@@ -150,10 +163,29 @@ def main() -> int:
                 base / "rulesync",
             ),
         }
-        found = {name: measure(argv, repo, options.samples) for name, (argv, repo) in runs.items()}
-    ours = found["majordomus update"][0]
+        firsts = {name: first_run(argv, repo) for name, (argv, repo) in runs.items()}
+        argv, repo = runs["rulesync generate"]
+        unknown = UNKNOWN_TARGETS.search(firsts["rulesync generate"][1])
+        if firsts["rulesync generate"][0] is None and unknown:  # an older release: fewer targets
+            dropped = set(unknown.group(1).split(","))
+            kept = [t for t in argv[argv.index("--targets") + 1].split(",") if t not in dropped]
+            argv[argv.index("--targets") + 1] = ",".join(kept)
+            written, note = first_run(argv, repo)
+            firsts["rulesync generate"] = (
+                written,
+                f"{note}; {len(kept)} targets, no {unknown.group(1)}",
+            )
+        times: dict[str, list[float]] = {name: [] for name in runs}
+        for _ in range(options.samples):
+            for name, (argv, repo) in runs.items():
+                written = firsts[name][0]
+                if written is not None:
+                    times[name].append(sample(argv, repo, written))
+    medians = {name: statistics.median(t) if t else None for name, t in times.items()}
+    ours = medians["majordomus update"]
     print(f"{'tool':<20} {'median ms':>10}  ratio to majordomus  notes")
-    for name, (median, note) in found.items():
+    for name, median in medians.items():
+        note = firsts[name][1]
         if median is None:
             print(f"{name:<20} {'—':>10}  {'—':>19}  could not run here: {note}")
             continue
