@@ -19,9 +19,9 @@ def _rule(depends: str) -> str:
 def test_status_counts_the_shipped_doctrines(layer_repo: Repo) -> None:
     result = layer_repo.mj("doctrine")
     assert result.code == 0, result
-    assert "doctrines — 21 declared: 19 blocking, 2 advisory; 0 validator(s) missing" in result.out
+    assert "doctrines — 22 declared: 20 blocking, 2 advisory; 0 validator(s) missing" in result.out
     listed = layer_repo.mj("doctrine", "list")
-    assert listed.code == 0 and listed.out.count("INFO doctrine    majordomus.") == 21, listed
+    assert listed.code == 0 and listed.out.count("INFO doctrine    majordomus.") == 22, listed
 
 
 def test_a_missing_test_file_fails_status_and_doctor_until_it_is_there(layer_repo: Repo) -> None:

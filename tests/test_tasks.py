@@ -268,7 +268,7 @@ def test_explain_prints_the_effective_setup(layer_repo: Repo) -> None:
     assert "  majordomus.retention-caps (blocking; enforced by doctor)" in doctrines
     assert "  majordomus.checkpoint-freshness (advisory; enforced by check)" in doctrines
     shipped = layer_repo.mj("doctrine", "list").out.count("INFO doctrine    majordomus.")
-    assert len(doctrines) == shipped == 21, doctrines  # every doctrine, not check's alone
+    assert len(doctrines) == shipped == 22, doctrines  # every doctrine, not check's alone
 
 
 def test_tour_shows_check_catching_a_change_outside_the_scope(git_repo: Repo, tmp_path) -> None:

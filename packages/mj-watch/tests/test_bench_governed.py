@@ -36,7 +36,7 @@ def test_the_governed_layer_resolves_and_validates(tmp_path: Path) -> None:
     doctrine = _mj(root, "doctrine")
     assert doctrine.returncode == 0, doctrine
     assert (
-        "71 declared: 19 blocking, 52 advisory; 0 validator(s) missing, 0 test file(s) missing"
+        "72 declared: 20 blocking, 52 advisory; 0 validator(s) missing, 0 test file(s) missing"
         in doctrine.stdout
     )
     validate = _mj(root, "context", "validate")

@@ -34,6 +34,7 @@ TABLE = LazyTable(
         "session-latest": "mj_state.sessionread",
         "session-context-path": "mj_state.sessionread",
         "recover": "mj_state.recover",
+        "evidence": "mj_state.evidence",
         "capture-render": "mj_state.capturestore",
         "capture-reconcile": "mj_state.capturestore",
         "capture-prune": "mj_state.capturestore",

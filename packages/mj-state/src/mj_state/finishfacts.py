@@ -49,6 +49,12 @@ def gather(root: Path, options: argparse.Namespace) -> Iterator[Record]:
         return
     outcome = outcome or "completed"
     facts = finishing.facts(layer, task, outcome, check_only=check, situation=situation)
+    if task.get("requires") and not check:
+        from mj_core import git
+
+        from mj_state import obligations
+
+        facts["obligations"] = obligations.facts(layer, task, git.head(layer.root) or "")
     note_text = None
     if not check:
         if options.note:

@@ -42,7 +42,10 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     text = task_line(options.task)
     claims = scope.normalise(layer.root, options.scope)
     with overlap.Survey(layer.root, claims) as survey:  # git reads the others meanwhile
-        record, archived = begin(layer, text, claims, options.profile, options.owner)
+        promised = _promised(options)
+        record, archived = begin(
+            layer, text, claims, options.profile, options.owner, promised=promised
+        )
         yield {
             "kind": "record",
             "action": "started",
@@ -83,8 +86,29 @@ def task_line(task: str) -> str:
     return text
 
 
+def _promised(options: argparse.Namespace) -> Record:
+    """`requires` (tokens of share/obligations.yaml; unknown → 2) and `issue`, when given."""
+    out: Record = {}
+    if getattr(options, "requires", None):
+        from mj_state import obligations
+
+        out["requires"] = obligations.checked(options.requires, "start: --requires")
+    issue = getattr(options, "issue", None)
+    if issue is not None:
+        if not issue.strip() or any(c in issue for c in "\n\r\t /"):
+            raise UsageError(f"start: --issue {issue!r}: an issue id is one word")
+        out["issue"] = issue.strip()
+    return out
+
+
 def begin(
-    layer: Layer, text: str, claims: list[str], profile: str | None, owner: str | None
+    layer: Layer,
+    text: str,
+    claims: list[str],
+    profile: str | None,
+    owner: str | None,
+    *,
+    promised: Record | None = None,
 ) -> tuple[Record, str | None]:
     """Validate, archive what the previous task left, append `task.started`, write the copy.
 
@@ -112,6 +136,7 @@ def begin(
         "profile": name,
         "owner": owner or tasks.default_owner(),
         "scope": claims,
+        **(promised or {}),
         "started_at": clock.iso(moment),
         "checkpoint_at": clock.iso(moment),
         "outcome": "active",
@@ -127,6 +152,7 @@ def begin(
         "owner": record["owner"],
         "worktree_id": where["worktree_id"],
         "working_tree": where["working_tree"],
+        **(promised or {}),
     }
     ledger.append(
         layer.root,

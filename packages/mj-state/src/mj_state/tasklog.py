@@ -25,6 +25,8 @@ COMPARED = (
     "profile",
     "owner",
     "scope",
+    "requires",
+    "issue",
     "started_at",
     "checkpoint_at",
     "outcome",
@@ -106,8 +108,8 @@ def _started(value: Record, number: int) -> Task:
         "branch": value.get("branch"),
         "head": value.get("head"),
     }
-    for key in ("task", "worktree_id", "working_tree"):
-        if key in value:  # written by every start since the chain; absent on older lines
+    for key in ("task", "worktree_id", "working_tree", "requires", "issue"):
+        if key in value:  # written by every start since the chain (the last two when given)
             fields[key] = value[key]
     return Task(fields, number)
 

@@ -16,6 +16,7 @@ from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 
 AUTHORED = ("id", "task", "profile", "owner", "scope", "started_at", "checkpoint_at", "outcome")
+PROMISED = ("requires", "issue")  # after scope, when `start` was given them
 COMPUTED = ("repository_id", "worktree", "worktree_id", "branch", "head", "working_tree")
 OUTCOMES = ("active", "completed", "partial", "blocked", "no_match", "failed", "handed_over")
 _COMMENT = "# computed from git at start; refreshed at finish; never authored\n"
@@ -70,6 +71,11 @@ def read_record(target: Path, name: str) -> dict[str, Any]:
 def render(record: dict[str, Any]) -> bytes:
     """The record in the shape of SCHEMAS.cs.md: authored keys, then the computed block."""
     authored = {key: record[key] for key in AUTHORED}
+    if any(key in record for key in PROMISED):
+        at = list(authored).index("scope") + 1
+        items = list(authored.items())
+        extra = [(key, record[key]) for key in PROMISED if key in record]
+        authored = dict(items[:at] + extra + items[at:])
     computed = {key: record[key] for key in COMPUTED if key in record}
     text = yamlstrict.dump(authored) + "\n" + _COMMENT + yamlstrict.dump(computed)
     return text.encode("utf-8")

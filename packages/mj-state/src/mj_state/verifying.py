@@ -66,11 +66,13 @@ def pinned(policy: Record) -> list[list[str]] | None:
         raise ContractUnmet(f".ai/repo/policy.yaml: {exc.message}") from None
 
 
-def plan(policy: Record, given: str | None) -> tuple[list[list[str]], str | None]:
+def plan(
+    policy: Record, given: str | None, what: str = "--verify-command"
+) -> tuple[list[list[str]], str | None]:
     """(the commands to run, why verification cannot pass without running anything)."""
     allowed = pinned(policy)
     if given is not None:
-        argv = argv_of(given)
+        argv = argv_of(given, what)
         if allowed is not None and argv not in allowed:
             listed = "; ".join(shlex.join(a) for a in allowed)
             return [], f"{shlex.join(argv)} is not a pinned verification command ({listed})"

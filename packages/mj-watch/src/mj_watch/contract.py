@@ -146,6 +146,24 @@ def _decision(f: Facts) -> tuple[bool, str, str]:
     return False, f"profile requires a decision record; none names {f['task_id']}", repro
 
 
+def _obligations(f: Facts) -> tuple[bool, str, str]:
+    """Each promised obligation covered by fresh evidence, or settled live (CLI-REFERENCE
+    §2.12); `verify` is the verification's own verdict."""
+    repro = f"majordomus history --task {f['task_id']} --event task.evidence --all"
+    open_ = []
+    for entry in f["obligations"]:
+        state = entry["state"]
+        if state == "verify":
+            state = "settled" if _verification(f)[0] else "unsettled"
+        if state not in ("covered", "settled"):
+            where = f", line {entry['line']}" if entry.get("line") else ""
+            open_.append(f"{entry['token']} {state} ({entry['why']}{where})")
+    if open_:
+        return False, "; ".join(open_), repro
+    tokens = ", ".join(e["token"] for e in f["obligations"])
+    return True, f"{len(f['obligations'])} obligation(s) met: {tokens}", repro
+
+
 ALL = ("completed", "partial", "blocked", "no_match", "failed")
 JUDGES: dict[str, Judge] = {
     "scope_respected": Judge("majordomus.scope-integrity", "scope", _scope, ALL),
@@ -169,6 +187,7 @@ EXTRAS: dict[str, Judge] = {
         "majordomus.decision-record-required", "decision", _decision, ("completed",)
     ),
 }
+OBLIGATIONS = Judge("majordomus.obligations-covered", "obligations", _obligations, ("completed",))
 CHECK_ONLY = ("scope_respected", "state_updated")
 
 
@@ -186,6 +205,8 @@ def evaluate(facts: Facts) -> list[Line]:
     for key, judge in EXTRAS.items():
         if completed and facts["profile"].get(key):
             lines.append(line(key, judge, facts))
+    if completed and facts.get("obligations"):  # the task promised some (start --requires)
+        lines.append(line("obligations_covered", OBLIGATIONS, facts))
     return lines
 
 

@@ -71,6 +71,32 @@ def decision_record(facts: Facts) -> Iterator[Finding]:
     yield from _contract_line(facts, "decision_record_required")
 
 
+def obligations_covered(facts: Facts) -> Iterator[Finding]:
+    """The active task's promised obligations, judged as a `completed` finish would be (its
+    verification not run: a `verify` obligation shows as unsettled)."""
+    from mj_core import git
+    from mj_state import obligations
+    from mj_state import taskstate
+
+    from mj_watch import contract
+
+    if facts.layer is None:
+        return
+    try:
+        task = taskstate.read(facts.layer).active_record()
+        if task is None:
+            return
+        entries = obligations.facts(facts.layer, task, git.head(facts.layer.root) or "")
+    except MjError:
+        return  # an unreadable task is the state check's finding, not this one's
+    subject = str(task["id"])
+    if not entries:
+        yield Finding("INFO", "obligations", subject, "the task promised none (start --requires)")
+        return
+    gathered = {"task_id": subject, "outcome": "completed", "obligations": entries}
+    yield contract.line("obligations_covered", contract.OBLIGATIONS, gathered).finding
+
+
 def decision_records(facts: Facts) -> Iterator[Finding]:
     """Entries of the decision log lacking Task, Head or Why (advisory: WARN under doctor)."""
     from mj_state import decisions

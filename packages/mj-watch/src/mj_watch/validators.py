@@ -15,6 +15,7 @@ from mj_watch.finishrules import blocker_resolution
 from mj_watch.finishrules import decision_record
 from mj_watch.finishrules import decision_records
 from mj_watch.finishrules import note_present
+from mj_watch.finishrules import obligations_covered
 from mj_watch.finishrules import regression_test
 from mj_watch.finishrules import state_freshness
 from mj_watch.finishrules import verification_ran
@@ -54,6 +55,7 @@ REGISTRY: dict[str, Validator] = {
     "blocker_resolution": blocker_resolution,
     "note_present": note_present,
     "regression_test": regression_test,
+    "obligations_covered": obligations_covered,
     "decision_record": decision_record,
     "decision_records": decision_records,
     "scope_integrity": scope_integrity,

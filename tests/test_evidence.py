@@ -1,0 +1,168 @@
+"""`start --requires`, `evidence` (CLI-REFERENCE §2.12) and the finish contract's
+`obligations_covered` line: a proof is a command the tool ran or a file it hashed, bound to the
+hash of the files its obligation names, and it stops counting when one of them changes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import Repo
+
+NOTE = "# Objective\nFix it.\n# Current State\nFixed and tested.\n# Next Action\nNothing left.\n"
+LEDGER = ".ai/local/state/ledger.jsonl"
+
+
+@pytest.fixture
+def repo(layer_repo: Repo) -> Repo:
+    layer_repo.write("src/a.py", "x = 1\n")
+    layer_repo.write("tests/test_a.py", "def test_a():\n    pass\n")
+    layer_repo.write("docs/guide.md", "# Guide\n")
+    layer_repo.commit("code")
+    return layer_repo
+
+
+def lines(repo: Repo, event: str) -> list[dict[str, object]]:
+    text = (repo.root / LEDGER).read_text()
+    return [v for v in map(json.loads, text.splitlines()) if v["event"] == event]
+
+
+def started(repo: Repo, requires: str) -> None:
+    result = repo.mj("start", "fix a", "--scope", "src,tests", "--requires", requires)
+    assert result.code == 0, result
+
+
+def finish(repo: Repo) -> object:
+    return repo.mj(
+        "finish", "--outcome", "completed", "--verify-command", "python3 -c pass", "--note", "-",
+        stdin=NOTE,
+    )  # fmt: skip
+
+
+def test_start_records_the_promise_in_the_ledger_and_the_copy(repo: Repo) -> None:
+    result = repo.mj(
+        "start", "fix a", "--scope", "src", "--requires", "tests,docs,tests", "--issue", "ISS-4"
+    )
+    assert result.code == 0, result
+    (line,) = lines(repo, "task.started")
+    assert line["requires"] == ["tests", "docs"] and line["issue"] == "ISS-4"
+    copy = (repo.root / ".ai/local/state/current.yaml").read_text()
+    assert "requires:\n  - tests\n  - docs\nissue: ISS-4\n" in copy
+    assert repo.mj("check").code == 0
+
+
+def test_start_refuses_an_unknown_token_and_writes_nothing(repo: Repo) -> None:
+    result = repo.mj("start", "fix a", "--scope", "src", "--requires", "tests,vibes")
+    assert result.code == 2, result
+    assert "'vibes': not an obligation token" in result.err
+    assert not (repo.root / LEDGER).exists()
+    bad_issue = repo.mj("start", "fix a", "--scope", "src", "--issue", "two words")
+    assert bad_issue.code == 2 and not (repo.root / LEDGER).exists(), bad_issue
+
+
+def test_erasing_the_promise_from_the_copy_is_caught(repo: Repo) -> None:
+    started(repo, "tests")
+    copy = repo.root / ".ai/local/state/current.yaml"
+    copy.write_text(copy.read_text().replace("requires:\n  - tests\n", ""))
+    result = repo.mj("check")
+    assert result.code == 10 and "requires: current.yaml says nothing" in result.out, result
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "said"),
+    [
+        ((), 2, "--covers <token> is required"),
+        (("--covers", "vibes", "--command", "true"), 2, "not an obligation token"),
+        (("--covers", "tests"), 15, "a narrative is no proof"),
+        (("--covers", "tests", "--command", "true", "--artifact", "src/a.py"), 2, "not both"),
+        (("--covers", "tests", "--command", "true", "--result", "pass"), 2, "goes with --artifact"),
+        (("--covers", "docs", "--command", "true"), 15, "did not promise 'docs'"),
+        (("--covers", "tests", "--command", "true && false"), 2, "runs without a shell"),
+        (("--covers", "tests", "--artifact", "../outside"), 15, "outside"),
+        (("--covers", "tests", "--artifact", "missing.txt"), 12, "no such file"),
+    ],
+)
+def test_every_refusal_writes_nothing(
+    repo: Repo, args: tuple[str, ...], code: int, said: str
+) -> None:
+    started(repo, "tests")
+    before = (repo.root / LEDGER).read_bytes()
+    result = repo.mj("evidence", *args)
+    assert result.code == code, result
+    assert said in result.err, result
+    assert (repo.root / LEDGER).read_bytes() == before
+
+
+def test_no_active_task_is_12(repo: Repo) -> None:
+    result = repo.mj("evidence", "--covers", "tests", "--command", "true")
+    assert result.code == 12 and "no active task" in result.err, result
+
+
+def test_a_pinned_policy_admits_only_its_commands(repo: Repo) -> None:
+    policy = repo.root / ".ai/repo/policy.yaml"
+    text = policy.read_text()
+    policy.write_text(
+        text.replace("verification:\n", "verification:\n  commands:\n    - python3 -c pass\n", 1)
+    )
+    started(repo, "tests")
+    refused = repo.mj("evidence", "--covers", "tests", "--command", "true")
+    assert refused.code == 15 and "not a pinned verification command" in refused.err, refused
+    assert repo.mj("evidence", "--covers", "tests", "--command", "python3 -c pass").code == 0
+
+
+def test_fresh_evidence_completes_and_an_edit_makes_it_stale(repo: Repo) -> None:
+    started(repo, "tests,commit,verify")
+    result = repo.mj("evidence", "--covers", "tests", "--command", "python3 -c pass")
+    assert result.code == 0 and "evidence: tests pass — ran python3 -c pass" in result.out, result
+    (line,) = lines(repo, "task.evidence")
+    assert line["result"] == "pass" and line["exit"] == 0
+    assert str(line["inputs_hash"]).startswith("sha256:") and line["head"]
+    repo.write("tests/test_a.py", "def test_a():\n    assert False\n")  # after the proof
+    repo.commit("break the test")
+    stale = finish(repo)
+    assert stale.code == 10, stale
+    assert "FAIL obligations" in stale.out and "tests stale (its input files changed" in stale.out
+    assert "majordomus.obligations-covered" in stale.out
+    assert lines(repo, "task.finished") == []  # a refused finish leaves the ledger as it was
+    assert repo.mj("evidence", "--covers", "tests", "--command", "python3 -c pass").code == 0
+    done = finish(repo)
+    assert done.code == 0, done
+    assert "OK   obligations" in done.out and "3 obligation(s) met" in done.out
+    (finished,) = lines(repo, "task.finished")
+    assert finished["contract"]["majordomus.obligations-covered"] == "pass"
+
+
+def test_an_uncovered_a_failed_and_an_unsettled_obligation_each_refuse(repo: Repo) -> None:
+    started(repo, "tests,docs,commit")
+    failed = repo.mj(
+        "evidence", "--covers", "docs", "--command", "python3 -c 'raise SystemExit(3)'"
+    )
+    assert failed.code == 0 and "evidence: docs fail" in failed.out, failed
+    repo.write("src/a.py", "x = 2\n")  # not committed
+    result = finish(repo)
+    assert result.code == 10, result
+    assert "tests uncovered (no evidence recorded)" in result.out
+    assert "docs failed (the newest evidence's result is 'fail'" in result.out
+    assert "commit unsettled (changes in scope are not committed)" in result.out
+
+
+def test_an_artifact_is_hashed_and_a_partial_finish_is_not_judged(repo: Repo) -> None:
+    result = repo.mj("start", "document a", "--scope", "docs", "--requires", "docs")
+    assert result.code == 0, result
+    result = repo.mj("evidence", "--covers", "docs", "--artifact", "docs/guide.md", "--json")
+    assert result.code == 0, result
+    record = json.loads(result.out.splitlines()[0])
+    assert record["line"]["artifact"] == "docs/guide.md"
+    assert str(record["line"]["artifact_hash"]).startswith("sha256:")
+    repo.write("docs/guide.md", "# Guide\n\nChanged after the proof.\n")
+    partial = repo.mj("finish", "--outcome", "partial", "--note", "-", stdin=NOTE)
+    assert partial.code == 0 and "obligations" not in partial.out, partial
+
+
+def test_check_rule_runs_the_doctrine_alone(repo: Repo) -> None:
+    started(repo, "tests")
+    result = repo.mj("check", "--rule", "majordomus.obligations-covered")
+    assert result.code == 10 and "tests uncovered" in result.out, result
+    assert repo.mj("evidence", "--covers", "tests", "--command", "python3 -c pass").code == 0
+    again = repo.mj("check", "--rule", "majordomus.obligations-covered")
+    assert again.code == 0 and "1 obligation(s) met: tests" in again.out, again
