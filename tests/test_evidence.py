@@ -48,7 +48,7 @@ def test_start_records_the_promise_in_the_ledger_and_the_copy(repo: Repo) -> Non
     assert line["requires"] == ["tests", "docs"] and line["issue"] == "ISS-4"
     copy = (repo.root / ".ai/local/state/current.yaml").read_text()
     assert "requires:\n  - tests\n  - docs\nissue: ISS-4\n" in copy
-    assert repo.mj("check").code == 0
+    assert repo.mj("check").code == 0  # no plan kept here: the id is a tracker's, recorded as is
 
 
 def test_start_refuses_an_unknown_token_and_writes_nothing(repo: Repo) -> None:
@@ -166,3 +166,44 @@ def test_check_rule_runs_the_doctrine_alone(repo: Repo) -> None:
     assert repo.mj("evidence", "--covers", "tests", "--command", "python3 -c pass").code == 0
     again = repo.mj("check", "--rule", "majordomus.obligations-covered")
     assert again.code == 0 and "1 obligation(s) met: tests" in again.out, again
+
+
+def _planned(repo: Repo) -> None:
+    from test_plan import BASE
+    from test_plan import PROJECT
+    from test_plan import issue
+    from test_plan import milestone
+
+    repo.write(f"{BASE}/project.yaml", PROJECT)
+    milestone(repo, "M000")
+    issue(repo, "I0001")
+    text = (repo.root / f"{BASE}/issues/I0001.yaml").read_text(encoding="utf-8")
+    text = text.replace("scope: [lib/i0001]", "scope: [src, tests]")
+    text = text.replace("evidence_required: []", "evidence_required: [tests, suite]")
+    repo.write(f"{BASE}/issues/I0001.yaml", text)
+    repo.commit("a plan")
+
+
+def test_start_issue_seeds_scope_and_requires_and_plan_done_waits_on_them(repo: Repo) -> None:
+    _planned(repo)
+    elsewhere = repo.mj("start", "work", "--issue", "GH-12")
+    assert elsewhere.code == 12 and "GH-12: no such issue" in elsewhere.err, elsewhere
+    missing = repo.mj("start", "work", "--issue", "I0099")
+    assert missing.code == 12 and "I0099: no such issue" in missing.err, missing
+    unscoped = repo.mj("start", "work")
+    assert unscoped.code == 2 and "--scope is required (or --issue" in unscoped.err, unscoped
+    result = repo.mj("start", "work on I0001", "--issue", "I0001", "--requires", "commit")
+    assert result.code == 0 and "scope=src,tests" in result.out, result
+    (line,) = lines(repo, "task.started")
+    assert line["issue"] == "I0001" and line["scope"] == ["src", "tests"]
+    assert line["requires"] == ["commit", "tests"]  # `suite` is the plan's own token, not one here
+    assert repo.mj("plan", "start", "I0001").code == 0
+    entry = ["--covers", "suite", "--type", "test", "--command", "make", "--result", "pass"]
+    assert repo.mj("plan", "evidence", "I0001", *entry).code == 0
+    repo.commit("plan evidence")
+    refused = repo.mj("plan", "done", "I0001")
+    assert refused.code == 10, refused
+    assert "has obligations not met: tests uncovered" in refused.err
+    assert repo.mj("evidence", "--covers", "tests", "--command", "python3 -c pass").code == 0
+    done = repo.mj("plan", "done", "I0001")
+    assert done.code == 0, done

@@ -9,7 +9,9 @@ written) and publishes the file atomically with its ledger line (`plan.started`,
 
 `start` needs READY (15 naming what it waits on); `verify` ACTIVE; `evidence` a token the issue
 requires (15) and a `--command` or `--artifact` (2); `done` ACTIVE or VERIFY, every dependency
-DONE (15) and every required token covered (10). Each prints the next READY issue.
+DONE (15) and every required token covered (10), and, when this checkout's active task works on
+the issue (`start --issue`), each obligation that task promised met (10). Each prints the next
+READY issue.
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
         if item is None:
             raise MissingArtifact(f"{ident}: no such issue in {model.directory}")
         statuses = derive.issue_statuses(model)
-        _allowed(model, statuses, action, ident)
+        met = _linked_task(lay, ident) if action == "done" else set()
+        _allowed(model, statuses, action, ident, met)
         moment = clock.now()
         line, payload = _addition(item, action, options, root, moment)
         path = lay.root / item.path
@@ -74,7 +77,9 @@ def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
     yield from _next(after)
 
 
-def _allowed(model: planmodel.Model, statuses: dict[str, str], action: str, ident: str) -> None:
+def _allowed(
+    model: planmodel.Model, statuses: dict[str, str], action: str, ident: str, met: set[str]
+) -> None:
     status = statuses[ident]
     if status not in NEEDS[action]:
         waits = derive.blockers(model, statuses, ident)
@@ -89,10 +94,31 @@ def _allowed(model: planmodel.Model, statuses: dict[str, str], action: str, iden
         raise Refused(f"plan done {ident}: a dependency is not DONE: {', '.join(waits)}")
     item = model.issues[ident]
     covered = {e["covers"] for e in item.data.get("evidence") or []}
-    missing = [t for t in item.data["evidence_required"] if t not in covered]
+    missing = [t for t in item.data["evidence_required"] if t not in covered | met]
     if missing:
         hint = f"`majordomus plan evidence {ident} --covers {missing[0]} ...`"
         raise ContractUnmet(f"plan done {ident}: no evidence covers {', '.join(missing)} — {hint}")
+
+
+def _linked_task(lay: Any, ident: str) -> set[str]:
+    """`done` of the issue this checkout's active task works on (`start --issue`): refused (10)
+    while an obligation the task promised is uncovered, failed, stale or unsettled; the tokens
+    its fresh evidence covers need no entry in the issue file."""
+    from mj_state import obligations
+    from mj_state import taskstate
+
+    task = taskstate.read(lay).active_record()
+    if task is None or task.get("issue") != ident:
+        return set()
+    entries = obligations.facts(lay, task, git.head(lay.root) or "")
+    open_ = [e for e in entries if e["state"] not in ("covered", "settled", "verify")]
+    if open_:
+        said = "; ".join(f"{e['token']} {e['state']} ({e['why']})" for e in open_)
+        raise ContractUnmet(
+            f"plan done {ident}: task {task['id']} has obligations not met: {said} — "
+            "`majordomus check --rule majordomus.obligations-covered`"
+        )
+    return {str(e["token"]) for e in entries if e["state"] == "covered"}
 
 
 def _addition(

@@ -40,9 +40,12 @@ if TYPE_CHECKING:
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     text = task_line(options.task)
-    claims = scope.normalise(layer.root, options.scope)
+    promised = _promised(options)
+    seeded = _from_issue(layer, promised) if "issue" in promised else None
+    if not options.scope and seeded is None:
+        raise UsageError("start: --scope is required (or --issue, whose scope seeds it)")
+    claims = scope.normalise(layer.root, options.scope or ",".join(seeded or []))
     with overlap.Survey(layer.root, claims) as survey:  # git reads the others meanwhile
-        promised = _promised(options)
         record, archived = begin(
             layer, text, claims, options.profile, options.owner, promised=promised
         )
@@ -99,6 +102,29 @@ def _promised(options: argparse.Namespace) -> Record:
             raise UsageError(f"start: --issue {issue!r}: an issue id is one word")
         out["issue"] = issue.strip()
     return out
+
+
+def _from_issue(layer: Layer, promised: Record) -> list[str] | None:
+    """The plan issue `--issue` names: its scope (what `--scope` defaults to) and its
+    `evidence_required` obligation tokens, added to `requires`; 12 when the plan lacks it,
+    None when this repository keeps no plan."""
+    from mj_policy import planmodel
+
+    from mj_state import obligations
+
+    try:
+        model = planmodel.load(layer)
+    except MissingArtifact:
+        return None  # no plan kept here: the id names an issue elsewhere (a tracker's)
+    item = model.issues.get(promised["issue"])
+    if item is None:
+        raise MissingArtifact(
+            f"start: --issue {promised['issue']}: no such issue in {model.directory}"
+        )
+    tokens = [t for t in item.data.get("evidence_required") or [] if t in obligations.vocabulary()]
+    if tokens:
+        promised["requires"] = list(dict.fromkeys([*(promised.get("requires") or []), *tokens]))
+    return [str(p) for p in item.data.get("scope") or []]
 
 
 def begin(
