@@ -104,6 +104,7 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("recover",), None),
     (("recover", "all", "--check"), None),
     (("recover", "all"), None),
+    (("plan", "waves"), None),
     (("evidence", "--covers", "tests", "--command", "true"), None),
     (("evidence", "--covers", "docs", "--artifact", "lib/a"), None),
     (("capture", "render", "--force"), None),

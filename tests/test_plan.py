@@ -5,6 +5,7 @@ every defect of the model named by file and line (10), no plan or an unknown id 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from conftest import Repo
@@ -49,6 +50,7 @@ evidence_required: []
 risk: "low"
 {extra}"""
 BASE = ".ai/repo/project"
+NOTE = "# Objective\nPlan.\n# Current State\nHalf.\n# Next Action\nThe rest.\n"
 STARTED = "started_at: 2026-12-01T10:00:00Z\n"
 VERIFIED = STARTED + "verified_at: 2026-12-01T11:00:00Z\n"
 DONE = VERIFIED + "completed_at: 2026-12-01T12:00:00Z\n"
@@ -135,6 +137,34 @@ def test_waves_are_kahn_layers_and_a_serial_issue_stands_alone(planned: Repo) ->
         "wave 1: I0001", "wave 2: I0002", "wave 3: I0003", "wave 4: I0004"]  # fmt: skip
     issue(planned, "I0001", extra=DONE)
     assert planned.mj("plan", "waves").out.splitlines()[0] == "wave 1: I0002"
+
+
+def test_waves_warn_of_a_ready_issue_whose_scope_an_active_task_claims(
+    planned: Repo, tmp_path: Path
+) -> None:
+    issue(planned, "I0002", "I0001", extra=STARTED)  # ACTIVE: not sent to anyone again
+    issue(planned, "I0001", extra=DONE)  # so I0003 is READY, scope lib/i0003
+    planned.commit("progress")
+    other = tmp_path / "other"
+    planned.git("worktree", "add", "-q", str(other), "-b", "other")
+    from conftest import Repo as Checkout
+
+    elsewhere = Checkout(other, planned.env)
+    assert elsewhere.mj("start", "overlapping work", "--scope", "lib").code == 0
+    waves = planned.mj("plan", "waves")
+    assert waves.code == 0, waves  # a WARN: reported, never blocking
+    assert waves.out.splitlines()[0] == "wave 1: I0002 I0003"
+    assert "I0002 —" not in waves.out  # ACTIVE: somebody has it; only READY ones are warned of
+    assert (
+        "WARN overlap     I0003 — READY, but its scope lib/i0003 meets the claim lib" in waves.out
+    )
+    assert "(../other)" in waves.out or "other)" in waves.out
+    assert planned.mj("start", "here", "--scope", "docs").code == 0
+    mine = planned.mj("plan", "waves")
+    assert "this checkout" not in mine.out  # docs meets no ready issue's scope
+    assert planned.mj("finish", "--outcome", "partial", "--note", "-", stdin=NOTE).code == 0
+    assert planned.mj("start", "mine", "--scope", "lib/i0003/x").code == 0
+    assert "meets the claim lib/i0003/x of task" in planned.mj("plan", "waves").out
 
 
 def test_the_graph_is_mermaid_with_every_edge_and_status(planned: Repo) -> None:

@@ -44,6 +44,10 @@ def text(record: Record) -> str | None:
         return f"next ready: {record['id']} {record['title']}"
     if view == "wave":
         return f"wave {record['number']}: {' '.join(record['issues'])}"
+    if record.get("kind") == "finding":
+        from mj_core.findings import render_text
+
+        return render_text(record)
     if view == "show":
         from mj_core import yamlwrite
 

@@ -35,6 +35,7 @@ TABLE = LazyTable(
         "session-context-path": "mj_state.sessionread",
         "recover": "mj_state.recover",
         "evidence": "mj_state.evidence",
+        "plan-claims": "mj_state.planclaims",
         "capture-render": "mj_state.capturestore",
         "capture-reconcile": "mj_state.capturestore",
         "capture-prune": "mj_state.capturestore",

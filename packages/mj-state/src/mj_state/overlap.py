@@ -63,8 +63,8 @@ class Survey:
         self._early: list[Finding] = []
         self._others: list[tuple[Path, str, str, bool]] = []
         for other, head in other_worktrees(root):
-            shown = _shown(root, other)
-            record, problem = _record(other, shown)
+            shown = shown_path(root, other)
+            record, problem = record_of(other, shown)
             if problem:
                 message = f"task record unreadable: {problem}"
                 self._early.append(Finding("INFO", "overlap", shown, message, REPRODUCE))
@@ -120,11 +120,11 @@ def _touched(
     return touched
 
 
-def _shown(root: Path, other: Path) -> str:
+def shown_path(root: Path, other: Path) -> str:
     return os.path.relpath(other, root)
 
 
-def _record(other: Path, shown: str) -> tuple[dict[str, Any] | None, str | None]:
+def record_of(other: Path, shown: str) -> tuple[dict[str, Any] | None, str | None]:
     target = other / RECORD
     if not target.exists():
         return None, None
