@@ -80,8 +80,16 @@ def views(model: planmodel.Model, options: argparse.Namespace) -> Iterator[Recor
                 yield _issue(model, statuses, ident)
     elif view == "waves":
         for number, wave in enumerate(derive.waves(model, statuses, milestone), start=1):
-            ready = {i: list(model.issues[i].data["scope"]) for i in wave if statuses[i] == "READY"}
-            yield {"kind": "plan", "view": "wave", "number": number, "issues": wave, "ready": ready}
+            scopes = {
+                i: list(model.issues[i].data["scope"]) for i in wave if statuses[i] == "READY"
+            }
+            yield {
+                "kind": "plan",
+                "view": "wave",
+                "number": number,
+                "issues": wave,
+                "ready": scopes,
+            }
     elif view == "graph":
         yield {"kind": "text", "text": derive.mermaid(model, statuses, milestone)}
     elif view == "next":
