@@ -16,6 +16,7 @@ from mj_core.findings import Finding
 from mj_core.stage import Stage
 
 from mj_policy import layer as layer_mod
+from mj_policy import plancache
 from mj_policy import planmodel
 from mj_policy import planstatus as derive
 
@@ -151,6 +152,9 @@ def body(item: planmodel.Item, status: str) -> str:
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     lay = layer_mod.load(context.root())
+    if options.view in plancache.CACHED_VIEWS:
+        yield from views(plancache.model(lay), options)
+        return
     yield from views(planmodel.load(lay), options)
 
 
