@@ -102,6 +102,13 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("recover",), None),
     (("recover", "all", "--check"), None),
     (("recover", "all"), None),
+    (("adr", "list"), None),
+    (("adr", "next"), None),
+    (("adr", "check"), None),
+    (("adr", "show", "adr-0001"), None),
+    (("adr", "affected"), None),
+    (("adr", "propose", "A decision", "--tag", "x", "--from", "file:lib/a"), None),
+    (("adr", "propose", "Accepted", "--status", "accepted"), None),
 ]
 
 

@@ -17,6 +17,7 @@ TABLE = LazyTable(
         "context-affected": "mj_policy.contextsync",
         "archive-plan": "mj_policy.archive",
         "plan": "mj_policy.planstages",
+        "adr": "mj_policy.adrstages",
         "archive-write": "mj_policy.archive",
         "context-check-sync": "mj_policy.contextsync",
         "prompt-list": "mj_policy.promptstages",
