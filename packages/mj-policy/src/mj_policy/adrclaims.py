@@ -19,7 +19,6 @@ from mj_core import git
 from mj_policy import adrmodel
 
 LEDGER = ".ai/local/state/ledger.jsonl"
-BASES = ("origin/master", "origin/main", "master", "main")
 
 
 class Claims:
@@ -96,50 +95,69 @@ def _ledger(claims: Claims, path: Path, where: str) -> None:
             claims.add(int(ident[4:]), where)
 
 
-def _refs(claims: Claims, root: Path, section: str) -> None:
-    code, out, err = git.run("for-each-ref", "--format=%(objectname) %(refname)", cwd=root)
+def _tips(root: Path) -> dict[str, list[str]] | None:
+    """Each commit at the tip of some ref, with the refs that point at it (None: git failed)."""
+    code, out, _ = git.run("for-each-ref", "--format=%(objectname) %(refname)", cwd=root)
     if code != 0:
-        claims.unreachable.append(f"refs: {err.strip() or 'git for-each-ref failed'}")
-        return
+        return None
     tips: dict[str, list[str]] = {}
     for line in out.splitlines():
         sha, _, ref = line.partition(" ")
         tips.setdefault(sha, []).append(ref)
-    shas = list(tips)
+    return tips
+
+
+def _listings(root: Path, shas: list[str], section: str) -> dict[str, list[str]]:
+    """The file names in each commit's ADR directory, asked of git all at once."""
     calls: list[tuple[tuple[str, ...], Path | str]] = [
         (("ls-tree", "-z", "--name-only", f"{sha}:{section}"), root) for sha in shas
     ]
-    for sha, (code, listing, _) in zip(shas, git.run_many(calls) if calls else [], strict=True):
-        if code != 0:
-            continue  # the ref's tree has no ADR directory
-        for name in git.zsplit(listing):
+    answers = git.run_many(calls) if calls else []
+    return {sha: git.zsplit(out) for sha, (code, out, _) in zip(shas, answers, strict=True)
+            if code == 0}  # fmt: skip
+
+
+def _refs(claims: Claims, root: Path, section: str, tips: dict[str, list[str]] | None = None,
+          listed: dict[str, list[str]] | None = None) -> None:  # fmt: skip
+    tips = _tips(root) if tips is None else tips
+    if tips is None:
+        claims.unreachable.append("refs: git for-each-ref failed")
+        return
+    listed = _listings(root, list(tips), section) if listed is None else listed
+    for sha, names in listed.items():
+        for name in names:
             number = adrmodel.number_of(name)
-            for ref in tips[sha]:
+            for ref in tips.get(sha, []):
                 claims.add(number, ref)
                 if number is not None:
                     claims.by_ref.setdefault(ref, {})[number] = name
     claims.sources.append(f"{len(tips)} commit(s) at the tips of the refs")
 
 
-def base(root: Path) -> str | None:
-    """The ref this tree's additions are measured against."""
+def base(root: Path, tips: dict[str, list[str]]) -> str | None:
+    """The commit this tree's additions are measured against: `MJ_ADR_BASE`, else the first of
+    origin/master, origin/main, master, main that exists."""
     wanted = os.environ.get("MJ_ADR_BASE")
-    for ref in (wanted,) if wanted else BASES:
-        code, _, _ = git.run("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", cwd=root)
-        if code == 0:
-            return ref
+    if wanted:
+        return git.out("rev-parse", "--verify", "--quiet", f"{wanted}^{{commit}}", cwd=root)
+    at = {ref: sha for sha, refs in tips.items() for ref in refs}
+    for ref in ("refs/remotes/origin/master", "refs/remotes/origin/main", "refs/heads/master",
+                "refs/heads/main"):  # fmt: skip
+        if ref in at:
+            return at[ref]
     return None
 
 
 def conflicts(root: Path, model: adrmodel.Model, section: str) -> list[tuple[str, str]]:
     """(where, message) for each id this tree adds that another ref holds as a different file."""
-    against = base(root)
-    if against is None:
+    tips = _tips(root)
+    against = base(root, tips) if tips is not None else None
+    if tips is None or against is None:
         return []
-    code, out, _ = git.run("ls-tree", "-z", "--name-only", f"{against}:{section}", cwd=root)
-    at_base = {adrmodel.number_of(n) for n in git.zsplit(out)} if code == 0 else set()
+    listed = _listings(root, list(dict.fromkeys([*tips, against])), section)
+    at_base = {adrmodel.number_of(n) for n in listed.get(against, [])}
     claims = Claims()
-    _refs(claims, root, section)
+    _refs(claims, root, section, tips, listed)
     found = []
     for item in model.records:
         if item.number is None or item.number in at_base:

@@ -19,6 +19,8 @@ from mj_core import schema
 from mj_core import yamlstrict
 from mj_core.errors import MjError
 
+from mj_policy import parsecache
+
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
@@ -83,9 +85,15 @@ class Model:
 
 
 def files(directory: Path) -> list[Path]:
-    if not directory.is_dir():
+    """The `*.md` files of the directory, by name (one listing, no stat per file)."""
+    import os
+
+    try:
+        entries = list(os.scandir(directory))
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    return sorted(p for p in directory.glob("*.md") if p.is_file())
+    names = sorted(e.name for e in entries if e.name.endswith(".md") and e.is_file())
+    return [directory / name for name in names]
 
 
 def number_of(name: str) -> int | None:
@@ -93,7 +101,26 @@ def number_of(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def read(path: Path, shown: str) -> Adr:
+def read(path: Path, shown: str, cache: parsecache.Cache | None = None) -> Adr:
+    """One record; from the cache when the file is as it was when last read."""
+    now = parsecache.stamp(path) if cache is not None else None
+    entry = cache.get(shown, now) if cache is not None and now is not None else None
+    if entry is not None:
+        item = Adr(shown, number_of(path.name))
+        if entry["data"] is not None:
+            item.doc = parsecache.document(shown, entry["data"], entry["marks"])
+        item.problems = [(str(w), str(m)) for w, m in entry["problems"]]
+        return item
+    item = _read(path, shown)
+    if cache is not None and now is not None:
+        doc = item.doc
+        cache.put(shown, now, {"data": doc.data if doc is not None else None,
+                               "marks": parsecache.marks(doc) if doc is not None else [],
+                               "problems": [list(p) for p in item.problems]})  # fmt: skip
+    return item
+
+
+def _read(path: Path, shown: str) -> Adr:
     item = Adr(shown, number_of(path.name))
     if item.number is None:
         item.problems.append((f"{shown}:1", "file name is not <NNNN>-<slug>.md"))
@@ -154,11 +181,16 @@ def _sections(item: Adr, first: int) -> None:
             item.problems.append((f"{item.path}:{first}", message))
 
 
-def load(lay: Layer) -> Model:
+def load(lay: Layer, *, save: bool = False) -> Model:
+    """Every record of the section and the set's defects; `save` keeps what was read in the
+    checkout's cache (`mj_policy.parsecache`) for the next run."""
     directory = lay.section("adrs")
     model = Model(lay.relative(directory), [])
+    cache = parsecache.Cache(lay, "adr")
     for path in files(directory):
-        model.records.append(read(path, lay.relative(path)))
+        model.records.append(read(path, lay.relative(path), cache))
+    if save:
+        cache.save()
     _set_wide(model, lay.root)
     return model
 
@@ -172,11 +204,12 @@ def _set_wide(model: Model, root: Path) -> None:
         if other is not item:
             item.problems.append((item.where("id"), f"{item.id} is also {other.path}"))
     known = model.by_id()
+    exists: dict[str, bool] = {}  # a path many records relate to is looked at once
     for item in model.records:
-        _links(item, known, root)
+        _links(item, known, root, exists)
 
 
-def _links(item: Adr, known: dict[str, Adr], root: Path) -> None:
+def _links(item: Adr, known: dict[str, Adr], root: Path, exists: dict[str, bool]) -> None:
     if item.data.get("status") == "superseded" and not item.ids("superseded_by"):
         item.problems.append((item.where("status"), "superseded, yet names no superseded_by"))
     for key, back in (("supersedes", "superseded_by"), ("superseded_by", "supersedes")):
@@ -190,8 +223,10 @@ def _links(item: Adr, known: dict[str, Adr], root: Path) -> None:
                 item.problems.append((where, f"one-sided supersession: {message}"))
     for index, ref in enumerate(item.ids("related")):
         kind, _, value = ref.partition(":")
+        if kind in ("file", "test") and value not in exists:
+            exists[value] = (root / value).exists()
         gone = (kind == "adr" and value not in known) or (
-            kind in ("file", "test") and not (root / value).exists()
+            kind in ("file", "test") and not exists[value]
         )
         if gone:
             item.problems.append((item.where("related", index), f"related {ref}: dangling"))

@@ -108,7 +108,7 @@ def views(root: Path, model: adrmodel.Model, options: argparse.Namespace) -> Ite
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     lay = layer_mod.load(context.root())
-    yield from views(lay.root, adrmodel.load(lay), options)
+    yield from views(lay.root, adrmodel.load(lay, save=True), options)
 
 
 STAGES = {"adr": Stage(_run)}

@@ -18,6 +18,7 @@ TABLE = LazyTable(
         "archive-plan": "mj_policy.archive",
         "plan": "mj_policy.planstages",
         "adr": "mj_policy.adrstages",
+        "skills": "mj_policy.skillstages",
         "archive-write": "mj_policy.archive",
         "context-check-sync": "mj_policy.contextsync",
         "prompt-list": "mj_policy.promptstages",
