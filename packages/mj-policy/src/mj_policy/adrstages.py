@@ -1,5 +1,5 @@
-"""`mj-policy adr --view list|show|next|check|affected`: the decision records read back
-(nothing is written here; `mj-state adr-propose` writes).
+"""`mj-policy adr --view list|next|check|affected` and `mj-policy adr-show <id>`: the decision
+records read back (nothing is written here; `mj-state adr-propose` writes).
 
 `list` shows every record, an invalid one included (`--status` filters); `show` an unknown id
 is 12; `next` is one above the highest number claimed anywhere (`mj_policy.adrclaims`), each
@@ -96,8 +96,6 @@ def views(root: Path, model: adrmodel.Model, options: argparse.Namespace) -> Ite
         for item in model.records:
             if wanted in (None, item.data.get("status")):
                 yield item.record()
-    elif view == "show":
-        yield from show(model, getattr(options, "id", None), root)
     elif view == "next":
         yield from next_id(root, model.directory)
     elif view == "check":
@@ -111,4 +109,9 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     yield from views(lay.root, adrmodel.load(lay, save=True), options)
 
 
-STAGES = {"adr": Stage(_run)}
+def _show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    lay = layer_mod.load(context.root())
+    yield from show(adrmodel.load(lay), options.id, lay.root)
+
+
+STAGES = {"adr": Stage(_run), "adr-show": Stage(_show)}

@@ -1,4 +1,5 @@
-"""`mj-policy skills --view list|show|check`: the repository's skills read back (read-only).
+"""`mj-policy skills --view list|check` and `mj-policy skill-show <id>`: the repository's skills
+read back (read-only).
 
 `list` names every skill, an invalid one included, in discovery order; `show` is the path and
 then the file (an unknown id is 12, naming `skills list`); `check` FAILs every defect (10),
@@ -68,10 +69,13 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     found = skillmodel.load(lay, save=True)
     if options.view == "list":
         yield from (s.record() for s in found.skills)
-    elif options.view == "show":
-        yield from show(found, getattr(options, "id", None), lay.root)
     else:
         yield from check(found)
 
 
-STAGES = {"skills": Stage(_run)}
+def _show(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    lay = layer_mod.load(context.root())
+    yield from show(skillmodel.load(lay), options.id, lay.root)
+
+
+STAGES = {"skills": Stage(_run), "skill-show": Stage(_show)}

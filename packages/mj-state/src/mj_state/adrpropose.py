@@ -91,8 +91,11 @@ def _text(
 
 
 def _successor(old: adrmodel.Adr, text: str, ident: str) -> str:
-    """The old record's text with `ident` added to its `superseded_by` (every other line kept)."""
+    """The old record's text with `ident` added to its `superseded_by` (every other line kept);
+    refused (15, nothing written) when that would change anything else."""
     lines = text.split("\n")
+    if "---" not in lines[1:]:
+        raise Refused(f"{old.path}: its front matter does not end with a '---' line")
     close = lines.index("---", 1)
     have = old.ids("superseded_by")
     start = next((i for i in range(1, close) if lines[i].startswith("superseded_by:")), None)
@@ -104,7 +107,18 @@ def _successor(old: adrmodel.Adr, text: str, ident: str) -> str:
         while end < close and lines[end].startswith((" ", "-")):
             end += 1
         lines[start:end] = block
-    return "\n".join(lines)
+    new = "\n".join(lines)
+    from mj_core import yamlstrict
+    from mj_core.errors import MjError
+
+    try:
+        data = yamlstrict.split_front_matter(new, old.path)[0].data
+    except MjError:
+        data = None
+    wanted = {**old.data, "superseded_by": [*have, ident]}
+    if data != wanted:
+        raise Refused(f"{old.path}: adding superseded_by would change more than that key")
+    return new
 
 
 class DirLocks:
