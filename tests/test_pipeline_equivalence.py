@@ -112,6 +112,16 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("capture", "reconcile"), None),
     (("capture", "prune", "--dry-run"), None),
     (("capture", "prune"), None),
+    (("skills", "list"), None),
+    (("skills", "check"), None),
+    (("skills", "show", "none"), None),
+    (("adr", "list"), None),
+    (("adr", "next"), None),
+    (("adr", "check"), None),
+    (("adr", "show", "adr-0001"), None),
+    (("adr", "affected"), None),
+    (("adr", "propose", "A decision", "--tag", "x", "--from", "file:lib/a"), None),
+    (("adr", "propose", "Accepted", "--status", "accepted"), None),
 ]
 
 

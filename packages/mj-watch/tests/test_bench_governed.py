@@ -54,3 +54,19 @@ def test_the_generated_plan_holds_together_and_has_work_in_every_state(tmp_path:
     assert _mj(root, "plan", "validate").returncode == 0
     status = _mj(root, "plan", "status").stdout
     assert all(word in status for word in ("ACTIVE", "BLOCKED", "DONE", "READY")), status
+
+
+def test_the_generated_skills_and_records_are_accepted_as_they_are(tmp_path: Path) -> None:
+    from mj_watch.bench import fixture_records
+
+    root = tmp_path / "k"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=root, env=ENV, check=True)
+    assert _mj(root, "init").returncode == 0
+    fixture_records.skills(root, 40)
+    fixture_records.adrs(root, 90)
+    skills = _mj(root, "skills", "check")
+    assert skills.returncode == 0 and "40 discovered, 40 valid" in skills.stdout, skills
+    adrs = _mj(root, "adr", "check")
+    assert adrs.returncode == 0 and "90 record(s), 90 valid; 0 defect(s)" in adrs.stdout, adrs
+    assert "superseded" in _mj(root, "adr", "list", "--status", "superseded").stdout

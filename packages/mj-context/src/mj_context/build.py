@@ -38,6 +38,7 @@ AUTHORITY: tuple[Builder, ...] = (
     sections.profile,
     sections.documents,
     sections.questions,
+    sections.workspaces,
     records.knowledge,
     records.decisions,
     records.checkpoint,

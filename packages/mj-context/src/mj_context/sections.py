@@ -225,3 +225,17 @@ def questions(view: View) -> Section | Excluded | None:
     title = f"## OPEN QUESTIONS ({len(found)} unresolved — {refuses})"
     rows = [f"- {q['question']} ({q['date']})" for q in found]
     return Section("questions", title, capped(rows, view.cap, "majordomus question list"))
+
+
+def workspaces(view: View) -> Section | Excluded | None:
+    """The declared external workspaces of the task's scope (`.ai/repo/workspaces/`)."""
+    told = view.facts.get("workspaces")
+    if not view.active or told is None:
+        return None
+    found = told.get("matched") or []
+    if not found:
+        return Excluded("workspaces", f"none of the {told['declared']} declared is for the scope")
+    rows = [f"- {w['id']}: {w['title']} — {w['vendor']}, {w['url']} ({w['status']}; {w['path']})"
+            for w in found]  # fmt: skip
+    title = "## WORKSPACES (declared for the scope; read only, never a source of this repository)"
+    return Section("workspaces", title, capped(rows, view.cap, "ls .ai/repo/workspaces"))

@@ -66,6 +66,10 @@ def _changed(root: Path, against: tuple[str, ...], pathspecs: list[str]) -> list
     return git.zsplit(out)
 
 
+against = _against  # shared with `adr affected`
+changed = _changed
+
+
 def _tracking(docs: list[ContextDoc]) -> list[tuple[ContextDoc, list[str]]]:
     """Each active document that declares what it tracks, with its pathspecs."""
     found = []
@@ -90,6 +94,9 @@ def _owed(
 def _reproduce(against: tuple[str, ...], specs: list[str]) -> str:
     words = ["git", "diff", "--name-only", *against, "--", *specs]
     return " ".join(shlex.quote(w) for w in words)
+
+
+reproduce = _reproduce
 
 
 def _shown(paths: list[str]) -> str:

@@ -1,7 +1,8 @@
-"""Rule files no rule projects any more: a file in a declared provider's rule directory that
-carries the stamp of `majordomus update` but is not one of the targets it would write now (the
-rule was removed, renamed, or stopped declaring paths). Left in place it would keep reaching
-the model; `update` removes it when it is as written, `update --check` and doctor fail it.
+"""Rule files no rule projects any more, and skill files no skill does: a file in a declared
+provider's rule or skill directory that carries the stamp of `majordomus update` but is not one
+of the targets it would write now (the rule was removed, renamed, or stopped declaring paths;
+the skill was removed or is no longer active). Left in place it would keep reaching the model;
+`update` removes it when it is as written, `update --check` and doctor fail it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ def find(root: Path, planned: list[Projection]) -> list[Orphan]:
     seen: set[str] = set()
     for projection in planned:
         known = providers.table().get(projection.provider)
+        skills = known.skills if known is not None else None
+        if skills is not None and skills not in seen:
+            seen.add(skills)
+            found += _in_dir(root, projection.provider, skills, "/SKILL.md", wanted)
         spec = known.rules if known is not None else None
         if spec is None or spec["dir"] in seen:
             continue
@@ -50,8 +55,8 @@ def _in_dir(root: Path, provider: str, folder: str, suffix: str, wanted: set[str
     if not base.is_dir() or base.is_symlink():
         return []
     out = []
-    for path in sorted(base.glob(f"*{suffix}")):
-        target = f"{folder}/{path.name}"
+    for path in sorted(base.glob(f"*{suffix}")):  # a skill: `<id>/SKILL.md`
+        target = f"{folder}/{path.relative_to(base).as_posix()}"
         if target in wanted or confine.check(root, target) is not None or not path.is_file():
             continue  # confine: a file a write (here, the removal) may touch
         split = _stamp(path, target)

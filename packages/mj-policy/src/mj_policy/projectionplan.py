@@ -31,6 +31,8 @@ def planned(layer: Layer) -> list[Projection]:
     for projection in base:
         out.append(projection)
         known = providers.table().get(projection.provider)
+        if known is not None and known.skills and not projection.imports:
+            out += _skills(layer, projection.provider, known.skills)
         if known is None or projection.provider == "readme" or not wanted:
             continue
         spec = known.rules
@@ -50,6 +52,23 @@ def planned(layer: Layer) -> list[Projection]:
             out.append(
                 projections.Projection(projection.provider, target, "file", not scoped, item)
             )
+    return out
+
+
+def _skills(layer: Layer, provider: str, directory: str) -> list[Projection]:
+    """Each valid active skill as a file of the provider's skill directory (`<id>/SKILL.md`)."""
+    from mj_policy import skillmodel
+
+    if not layer.section("skills").is_dir():
+        return []
+    out = []
+    for skill in skillmodel.load(layer).skills:
+        if skill.problems or skill.data.get("status") != "active":
+            continue
+        target = f"{directory}/{skill.id}/{skillmodel.FILE}"
+        projection = projections.Projection(provider, target, "file", False)
+        projection.skill = skill
+        out.append(projection)
     return out
 
 

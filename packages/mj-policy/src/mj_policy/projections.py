@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
     from mj_policy.ruleprojections import Delivered
+    from mj_policy.skillmodel import Skill
 
 BOOTSTRAP = "_bootstrap"
 
@@ -43,6 +44,7 @@ class Projection:
         "provider",
         "rule",
         "rule_key",
+        "skill",
         "target",
     )
 
@@ -64,6 +66,7 @@ class Projection:
         self.imports: str | None = None  # the target whose text an `@path` line brings in
         self.nested_in: str | None = None  # a nested file: the directory whose rules it carries
         self.pointed: dict[str, str] = {}  # rule key → the nested file that carries it in full
+        self.skill: Skill | None = None  # a skill file of the provider's own: the skill
 
 
 def loaded_always(item: Mapping[str, Any]) -> bool:
@@ -169,6 +172,11 @@ def _values(projection: Projection, data: Inputs) -> dict[str, str]:
 def render(projection: Projection, data: Inputs) -> Rendered:
     if projection.rule is not None:
         return _render_rule(projection, projection.rule, data)
+    if projection.skill is not None:
+        from mj_policy import skillprojection
+
+        generated = skillprojection.text(projection.skill)
+        return Rendered(projection, generated, stamps.content_hash(generated))
     if projection.nested_in is not None:
         generated = _nested_head(projection, data)
     else:

@@ -50,6 +50,12 @@ class Provider:
         return dict(found) if isinstance(found, dict) else None
 
     @property
+    def skills(self) -> str | None:
+        """The directory the client loads skills from (`<dir>/<id>/SKILL.md`), or None."""
+        found = self.data.get("skills")
+        return str(found["dir"]) if isinstance(found, dict) else None
+
+    @property
     def scoped(self) -> bool:
         """A rule file of this provider can be limited to paths."""
         return bool((self.rules or {}).get("scoped"))

@@ -24,6 +24,7 @@ TABLE = LazyTable(
         "handover": "mj_state.handover",
         "decision-add": "mj_state.decisionlog",
         "plan-write": "mj_state.planwrite",
+        "adr-propose": "mj_state.adrpropose",
         "decision-list": "mj_state.decisionlog",
         "decision-show": "mj_state.decisionlog",
         "session-start": "mj_state.sessionstart",

@@ -75,6 +75,11 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
             yield _record(lay, kind, here)
     if active and task is not None:
         yield fact("touched", files=list(dict.fromkeys([*status, *changed])))
+        from mj_policy import declarations
+
+        found = declarations.workspaces_for(root, [str(s) for s in task.get("scope") or []])
+        if found is not None:
+            yield found
     limit = int(lay.policy.data["context"]["max_list_items"])
     yield fact("history", **history(lay.state / "ledger.jsonl", limit))
     if prompt_name:

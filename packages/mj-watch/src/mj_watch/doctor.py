@@ -18,6 +18,7 @@ from mj_watch.capturecheck import capture_failures
 from mj_watch.context_budget import context_budget
 from mj_watch.contextcheck import context_integrity
 from mj_watch.contextcheck import prompt_integrity
+from mj_watch.declcheck import declaration_integrity
 from mj_watch.factview import Facts
 from mj_watch.finishrules import decision_records
 from mj_watch.layercheck import layer_integrity
@@ -78,6 +79,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     ("decision_records", decision_records),
     (None, ratchet_doctrine),
     (None, capture_failures),
+    (None, declaration_integrity),
     (None, environment),
     (None, optional_tools),
     (None, doctor_budget),

@@ -101,6 +101,9 @@ def _gathered(
     yield from _ratchet(root)
     yield _prompts(lay)
     yield _capture(root)
+    from mj_policy import declarations
+
+    yield declarations.fact(root)
 
 
 def _prompts(lay: Layer | None) -> Record:

@@ -1,0 +1,232 @@
+"""Architecture decision records as files: `.ai/repo/adrs/<NNNN>-<slug>.md` (schema adr/v1),
+read strictly, and every defect of the set (CLI-REFERENCE §2.26, SCHEMAS).
+
+Each file's front matter is closed by `share/allow/adr.txt` and held to its schema; its id must
+be `adr-` and its file name's number, and its body carries non-empty `Context`, `Decision` and
+`Consequences` sections (a first- or second-level heading each). Across the set: an id held by
+two files, a superseded record naming no successor, a supersession written on one side only,
+and a reference to a record, file or test that does not exist are each a problem naming file
+and line. Nothing here opens git: the claims other refs hold are `mj_policy.adrclaims`'.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mj_core import keys
+from mj_core import required
+from mj_core import schema
+from mj_core import yamlstrict
+from mj_core.errors import MjError
+
+from mj_policy import parsecache
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from mj_policy.layer import Layer
+
+NAME = r"([0-9]{4})-([a-z0-9][a-z0-9-]*)\.md"
+SECTIONS = ("Context", "Decision", "Consequences")
+_HEADING = r"(#{1,2}) +(.+?) *"
+_SKIP = ("required", "additionalProperties")  # reported with their own wording
+
+
+class Adr:
+    """One record file: its front matter (None when unreadable), body and own problems."""
+
+    __slots__ = ("body", "doc", "number", "path", "problems")
+
+    def __init__(self, path: str, number: int | None) -> None:
+        self.path = path  # repository-relative
+        self.number = number  # from the file name; None when the name is not NNNN-slug.md
+        self.doc: yamlstrict.Document | None = None
+        self.body = ""
+        self.problems: list[tuple[str, str]] = []  # (where, message)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        data = self.doc.data if self.doc is not None else None
+        return data if isinstance(data, dict) else {}
+
+    @property
+    def id(self) -> str:
+        found = self.data.get("id")
+        if isinstance(found, str):
+            return found
+        return f"adr-{self.number:04d}" if self.number is not None else self.path
+
+    def where(self, *path: str | int) -> str:
+        return self.doc.where(tuple(path)) if self.doc is not None else f"{self.path}:1"
+
+    def ids(self, key: str) -> list[str]:
+        value = self.data.get(key)
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def record(self) -> dict[str, Any]:
+        data = self.data
+        return {"kind": "adr", "view": "item", "id": self.id, "status": data.get("status"),
+                "title": data.get("title"), "path": self.path,
+                "valid": not self.problems}  # fmt: skip
+
+
+class Model:
+    __slots__ = ("directory", "problems", "records")
+
+    def __init__(self, directory: str, records: list[Adr]) -> None:
+        self.directory = directory
+        self.records = records
+        self.problems: list[tuple[str, str]] = []  # set-wide (where, message)
+
+    def by_id(self) -> dict[str, Adr]:
+        return {r.id: r for r in self.records}
+
+
+def files(directory: Path) -> list[Path]:
+    """The `*.md` files of the directory, by name (one listing, no stat per file)."""
+    import os
+
+    try:
+        entries = list(os.scandir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    names = sorted(e.name for e in entries if e.name.endswith(".md") and e.is_file())
+    return [directory / name for name in names]
+
+
+def number_of(name: str) -> int | None:
+    match = re.fullmatch(NAME, name)
+    return int(match.group(1)) if match else None
+
+
+def read(path: Path, shown: str, cache: parsecache.Cache | None = None) -> Adr:
+    """One record; from the cache when the file is as it was when last read."""
+    now = parsecache.stamp(path) if cache is not None else None
+    entry = cache.get(shown, now) if cache is not None and now is not None else None
+    if entry is not None:
+        item = Adr(shown, number_of(path.name))
+        if entry["data"] is not None:
+            item.doc = parsecache.document(shown, entry["data"], entry["marks"])
+        item.problems = [(str(w), str(m)) for w, m in entry["problems"]]
+        return item
+    item = _read(path, shown)
+    if cache is not None and now is not None:
+        doc = item.doc
+        cache.put(shown, now, {"data": doc.data if doc is not None else None,
+                               "marks": parsecache.marks(doc) if doc is not None else [],
+                               "problems": [list(p) for p in item.problems]})  # fmt: skip
+    return item
+
+
+def _read(path: Path, shown: str) -> Adr:
+    item = Adr(shown, number_of(path.name))
+    if item.number is None:
+        item.problems.append((f"{shown}:1", "file name is not <NNNN>-<slug>.md"))
+    try:
+        doc, body, first = yamlstrict.split_front_matter(yamlstrict.read_text(path, shown), shown)
+    except MjError as exc:
+        item.problems.append((shown, exc.message))
+        return item
+    item.doc, item.body = doc, body
+    if not isinstance(doc.data, dict):
+        item.problems.append((f"{shown}:2", "front matter is not a mapping"))
+        return item
+    _front(item)
+    _sections(item, first)
+    return item
+
+
+def _front(item: Adr) -> None:
+    assert item.doc is not None
+    for where, key in keys.unknown_keys(item.doc, "adr"):
+        item.problems.append((where, f"unknown key '{key}' (share/allow/adr.txt)"))
+    for where, key in required.missing_keys(item.doc, "adr"):
+        item.problems.append((where, f"missing key '{key}'"))
+    for where, message in schema.quick_violations(item.doc, "adr", skip=_SKIP):
+        item.problems.append((where, message))
+    want = f"adr-{item.number:04d}" if item.number is not None else None
+    if want and isinstance(item.data.get("id"), str) and item.data["id"] != want:
+        message = f"id {item.data['id']} is not the file name's number ({want})"
+        item.problems.append((item.where("id"), message))
+    provenance = item.data.get("provenance")
+    provenance = provenance if isinstance(provenance, dict) else {}
+    if provenance.get("origin") == "extracted" and not provenance.get("derived_from"):
+        message = "an extracted record names what it was derived from (derived_from)"
+        item.problems.append((item.where("provenance"), message))
+
+
+def sections(body: str) -> dict[str, list[str]]:
+    """Each first- or second-level heading's title and its lines (fenced code skipped)."""
+    found: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    fence = False
+    for line in body.split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+        match = None if fence else re.fullmatch(_HEADING, line)
+        if match:
+            current = found.setdefault(match.group(2), [])
+        elif current is not None:
+            current.append(line)
+    return found
+
+
+def _sections(item: Adr, first: int) -> None:
+    found = sections(item.body)
+    for name in SECTIONS:
+        if not any(line.strip() for line in found.get(name, [])):
+            message = f"no non-empty '## {name}' section"
+            item.problems.append((f"{item.path}:{first}", message))
+
+
+def load(lay: Layer, *, save: bool = False) -> Model:
+    """Every record of the section and the set's defects; `save` keeps what was read in the
+    checkout's cache (`mj_policy.parsecache`) for the next run."""
+    directory = lay.section("adrs")
+    model = Model(lay.relative(directory), [])
+    cache = parsecache.Cache(lay, "adr")
+    for path in files(directory):
+        model.records.append(read(path, lay.relative(path), cache))
+    if save:
+        cache.save()
+    _set_wide(model, lay.root)
+    return model
+
+
+def _set_wide(model: Model, root: Path) -> None:
+    seen: dict[str, Adr] = {}
+    for item in model.records:
+        if item.doc is None:
+            continue
+        other = seen.setdefault(item.id, item)
+        if other is not item:
+            item.problems.append((item.where("id"), f"{item.id} is also {other.path}"))
+    known = model.by_id()
+    exists: dict[str, bool] = {}  # a path many records relate to is looked at once
+    for item in model.records:
+        _links(item, known, root, exists)
+
+
+def _links(item: Adr, known: dict[str, Adr], root: Path, exists: dict[str, bool]) -> None:
+    if item.data.get("status") == "superseded" and not item.ids("superseded_by"):
+        item.problems.append((item.where("status"), "superseded, yet names no superseded_by"))
+    for key, back in (("supersedes", "superseded_by"), ("superseded_by", "supersedes")):
+        for index, ident in enumerate(item.ids(key)):
+            other = known.get(ident)
+            where = item.where(key, index)
+            if other is None:
+                item.problems.append((where, f"{key} {ident}: no such record"))
+            elif item.id not in other.ids(back):
+                message = f"{key} {ident}, but {other.path} has no {back}: [{item.id}]"
+                item.problems.append((where, f"one-sided supersession: {message}"))
+    for index, ref in enumerate(item.ids("related")):
+        kind, _, value = ref.partition(":")
+        if kind in ("file", "test") and value not in exists:
+            exists[value] = (root / value).exists()
+        gone = (kind == "adr" and value not in known) or (
+            kind in ("file", "test") and not exists[value]
+        )
+        if gone:
+            item.problems.append((item.where("related", index), f"related {ref}: dangling"))

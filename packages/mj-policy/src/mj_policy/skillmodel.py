@@ -1,0 +1,226 @@
+"""Skills as files: `.ai/repo/skills/<id>/SKILL.md` (schema skill/v1) with optional
+`examples/*.md`, read strictly, and every defect of the set (CLI-REFERENCE §2.18, SCHEMAS).
+
+Each skill's front matter is closed by `share/allow/skill.txt` (generated from the schema; a
+missing list is a broken install, 13) and held to its schema; its id must be its directory's
+name and its body carries non-empty `# Purpose`, `# Procedure` and `# Output`; each example
+opens with a first-level heading. Across the set: an id held twice, two descriptions a reader
+could not tell apart (lower-cased, whitespace collapsed, trailing punctuation dropped) and a
+`related` id no skill has are each a problem of the skill that carries it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from mj_core import keys
+from mj_core import required
+from mj_core import schema
+from mj_core import yamlstrict
+from mj_core.errors import MjError
+
+from mj_policy import parsecache
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from mj_policy.layer import Layer
+
+FILE = "SKILL.md"
+SECTIONS = ("Purpose", "Procedure", "Output")
+_SKIP = ("required", "additionalProperties")
+
+
+class Skill:
+    """One skill directory: its front matter (None when unreadable), body, examples, problems."""
+
+    __slots__ = ("body", "directory", "doc", "examples", "path", "problems")
+
+    def __init__(self, directory: str, path: str) -> None:
+        self.directory = directory  # the directory's name: what the id must equal
+        self.path = path  # repository-relative SKILL.md
+        self.doc: yamlstrict.Document | None = None
+        self.body = ""
+        self.examples: list[str] = []  # repository-relative
+        self.problems: list[tuple[str, str]] = []
+
+    @property
+    def data(self) -> dict[str, Any]:
+        data = self.doc.data if self.doc is not None else None
+        return data if isinstance(data, dict) else {}
+
+    @property
+    def id(self) -> str:
+        found = self.data.get("id")
+        return found if isinstance(found, str) else self.directory
+
+    def where(self, *path: str | int) -> str:
+        return self.doc.where(tuple(path)) if self.doc is not None else f"{self.path}:1"
+
+    def text(self, key: str) -> str:
+        value = self.data.get(key)
+        return value if isinstance(value, str) else ""
+
+    def record(self) -> dict[str, Any]:
+        return {"kind": "skill", "view": "item", "id": self.id, "status": self.data.get("status"),
+                "description": self.data.get("description"), "path": self.path,
+                "valid": not self.problems}  # fmt: skip
+
+
+class Skills:
+    __slots__ = ("directory", "references", "skills")
+
+    def __init__(self, directory: str, skills: list[Skill]) -> None:
+        self.directory = directory
+        self.skills = skills
+        self.references = 0  # related ids checked
+
+    def by_id(self) -> dict[str, Skill]:
+        return {s.id: s for s in self.skills}
+
+
+def _stamp(folder: Path) -> list[Any] | None:
+    """The stamps of SKILL.md, the examples directory and each example: what a read saw."""
+    found: list[Any] = [parsecache.stamp(folder / FILE), parsecache.stamp(folder / "examples")]
+    if found[1] is not None:
+        for name in sorted(os.listdir(folder / "examples")):
+            found.append([name, parsecache.stamp(folder / "examples" / name)])
+    return found if found[0] is not None else None
+
+
+def read(folder: Path, shown_dir: str, cache: parsecache.Cache | None = None) -> Skill:
+    """One skill; from the cache when its files are as they were when last read."""
+    shown = f"{shown_dir}/{folder.name}/{FILE}"
+    now = _stamp(folder) if cache is not None else None
+    entry = cache.get(shown, now) if cache is not None and now is not None else None
+    if entry is not None:
+        item = Skill(folder.name, shown)
+        if entry["data"] is not None:
+            item.doc = parsecache.document(shown, entry["data"], entry["marks"])
+        item.body, item.examples = str(entry["body"]), list(entry["examples"])
+        item.problems = [(str(w), str(m)) for w, m in entry["problems"]]
+        return item
+    item = _read(folder, shown_dir)
+    if cache is not None and now is not None:
+        doc = item.doc
+        cache.put(shown, now, {"data": doc.data if doc is not None else None,
+                               "marks": parsecache.marks(doc) if doc is not None else [],
+                               "body": item.body, "examples": item.examples,
+                               "problems": [list(p) for p in item.problems]})  # fmt: skip
+    return item
+
+
+def _read(folder: Path, shown_dir: str) -> Skill:
+    item = Skill(folder.name, f"{shown_dir}/{folder.name}/{FILE}")
+    path = folder / FILE
+    if not path.is_file():
+        item.problems.append((item.path, f"no {FILE} in {shown_dir}/{folder.name}/"))
+        return item
+    try:
+        doc, body, first = yamlstrict.split_front_matter(yamlstrict.read_text(path, item.path),
+                                                         item.path)  # fmt: skip
+    except MjError as exc:
+        item.problems.append((item.path, exc.message))
+        return item
+    item.doc, item.body = doc, body
+    if not isinstance(doc.data, dict):
+        item.problems.append((f"{item.path}:2", "front matter is not a mapping"))
+        return item
+    _front(item)
+    _sections(item, first)
+    _examples(item, folder, shown_dir)
+    return item
+
+
+def _front(item: Skill) -> None:
+    assert item.doc is not None
+    for where, key in keys.unknown_keys(item.doc, "skill"):
+        item.problems.append((where, f"unknown key '{key}' (share/allow/skill.txt)"))
+    for where, key in required.missing_keys(item.doc, "skill"):
+        item.problems.append((where, f"missing key '{key}'"))
+    for where, message in schema.quick_violations(item.doc, "skill", skip=_SKIP):
+        item.problems.append((where, message))
+    ident = item.data.get("id")
+    if isinstance(ident, str) and ident != item.directory:
+        message = f"id {ident} is not its directory's name ({item.directory})"
+        item.problems.append((item.where("id"), message))
+
+
+def _sections(item: Skill, first: int) -> None:
+    found: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    fence = False
+    for line in item.body.split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+        if not fence and line.startswith("# "):
+            current = found.setdefault(line[2:].strip(), [])
+        elif current is not None:
+            current.append(line)
+    for name in SECTIONS:
+        if not any(line.strip() for line in found.get(name, [])):
+            item.problems.append((f"{item.path}:{first}", f"no non-empty '# {name}' section"))
+
+
+def _examples(item: Skill, folder: Path, shown_dir: str) -> None:
+    examples = folder / "examples"
+    if not examples.is_dir():
+        return
+    for path in sorted(p for p in examples.glob("*.md") if p.is_file()):
+        shown = f"{shown_dir}/{folder.name}/examples/{path.name}"
+        item.examples.append(shown)
+        try:
+            text = yamlstrict.read_text(path, shown)
+        except MjError as exc:
+            item.problems.append((shown, exc.message))
+            continue
+        opening = next((line for line in text.split("\n") if line.strip()), "")
+        if not opening.startswith("# "):
+            item.problems.append((f"{shown}:1", "an example opens with a first-level heading"))
+
+
+def normal(description: str) -> str:
+    """A description as a reader tells it apart: lower-cased, whitespace collapsed, trailing
+    punctuation dropped."""
+    return re.sub(r"[\s.,;:!?…]+$", "", " ".join(description.lower().split()))
+
+
+def load(lay: Layer, *, save: bool = False) -> Skills:
+    """Every skill of the section and the set's defects; `save` keeps what was read in the
+    checkout's cache (`mj_policy.parsecache`) for the next run."""
+    directory = lay.section("skills")
+    shown = lay.relative(directory)
+    folders = sorted(p for p in directory.iterdir() if p.is_dir()) if directory.is_dir() else []
+    cache = parsecache.Cache(lay, "skill")
+    found = Skills(shown, [read(folder, shown, cache) for folder in folders])
+    if save:
+        cache.save()
+    _set_wide(found)
+    return found
+
+
+def _set_wide(found: Skills) -> None:
+    ids: dict[str, Skill] = {}
+    told: dict[str, Skill] = {}
+    for item in found.skills:
+        if item.doc is None:
+            continue
+        other = ids.setdefault(item.id, item)
+        if other is not item:
+            item.problems.append((item.where("id"), f"id {item.id} is also {other.path}"))
+        said = normal(item.text("description"))
+        same = told.setdefault(said, item) if said else item
+        if same is not item:
+            message = f"description cannot be told apart from {same.path}'s"
+            item.problems.append((item.where("description"), message))
+    known = found.by_id()
+    for item in found.skills:
+        related = item.data.get("related")
+        for index, ident in enumerate(related if isinstance(related, list) else []):
+            found.references += 1
+            if ident not in known:
+                message = f"related {ident}: no such skill"
+                item.problems.append((item.where("related", index), message))
