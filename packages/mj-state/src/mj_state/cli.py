@@ -34,6 +34,7 @@ TABLE = LazyTable(
         "session-latest": "mj_state.sessionread",
         "session-context-path": "mj_state.sessionread",
         "recover": "mj_state.recover",
+        "search": "mj_state.search",
     }
 )
 
