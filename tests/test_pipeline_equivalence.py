@@ -77,6 +77,8 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("search", "keep"), None),
     (("search", "COMPOSE", "--kind", "ledger", "--kind", "handover", "--limit", "1"), None),
     (("search", "no such text"), None),
+    (("mcp", "install", "--provider", "codex"), None),
+    (("mcp", "install", "--provider", "claude-code", "--write"), None),
     (("prompt", "render", "resume"), None),
     (("rules",), None),
     (("doctrine",), None),
