@@ -279,6 +279,28 @@ def test_no_port_and_it_ends_with_its_client(served: Repo) -> None:
             proc.kill()
 
 
+def test_a_client_gone_mid_reply_ends_it_quietly(served: Repo) -> None:
+    proc = subprocess.Popen(
+        [exe("majordomus"), "mcp"],
+        cwd=served.root,
+        env=served.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write((json.dumps(INITIALIZE) + "\n").encode())
+    proc.stdin.close()
+    proc.stdout.close()  # gone before the reply is written
+    try:
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    said = proc.stderr.read().decode()
+    assert "internal error" not in said and "Traceback" not in said, said
+
+
 def _network_sockets(pid: int) -> set[str]:
     """The inodes of the process's TCP and UDP sockets (an event loop's socket pair, a Unix
     socket, is no port)."""

@@ -84,5 +84,17 @@ def serve(root: Path, version: str) -> int:
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    anyio.run(main)
+    try:
+        anyio.run(main)
+    except* (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError):
+        _quiet_stdout()  # the client went away while we answered: it has ended, so do we
     return 0
+
+
+def _quiet_stdout() -> None:
+    """Standard output to the null device, so nothing flushed at exit meets the closed pipe."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
