@@ -1,10 +1,11 @@
-"""`python -m majordomus.mcpbench`: `majordomus mcp` timed inside one session, by the SDK's client.
+"""`python -m mj_watch.bench.mcpsession`: `majordomus mcp` timed in one SDK client session.
 
 `majordomus bench "mcp serve"` times the whole process (start, one `initialize`, end); this
 times what a session adds: from spawning the server to its first `initialize` reply, then each
 `tools/call search` in the same session, on a generated fixture (`mj_watch.bench.fixture`,
 large by default) or on the repository named by `--repo`. Prints one JSON document; measures
-only, judges nothing (exit 0; 13 when the server fails).
+only, judges nothing (exit 0; 13 when the server fails). The MCP SDK it drives the server
+with is a dependency of `majordomus`, imported here only when a session is measured.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from typing import Any
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m majordomus.mcpbench", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m mj_watch.bench.mcpsession", description=__doc__
+    )
     parser.add_argument("--repo", help="measure here instead of on a generated fixture")
     parser.add_argument("--fixture", choices=["small", "large"], default="large")
     parser.add_argument("--calls", type=int, default=50, help="tools/call search (default 50)")
@@ -31,6 +34,7 @@ async def _session(root: Path, calls: int, text: str) -> dict[str, Any]:
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters
     from mcp.client.stdio import stdio_client
+
     from mj_watch.bench.targets import executable
 
     command, *args = executable()
