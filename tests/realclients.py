@@ -103,7 +103,8 @@ def binary(prefix: Path, name: str) -> str:
     return str(prefix / "node_modules" / ".bin" / BINARIES[name])
 
 
-EXTRA = {"qwen": "@qwen-code/qwen-code"}  # clients beyond the three, each in its own prefix
+# clients beyond the three, each in its own prefix (its executable named as the key)
+EXTRA = {"qwen": "@qwen-code/qwen-code", "mcp-inspector": "@modelcontextprotocol/inspector"}
 
 
 def extra(name: str) -> Path:
@@ -337,8 +338,15 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Complete
 
 
 def run_claude(
-    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+    prefix: Path,
+    repo: Path,
+    home: Path,
+    server: Recorder,
+    prompt: str = "hello",
+    *,
+    more: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
+    """Claude Code in `repo`; `more` adds to its environment (a client's own knob)."""
     env = _env(
         home,
         {
@@ -347,6 +355,7 @@ def run_claude(
             "DISABLE_AUTOUPDATER": "1",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "DISABLE_TELEMETRY": "1",
+            **(more or {}),
         },
     )
     argv = [binary(prefix, "claude"), "-p", prompt, "--allowedTools", "Read"]

@@ -25,7 +25,9 @@ def _argv(spec: dict[str, Any]) -> list[str]:
         if not option.get("required"):
             continue
         if "flag" in option:
-            words += [option["flag"], "x"]
+            choices = option.get("choices")
+            stand_in = choices[0] if isinstance(choices, list) else "x"
+            words += [option["flag"], stand_in]
         else:
             words.append("x")
     return [*words, "--json", "--repo", "."]

@@ -29,6 +29,9 @@ HEAVY = {
     "platform",
     "_strptime",
     "datetime",
+    "mcp",  # the MCP SDK: only `majordomus mcp` imports it
+    "anyio",
+    "pydantic",
 }
 STAMPS = {"hashlib"}  # stamps and rule hashes are SHA-256: only the commands that check them pay
 HASHING = ("doctor", "watch", "update", "rules")
@@ -46,6 +49,7 @@ COMMANDS = (
     ("decision", "list"),
     ("question", "list"),
     ("prompt", "list"),
+    ("search", "narrow"),
     ("rules",),
     ("update", "--dry-run"),
     ("doctor",),

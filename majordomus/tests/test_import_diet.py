@@ -30,6 +30,7 @@ BANNED = (
     *("typing", "dataclasses", "shutil", "tempfile", "inspect", "subprocess", "platform"),
     *("getpass", "uuid", "random", "yaml", "jsonschema", "orjson", "_strptime", "hashlib"),
     "datetime",
+    "mcp",  # the MCP SDK: `majordomus mcp` imports it when it serves, nothing else does
 )
 PACKAGES = (mj_core, mj_policy, mj_state, mj_context, mj_watch)
 NOT_LOADED_AT_START = ("mj_core.yamlevents",)

@@ -26,7 +26,8 @@ def _facts(root: Path) -> dict[str, dict[str, object]]:
 
 def test_a_fresh_layer_gives_its_files_that_it_loads_and_its_targets(root: Path) -> None:
     found = _facts(root)
-    assert list(found) == ["files", "layer", "targets", "tests", "context"]
+    assert list(found) == ["files", "layer", "targets", "tests", "context", "mcp"]
+    assert found["mcp"]["clients"] == []  # no MCP client configuration in a fresh layer
     assert found["context"]["documents"] == 3 and found["context"]["problems"] == []
     assert found["tests"]["named"] == {}  # no project rule names a test file
     assert found["layer"] == {"kind": "fact", "fact": "layer", "loads": True, "problem": None}

@@ -11,6 +11,7 @@ from mj_core.cli import Tool
 TABLE = LazyTable(
     {
         "context-validate": "mj_policy.contextstages",
+        "mcp-install": "mj_policy.mcpwiring",
         "context-list": "mj_policy.contextstages",
         "context-resolve": "mj_policy.contextstages",
         "context-explain": "mj_policy.contextstages",

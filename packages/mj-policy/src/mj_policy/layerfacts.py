@@ -4,6 +4,7 @@
 rule packages (with their hashes), each described as it is on disk; `layer`: whether the
 layer loads, and why not; `targets`: each declared projection target as a write would find it
 (`targetfacts`); `tests`: each test file a project rule names, and whether it is there.
+`mcp`: each MCP client configuration there is, and whether it starts `majordomus mcp`.
 `mj-watch facts --for doctor` passes these on and adds what git and this checkout's state say;
 `mj-watch doctor` judges them all; `mj-watch doctrine` reads them alone.
 """
@@ -15,6 +16,7 @@ from mj_core.stage import Stage
 
 from mj_policy import layer as layer_mod
 from mj_policy import layerfiles
+from mj_policy import mcpwiring
 from mj_policy import targetfacts
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -50,6 +52,7 @@ def gather(root: Path) -> Iterator[Record]:
     yield targetfacts.gather(root, lay)
     yield {"kind": "fact", "fact": "tests", "named": _named_tests(root, entries)}
     yield context_fact(root, lay, problem)
+    yield mcpwiring.fact(root)
 
 
 def context_fact(root: Path, lay: Layer | None, problem: str | None) -> Record:

@@ -40,6 +40,7 @@ TABLE = LazyTable(
         "capture-render": "mj_state.capturestore",
         "capture-reconcile": "mj_state.capturestore",
         "capture-prune": "mj_state.capturestore",
+        "search": "mj_state.search",
     }
 )
 

@@ -1,0 +1,41 @@
+"""`majordomus mcp [serve]`: the read-only MCP server on stdio (`majordomus.mcpserver`);
+`majordomus mcp install`: a client's configuration for it (`mj_policy.mcpwiring`)."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterable
+    from typing import Any
+
+    from majordomus.invocation import Invocation
+
+    Record = dict[str, Any]
+
+
+def run(options: argparse.Namespace, inv: Invocation) -> int:
+    from mj_policy.layer import load
+
+    from majordomus.commands.version import installed
+
+    root = inv.root()
+    load(root)  # no layer: 12 now, not a server that fails every call
+    from majordomus import mcpserver  # the SDK: imported by this command alone
+
+    return mcpserver.serve(root, installed())
+
+
+def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    """`mcp install`: the entry to add, or what `--write` did."""
+    from majordomus import render as show
+
+    def text(record: Record) -> str:
+        if record["action"] == "wrote":
+            return f"wrote: {record['config']} (majordomus mcp for {record['provider']})"
+        if record["action"] == "present":
+            return f"{record['config']}: already starts majordomus mcp; nothing to do"
+        return f"# add to {record['config']} ({record['provider']}):\n{record['text']}"
+
+    code, _ = show.stream(records, inv, text)
+    return code

@@ -1,0 +1,170 @@
+"""Every durable record and layer object by kind and id: what `majordomus mcp` serves as
+`majordomus://<kind>/<id>`.
+
+A record file (handover, checkpoint, session, prompt asset, ADR, plan file, skill, profile,
+rule) is named by its file's stem; a decision and a question by their 1-based position in
+their index; a ledger line by its line number. An id is only ever looked up among the ids
+the listing names, never joined onto a path, so `..`, a slash or an absolute path names
+nothing (15: refused as a path escape); a file that is a symbolic link, or whose real path
+leaves the repository, is refused too. Read-only.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from mj_core.errors import MissingArtifact
+from mj_core.errors import Refused
+
+from mj_state import decisions
+from mj_state import ledger
+from mj_state import questions
+from mj_state import searchcorpus
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from mj_policy.layer import Layer
+
+FILED = ("handover", "checkpoint", "prompt", "session", "plan", "adr", "skill")
+KINDS = (*searchcorpus.KINDS, "policy", "profile", "rule")
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_MOST = 1 << 20  # bytes of one served file: the largest limit of any record format
+
+
+class Entry:
+    """One object: its kind and id, the file that holds it, and a one-line title."""
+
+    __slots__ = ("id", "kind", "line", "path", "title")
+
+    def __init__(self, kind: str, ident: str, path: str, title: str, line: int = 0) -> None:
+        self.kind = kind
+        self.id = ident
+        self.path = path  # repository-relative
+        self.title = title
+        self.line = line  # the first line of an entry of an index or the ledger; 0: a file
+
+    @property
+    def uri(self) -> str:
+        return f"majordomus://{self.kind}/{self.id}"
+
+
+def entries(layer: Layer, kind: str) -> list[Entry]:
+    """Every object of one kind, in the order `search` reads them."""
+    if kind not in KINDS:
+        raise MissingArtifact(f"{kind!r}: no such kind (one of: {', '.join(KINDS)})")
+    if kind == "decision":
+        shown = layer.relative(decisions.path(layer.state))
+        found = decisions.read(layer.state)
+        return [Entry(kind, str(n), shown, e.title, e.line) for n, e in enumerate(found, 1)]
+    if kind == "question":
+        shown = layer.relative(questions.path(layer.state))
+        listed, _ = questions.load(layer.state)
+        return [Entry(kind, str(e.number), shown, e.question, e.lineno) for e in listed]
+    if kind == "ledger":
+        return list(_ledger(layer))
+    return [_filed(layer, kind, path) for path in _files(layer, kind)]
+
+
+def _files(layer: Layer, kind: str) -> Iterator[str]:
+    if kind in FILED:
+        for path in searchcorpus.files(layer, kind):
+            if kind != "skill" or path.endswith(os.sep + "SKILL.md"):
+                yield path
+    elif kind == "policy":
+        yield str(layer.section("policy"))
+    elif kind == "profile":
+        base = layer.section("profiles")
+        yield from (str(base / f"{name}.yaml") for name in layer.profile_names())
+    else:
+        yield from _rules(layer.section("rules"))
+
+
+def _rules(base: Path) -> Iterator[str]:
+    """The rule files: each vendored package's, then the project's."""
+    vendor = base / "vendor"
+    packages = sorted(os.listdir(vendor)) if vendor.is_dir() else []
+    for folder in [vendor / name / "rules" for name in packages] + [base / "project"]:
+        names = sorted(os.listdir(folder)) if folder.is_dir() else []
+        yield from (str(folder / n) for n in names if n.endswith(".md") and n[0] != ".")
+
+
+def _filed(layer: Layer, kind: str, path: str) -> Entry:
+    relative = os.path.relpath(path, layer.root).replace(os.sep, "/")
+    name = os.path.basename(path)
+    stem = name.rsplit(".", 1)[0]
+    if kind == "skill":
+        stem = os.path.basename(os.path.dirname(path))
+    elif kind == "rule":
+        parts = relative.split("/")
+        stem = f"{parts[-3] if 'vendor' in parts else 'project'}.{stem}"
+    return Entry(kind, stem, relative, relative)
+
+
+def _ledger(layer: Layer) -> Iterator[Entry]:
+    path = ledger.path(layer.state)
+    shown = layer.relative(path)
+    for number, raw, _ in _ledger_rows(path):
+        event = re.search(rb'"event":"([a-z.]+)"', raw)
+        title = event.group(1).decode() if event else "(malformed line)"
+        yield Entry("ledger", str(number), shown, title, number)
+
+
+def _ledger_rows(path: Path) -> list[tuple[int, bytes, bool]]:
+    from mj_state import ledgerread
+
+    try:
+        return ledgerread.raw_lines(path)
+    except FileNotFoundError:
+        return []
+
+
+def checked_id(kind: str, ident: str) -> None:
+    """Refuse (15) an id that could name a place: anything but a plain name."""
+    if not _ID.fullmatch(ident) or ".." in ident:
+        raise Refused(
+            f"majordomus://{kind}/{ident}: not an id — a path escape is refused "
+            "(ids are listed by `list`)"
+        )
+
+
+def find(layer: Layer, kind: str, ident: str) -> Entry:
+    """The object `kind`/`ident`; an unknown kind or id is 12, a path-shaped id 15."""
+    if kind not in KINDS:
+        raise MissingArtifact(f"majordomus://{kind}/{ident}: no such kind ({', '.join(KINDS)})")
+    checked_id(kind, ident)
+    for entry in entries(layer, kind):
+        if entry.id == ident:
+            return entry
+    raise MissingArtifact(f"majordomus://{kind}/{ident}: no such {kind} (see `list {kind}`)")
+
+
+def text(layer: Layer, entry: Entry) -> str:
+    """The object's text: the whole file, or the entry's own lines of an index or the ledger."""
+    data = _confined(layer, entry.path)
+    whole = data.decode("utf-8", "replace")
+    if entry.kind == "ledger":
+        return whole.split("\n")[entry.line - 1]
+    if entry.kind == "decision":
+        return next(e.text() for e in decisions.parse(whole) if e.line == entry.line)
+    if entry.kind == "question":
+        return whole.split("\n")[entry.line - 1]
+    return whole
+
+
+def _confined(layer: Layer, relative: str) -> bytes:
+    """The bytes of a file inside the repository, never through a link leading anywhere."""
+    path = os.path.join(layer.root, relative)
+    real = os.path.realpath(path)
+    root = os.path.realpath(layer.root)
+    if os.path.islink(path) or os.path.commonpath([real, root]) != root:
+        raise Refused(f"{relative}: a link or a path outside the repository; not followed")
+    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    try:
+        return os.read(fd, _MOST + 1)[:_MOST]
+    finally:
+        os.close(fd)

@@ -1,0 +1,158 @@
+"""`mj-state search`: a literal, case-insensitive, fixed-string scan of the durable records.
+
+The corpus is scanned kind by kind in authority order (`searchcorpus.KINDS`); each line that
+contains the text is one `match` record (`of`, `path`, `line`, `text`). No index, no regular
+expression: the text is compared as it is, both sides lower-cased. Bytes that are not UTF-8
+are read as U+FFFD, so a damaged file is still searched. `--kind` (repeatable) picks kinds,
+`--limit` caps each kind's matches, `--task` keeps what that task wrote. A file that cannot be
+read (over its format's limit, not a regular file, a symbolic link, unreadable) is named by a
+WARN finding and skipped. Nothing matched is 12: the thing sought is absent. Read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from mj_core.errors import MissingArtifact
+from mj_core.errors import UsageError
+from mj_core.findings import Finding
+from mj_core.stage import Context
+from mj_core.stage import Stage
+from mj_policy.layer import load
+
+from mj_state import searchcorpus
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_policy.layer import Layer
+
+    Record = dict[str, Any]
+
+
+def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    needle = _needle(options.text)
+    kinds = _kinds(options.kind)
+    layer = load(context.root())
+    found = 0
+    for kind in kinds:
+        for record in _kind(layer, kind, needle, options.task, options.limit):
+            found += record["kind"] == "match"
+            yield record
+    if not found:
+        raise MissingArtifact(
+            f"search: no {_named(kinds)} contains {options.text!r}"
+            + (f" for task {options.task}" if options.task else "")
+        )
+
+
+def _needle(text: str) -> str:
+    if not text:
+        raise UsageError("search: the text to look for is empty")
+    if "\n" in text or "\r" in text:
+        raise UsageError("search: the text is one line (a match is one line of a record)")
+    return text.lower()
+
+
+def _kinds(asked: list[str] | None) -> list[str]:
+    if not asked:
+        return list(searchcorpus.KINDS)
+    return [kind for kind in searchcorpus.KINDS if kind in asked]
+
+
+def _named(kinds: list[str]) -> str:
+    return "record" if len(kinds) == len(searchcorpus.KINDS) else " or ".join(kinds)
+
+
+def _kind(
+    layer: Layer, kind: str, needle: str, task: str | None, most: int | None
+) -> Iterator[Record]:
+    if task and kind not in searchcorpus.FRONT and kind not in searchcorpus.BY_LINE:
+        return  # a layer file belongs to no task
+    shown = 0
+    prefix = len(str(layer.root)) + 1  # every file of the corpus is inside the repository
+    for path in searchcorpus.files(layer, kind):
+        for record in _file(path[prefix:].replace(os.sep, "/"), kind, path, needle, task):
+            yield record
+            shown += record["kind"] == "match"
+            if most is not None and shown >= most:
+                return
+
+
+def _file(relative: str, kind: str, path: str, needle: str, task: str | None) -> Iterator[Record]:
+    data = _read(path, relative, kind)
+    if isinstance(data, Finding):
+        yield data.record()
+        return
+    if data is None or not _contains(data, needle):
+        return
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+    if task and kind in searchcorpus.FRONT and task not in searchcorpus.front_task(text):
+        return
+    lines = text.split("\n")
+    owners = searchcorpus.line_tasks(kind, lines) if task and kind in searchcorpus.BY_LINE else None
+    hidden = _commented(lines) if kind in searchcorpus.COMMENTED else None
+    for index, line in enumerate(lines):
+        if needle not in line.lower():
+            continue
+        if hidden is not None and index in hidden:
+            continue
+        if owners is not None and owners[index] != task:
+            continue
+        yield {"kind": "match", "of": kind, "path": relative, "line": index + 1, "text": line}
+
+
+def _contains(data: bytes, needle: str) -> bool:
+    """Whether the file's text holds the needle, both lower-cased; ASCII on both sides is
+    judged on the bytes, without decoding."""
+    if data.isascii() and needle.isascii():
+        return needle.encode() in data.lower()
+    return needle in data.decode("utf-8", "replace").lower()
+
+
+_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0)
+
+
+def _read(path: str, relative: str, kind: str) -> bytes | Finding | None:
+    """The file's bytes (None: absent), or the WARN finding that says why it was not read: a
+    symbolic link (records are never links, so none is followed), anything but a regular
+    file, a file over its format's limit, an unreadable one."""
+    try:
+        fd = os.open(path, _FLAGS)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if os.path.islink(path):
+            return _unread(relative, "a symbolic link; records are never links, so not followed")
+        return _unread(relative, f"unreadable ({exc.strerror})")
+    try:
+        size = os.fstat(fd).st_size
+        most = searchcorpus.limit(kind)[0]
+        if size > most:
+            return _unread(relative, f"over {most} bytes, the limit for this file")
+        return os.read(fd, size + 1)  # a directory or a FIFO (non-blocking) fails here
+    except OSError as exc:
+        return _unread(relative, f"unreadable ({exc.strerror})")
+    finally:
+        os.close(fd)
+
+
+def _unread(relative: str, why: str) -> Finding:
+    return Finding("WARN", "search", relative, f"not searched: {why}", f"ls -l {relative}")
+
+
+def _commented(lines: list[str]) -> set[int]:
+    """The indexes of the lines inside HTML comments (an index's description of its format)."""
+    hidden: set[int] = set()
+    inside = False
+    for index, line in enumerate(lines):
+        if inside or line.lstrip().startswith("<!--"):
+            hidden.add(index)
+            inside = "-->" not in line
+    return hidden
+
+
+STAGES = {"search": Stage(run)}
