@@ -102,6 +102,10 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("recover",), None),
     (("recover", "all", "--check"), None),
     (("recover", "all"), None),
+    (("knowledge", "sources"), None),
+    (("knowledge", "nodes", "--kind", "rule"), None),
+    (("knowledge", "edges", "--type", "depends_on"), None),
+    (("knowledge", "check"), None),
 ]
 
 

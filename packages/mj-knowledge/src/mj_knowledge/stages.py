@@ -1,0 +1,164 @@
+"""`mj-knowledge index` and `mj-knowledge graph --view sources|nodes|edges|check`.
+
+`index` is the one question asked of git: both sources files' texts and every index entry
+(path, blob id) as one `knowledge-index` fact, with the digest of all three that keys the
+cache (and `cache.VERSION`, raised whenever what a file is read into changes). `graph` is a
+filter from that fact (in-process, a file or stdin) to `source`, `node` or `edge` records and
+findings: it reads the cached graph when the key matches, else the source files' blobs it has
+not seen (`git cat-file --batch`, once), and writes the cache back. A FAIL ends every view 10.
+"""
+
+from __future__ import annotations
+
+from mj_core.errors import InternalError
+from mj_core.errors import MissingArtifact
+from mj_core.stage import Stage
+
+from mj_knowledge import cache
+from mj_knowledge import sources
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any
+
+    from mj_core.stage import Context
+
+    Record = dict[str, Any]
+
+FACT = "knowledge-index"
+
+
+def index_fact(root: Path) -> Record:
+    import hashlib
+
+    from mj_core import git
+
+    texts = sources.read(root)
+    code, stdout, stderr = git.run("ls-files", "-s", "-z", cwd=root)
+    if code != 0:
+        raise InternalError(f"git ls-files -s: {stderr.strip() or f'exit {code}'}")
+    said = "\0".join((str(cache.VERSION), texts["shared"], texts["operational"], stdout))
+    key = hashlib.sha256(said.encode()).hexdigest()
+    entries = [[path, blob] for path, blob in sources.parse_index(stdout)]
+    return {"kind": "fact", "fact": FACT, "key": key, "sources": texts, "index": entries}
+
+
+def _index(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    yield index_fact(context.root())
+
+
+def _fact(context: Context, path: str | None) -> Record:
+    for record in context.records(path):
+        if record.get("kind") == "fact" and record.get("fact") == FACT:
+            return record
+    raise MissingArtifact("no knowledge-index fact in the input — run `mj-knowledge index` first")
+
+
+def blobs(root: Path, wanted: list[str]) -> dict[str, bytes]:
+    """The content of each blob id, read from git's object store in one call."""
+    import subprocess
+
+    from mj_core import git
+
+    if not wanted:
+        return {}
+    from mj_core import timing
+
+    timing.count("git")
+    proc = subprocess.run(
+        ["git", *git.SAFE, "cat-file", "--batch"], cwd=root, env=git.clean_env(),
+        input="".join(f"{b}\n" for b in wanted).encode(), capture_output=True, check=False,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise InternalError(f"git cat-file --batch: exit {proc.returncode}")
+    out, data, at = {}, proc.stdout, 0
+    for blob in wanted:
+        end = data.index(b"\n", at)
+        header = data[at:end].split(b" ")
+        if len(header) != 3:
+            raise InternalError(f"git cat-file --batch: {blob} is missing from the object store")
+        size = int(header[2])
+        out[blob] = data[end + 1 : end + 1 + size]
+        at = end + 2 + size
+    return out
+
+
+def compute(root: Path, fact: Record) -> Record:
+    """{files, problems, graph} for the index fact: from the cache when its key matches."""
+    from mj_knowledge import extract
+    from mj_knowledge import graph
+
+    key = str(fact["key"])
+    hit = cache.graph(root, key)
+    if hit is not None:
+        return hit
+    index = [(str(p), str(b)) for p, b in fact["index"]]
+    files, problems = sources.classify(sources.load(dict(fact["sources"])), index)
+    seen = cache.files(root)
+    names = [f"{f['blob']} {f['kind']} {f['path']}" for f in files]
+    missing = [f["blob"] for f, n in zip(files, names, strict=True) if n not in seen]
+    content = blobs(root, sorted(set(missing)))
+    kept: dict[str, Record] = {}
+    extracted = []
+    for item, name in zip(files, names, strict=True):
+        got = seen.get(name)
+        if got is None:
+            text = content[item["blob"]].decode("utf-8", "replace")
+            got = extract.extract(item["path"], item["kind"], text)
+        kept[name] = got
+        extracted.append(got)
+    tracked = sorted(p for p, _ in index)
+    result = {"files": files, "problems": problems, "graph": graph.build(files, extracted, tracked)}
+    cache.store(root, key, result, kept if missing or len(kept) != len(seen) else None)
+    return result
+
+
+def views(result: Record, options: argparse.Namespace) -> Iterator[Record]:
+    from mj_knowledge import graph
+
+    view = options.view
+    scope = getattr(options, "scope", None) or "all"
+    findings = graph.findings_of(result["graph"], result["problems"])
+    if view == "sources":
+        for item in result["files"]:
+            if scope in ("all", item["scope"]):
+                yield {"kind": "source", "class": item["class"], "scope": item["scope"],
+                       "node_kind": item["kind"], "blob": item["blob"],
+                       "path": item["path"]}  # fmt: skip
+        yield from (f for f in findings if f["subject"] in _class_subjects(result))
+        return
+    if view == "nodes":
+        wanted = getattr(options, "kind", None)
+        for node in result["graph"]["nodes"]:
+            if scope in ("all", node["scope"]) and wanted in (None, node["node_kind"]):
+                yield node
+    elif view == "edges":
+        wanted = getattr(options, "type", None)
+        scopes = {n["id"]: n["scope"] for n in result["graph"]["nodes"]}
+        for edge in result["graph"]["edges"]:
+            if scope in ("all", scopes[edge["source"]]) and wanted in (None, edge["type"]):
+                yield edge
+    yield from findings
+    if view == "check" and not any(f["level"] == "FAIL" for f in findings):
+        from mj_core.findings import Finding
+
+        held = result["graph"]
+        counts = f"{len(held['nodes'])} node(s), {len(held['edges'])} edge(s)"
+        said = f"{counts}; every declared reference resolves"
+        yield Finding("OK", "knowledge", sources.SHARED, said).record()
+
+
+def _class_subjects(result: Record) -> set[str]:
+    """The subjects of the index's own problems (classes and doubly claimed files)."""
+    return {p["subject"] for p in result["problems"]}
+
+
+def _graph(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    fact = _fact(context, getattr(options, "input", None))
+    yield from views(compute(context.root(), fact), options)
+
+
+STAGES = {"index": Stage(_index), "graph": Stage(_graph)}
