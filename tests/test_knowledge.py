@@ -236,6 +236,7 @@ def test_check_on_a_sound_graph_is_0_and_reads_nothing_but_the_index(layer_repo:
     assert result.out.startswith("OK   knowledge   .ai/repo/knowledge/sources.yaml — ")
     assert result.out.splitlines()[-1].startswith("knowledge check: ok, 1 finding(s)")
     assert layer_repo.git("status", "--porcelain") == ""
+    assert not list((layer_repo.root / ".ai/local").rglob("knowledge-*"))  # check writes nothing
 
 
 def _timed(repo: Repo, *args: str) -> dict[str, int]:
@@ -248,7 +249,7 @@ def _timed(repo: Repo, *args: str) -> dict[str, int]:
 
 def test_an_unchanged_index_is_read_back_from_the_cache(layer_repo: Repo) -> None:
     cold = _timed(layer_repo, "knowledge", "edges")
-    graph = layer_repo.root / ".ai/local/cache/knowledge-graph.json"
+    graph = layer_repo.root / ".ai/local/cache/knowledge-head.json"
     assert graph.is_file() and stat.S_IMODE(graph.stat().st_mode) & 0o077 == 0
     warm = _timed(layer_repo, "knowledge", "edges")
     # the repository's top level, then one `git ls-files -s`; no file read but sources.yaml

@@ -33,7 +33,7 @@ def documents(draw: st.DrawFn) -> tuple[str, int]:
             lines.append(f"{before}[see]({target}){after}")
             stated += 1
         elif shape == "two":
-            lines.append(f"{before}[a]({target}) and ![b]({draw(TARGETS)} \"t\"){after}")
+            lines.append(f'{before}[a]({target}) and ![b]({draw(TARGETS)} "t"){after}')
             stated += 2
         elif shape == "definition":
             lines.append(f"[label-{len(lines)}]: {target}")

@@ -18,27 +18,42 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
     if options.command == "knowledge check":
         return show.findings("knowledge check", records, inv)
-    counted = {"source": 0, "node": 0, "edge": 0}
+    return listing(records, options, inv)
 
-    def text(record: Record) -> str | None:
+
+def listing(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    """Every record, written in blocks (a listing can be 20,000 lines: one write and flush a
+    line would cost more than building them), then the count; the summary's exit code."""
+    from mj_core import jsonl
+    from mj_core.exitcodes import ExitCode
+
+    from majordomus import render as show
+
+    summary: Record = {"exit": int(ExitCode.INTERNAL_ERROR)}
+    counted, block = 0, []
+    for record in records:
         kind = record.get("kind")
-        if kind in counted:
-            counted[kind] += 1
-        return line(record)
-
-    code, summary = show.stream(records, inv, text)
+        if kind == "summary":
+            summary = record
+            if not inv.json:
+                continue
+        elif kind in ("source", "node", "edge"):
+            counted += 1
+        block.append(jsonl.dumps(record).decode() if inv.json else f"{line(record)}\n")
+        if len(block) >= 1024:
+            inv.stdout.write("".join(block))
+            block = []
+    inv.stdout.write("".join(block))
     if not inv.json and not summary.get("error"):
         scope = getattr(options, "scope", None) or "all"
-        if options.command == "knowledge sources":
-            inv.stdout.write(f"knowledge sources: {counted['source']} file(s) in scope {scope}\n")
-        elif options.command == "knowledge nodes":
-            inv.stdout.write(f"knowledge nodes: {counted['node']} node(s) in scope {scope}\n")
-        else:
-            inv.stdout.write(f"knowledge edges: {counted['edge']} edge(s) in scope {scope}\n")
-    return code
+        what = options.command.split()[-1]
+        noun = {"sources": "file(s)", "nodes": "node(s)", "edges": "edge(s)"}[what]
+        inv.stdout.write(f"knowledge {what}: {counted} {noun} in scope {scope}\n")
+    inv.stdout.flush()
+    return show.ended(summary, inv)
 
 
-def line(record: Record) -> str | None:
+def line(record: Record) -> str:
     """One record as the line a person reads."""
     from mj_core.findings import render_text
 
@@ -58,6 +73,4 @@ def line(record: Record) -> str | None:
             f"{record['source']} {record['type']} {record['target']}  "
             f"{where['path']}:{where['line']}{field}"
         )
-    if kind == "finding":
-        return render_text(record)
-    return None
+    return render_text(record)

@@ -1,8 +1,9 @@
 """The graph's cache under `.ai/local/cache/`, keyed by what git's index says.
 
-`knowledge-graph.json` holds the last graph with its key (a digest of both sources files and
-the whole `git ls-files -s` listing): an unchanged repository reads it back and asks git
-nothing more. `knowledge-files.json` holds what each source file stated, keyed by its blob id,
+`knowledge-head.json` (findings, counts), `-files`, `-nodes` and `-edges.json` hold the last
+graph, each part with its key (a digest of both sources files and the whole `git ls-files -s`
+listing): an unchanged repository reads back the parts a reading shows and asks git nothing
+more. `knowledge-entries.json` holds what each source file stated, keyed by its blob id,
 class kind and path, so a changed index re-reads only the blobs it has not seen. A cache that
 is missing, unreadable or of another version is a miss, never an error; a cache that cannot
 be written is skipped (it only saves time). Both are rewritten whole, atomically.
@@ -20,9 +21,9 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 DIRECTORY = ".ai/local/cache"
-GRAPH = "knowledge-graph.json"
-FILES = "knowledge-files.json"
-VERSION = 1
+PARTS = ("files", "nodes", "edges")  # each in knowledge-<part>.json; the rest in -head
+FILES = "knowledge-entries.json"
+VERSION = 3
 
 
 def _read(root: Path, name: str) -> Record | None:
@@ -36,12 +37,18 @@ def _read(root: Path, name: str) -> Record | None:
     return data
 
 
-def graph(root: Path, key: str) -> Record | None:
-    """The cached result for this key, or None."""
-    data = _read(root, GRAPH)
-    if data is None or data.get("key") != key or not isinstance(data.get("result"), dict):
-        return None
-    result: Record = data["result"]
+def graph(root: Path, key: str, parts: tuple[str, ...]) -> Record | None:
+    """The cached result for this key with the parts asked for (of `PARTS`), or None; each
+    part is its own file, so a reading pays only for what it shows."""
+    result: Record = {}
+    for part in ("head", *parts):
+        data = _read(root, f"knowledge-{part}.json")
+        if data is None or data.get("key") != key or part not in data:
+            return None
+        if part == "head":
+            result.update(data["head"])
+        else:
+            result[part] = data[part]
     return result
 
 
@@ -65,12 +72,30 @@ def store(root: Path, key: str, result: Record, entries: dict[str, Record] | Non
             body = {"version": VERSION, "entries": entries}
             atomic.create(root / DIRECTORY / FILES, _dumps(body), replace=True, root=root,
                           durable=False)  # fmt: skip
-        body = {"version": VERSION, "key": key, "result": result}
-        atomic.create(root / DIRECTORY / GRAPH, _dumps(body), replace=True, root=root,
-                      durable=False)  # fmt: skip
+        head = {k: v for k, v in result.items() if k not in PARTS}
+        head["counts"] = {"nodes": len(result["nodes"]), "edges": len(result["edges"])}
+        for part, value in (*((p, result[p]) for p in PARTS), ("head", head)):
+            body = {"version": VERSION, "key": key, part: value}
+            atomic.create(root / DIRECTORY / f"knowledge-{part}.json", _dumps(body),
+                          replace=True, root=root, durable=False)  # fmt: skip
     except (OSError, MjError):
         return
 
 
 def _dumps(value: Record) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def pack(files: list[Record], problems: list[Record], graph: Record) -> Record:
+    """The result as rows, not objects: a third of the bytes, read back in a third the time.
+    `node`, `edge` and `source` records are built from the rows as they are written."""
+    return {
+        "files": [[f["path"], f["blob"], f["class"], f["kind"], f["scope"]] for f in files],
+        "problems": problems,
+        "findings": graph["findings"],
+        "nodes": [[n["id"], n["node_kind"], n["path"], n["title"], n["class"], n["scope"]]
+                  for n in graph["nodes"]],
+        "edges": [[e["type"], e["source"], e["target"], e["ref"], e["provenance"]["path"],
+                   e["provenance"]["line"], e["provenance"].get("field")]
+                  for e in graph["edges"]],
+    }  # fmt: skip

@@ -97,12 +97,12 @@ def _dangling(ref: Record, path: str, where: Record) -> Record:
             "message": f"dead link {ref['ref']}: {target} is not tracked by git"}  # fmt: skip
 
 
-def findings_of(graph: Record, problems: list[Record]) -> list[Record]:
+def findings_of(found: list[Record], problems: list[Record]) -> list[Record]:
     """Every finding as a record: the index's problems, then the graph's."""
     from mj_core.findings import Finding
 
     out = []
-    for item in [*problems, *graph["findings"]]:
+    for item in [*problems, *found]:
         again = CHECK if item["level"] == "FAIL" else None
         said = Finding(item["level"], "knowledge", item["subject"], item["message"], again)
         out.append(said.record())

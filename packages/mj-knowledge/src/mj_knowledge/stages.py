@@ -5,7 +5,8 @@
 cache (and `cache.VERSION`, raised whenever what a file is read into changes). `graph` is a
 filter from that fact (in-process, a file or stdin) to `source`, `node` or `edge` records and
 findings: it reads the cached graph when the key matches, else the source files' blobs it has
-not seen (`git cat-file --batch`, once), and writes the cache back. A FAIL ends every view 10.
+not seen (`git cat-file --batch`, once), and writes the cache back (`check` never writes). A
+FAIL ends every view 10.
 """
 
 from __future__ import annotations
@@ -86,13 +87,20 @@ def blobs(root: Path, wanted: list[str]) -> dict[str, bytes]:
     return out
 
 
-def compute(root: Path, fact: Record) -> Record:
-    """{files, problems, graph} for the index fact: from the cache when its key matches."""
+NEEDS = {"sources": ("files",), "nodes": ("nodes",), "edges": ("edges",), "check": ()}
+
+
+def compute(
+    root: Path, fact: Record, parts: tuple[str, ...] = cache.PARTS, *, store: bool = True
+) -> Record:
+    """The packed graph of the index fact (`cache.pack`), from the cache when its key matches
+    (then with the `parts` asked for only); written back only when `store` (the readings
+    that write nothing, `check` and the briefing's pointers, only read it)."""
     from mj_knowledge import extract
     from mj_knowledge import graph
 
     key = str(fact["key"])
-    hit = cache.graph(root, key)
+    hit = cache.graph(root, key, parts)
     if hit is not None:
         return hit
     index = [(str(p), str(b)) for p, b in fact["index"]]
@@ -111,44 +119,54 @@ def compute(root: Path, fact: Record) -> Record:
         kept[name] = got
         extracted.append(got)
     tracked = sorted(p for p, _ in index)
-    result = {"files": files, "problems": problems, "graph": graph.build(files, extracted, tracked)}
-    cache.store(root, key, result, kept if missing or len(kept) != len(seen) else None)
+    result = cache.pack(files, problems, graph.build(files, extracted, tracked))
+    if store:
+        cache.store(root, key, result, kept if missing or len(kept) != len(seen) else None)
     return result
 
 
 def views(result: Record, options: argparse.Namespace) -> Iterator[Record]:
+    """The view's records, built from the packed rows (`cache.pack`), then the findings."""
     from mj_knowledge import graph
 
     view = options.view
     scope = getattr(options, "scope", None) or "all"
-    findings = graph.findings_of(result["graph"], result["problems"])
+    findings = graph.findings_of(result["findings"], result["problems"])
     if view == "sources":
-        for item in result["files"]:
-            if scope in ("all", item["scope"]):
-                yield {"kind": "source", "class": item["class"], "scope": item["scope"],
-                       "node_kind": item["kind"], "blob": item["blob"],
-                       "path": item["path"]}  # fmt: skip
+        for path, blob, cls, kind, where in result["files"]:
+            if scope in ("all", where):
+                yield {"kind": "source", "class": cls, "scope": where, "node_kind": kind,
+                       "blob": blob, "path": path}  # fmt: skip
         yield from (f for f in findings if f["subject"] in _class_subjects(result))
         return
     if view == "nodes":
         wanted = getattr(options, "kind", None)
-        for node in result["graph"]["nodes"]:
-            if scope in ("all", node["scope"]) and wanted in (None, node["node_kind"]):
-                yield node
+        for ident, kind, path, title, cls, where in result["nodes"]:
+            if scope in ("all", where) and wanted in (None, kind):
+                yield {"kind": "node", "id": ident, "node_kind": kind, "path": path,
+                       "title": title, "class": cls, "scope": where}  # fmt: skip
     elif view == "edges":
-        wanted = getattr(options, "type", None)
-        scopes = {n["id"]: n["scope"] for n in result["graph"]["nodes"]}
-        for edge in result["graph"]["edges"]:
-            if scope in ("all", scopes[edge["source"]]) and wanted in (None, edge["type"]):
-                yield edge
+        yield from _edges(result, scope, getattr(options, "type", None))
     yield from findings
     if view == "check" and not any(f["level"] == "FAIL" for f in findings):
         from mj_core.findings import Finding
 
-        held = result["graph"]
-        counts = f"{len(held['nodes'])} node(s), {len(held['edges'])} edge(s)"
+        held = result.get("counts") or {"nodes": len(result["nodes"]),
+                                         "edges": len(result["edges"])}  # fmt: skip
+        counts = f"{held['nodes']} node(s), {held['edges']} edge(s)"
         said = f"{counts}; every declared reference resolves"
         yield Finding("OK", "knowledge", sources.SHARED, said).record()
+
+
+def _edges(result: Record, scope: str, wanted: str | None) -> Iterator[Record]:
+    scopes = {row[0]: row[5] for row in result["nodes"]} if scope != "all" else {}
+    for kind, source, target, ref, path, line, field in result["edges"]:
+        if (scope == "all" or scopes[source] == scope) and wanted in (None, kind):
+            where = {"path": path, "line": line}
+            if field is not None:
+                where["field"] = field
+            yield {"kind": "edge", "type": kind, "source": source, "target": target,
+                   "ref": ref, "provenance": where}  # fmt: skip
 
 
 def _class_subjects(result: Record) -> set[str]:
@@ -158,7 +176,11 @@ def _class_subjects(result: Record) -> set[str]:
 
 def _graph(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     fact = _fact(context, getattr(options, "input", None))
-    yield from views(compute(context.root(), fact), options)
+    parts = NEEDS[options.view]
+    if options.view == "edges" and (getattr(options, "scope", None) or "all") != "all":
+        parts = ("nodes", "edges")  # an edge's scope is its source node's
+    store = options.view != "check"  # `knowledge check` writes nothing (SCHEMAS)
+    yield from views(compute(context.root(), fact, parts, store=store), options)
 
 
 STAGES = {"index": Stage(_index), "graph": Stage(_graph)}
