@@ -21,9 +21,10 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 DIRECTORY = ".ai/local/cache"
+EDGES = "knowledge-edges.jsonl"
 PARTS = ("files", "nodes", "edges")  # each in knowledge-<part>.json; the rest in -head
 FILES = "knowledge-entries.json"
-VERSION = 3
+VERSION = 4
 
 
 def _read(root: Path, name: str) -> Record | None:
@@ -37,18 +38,52 @@ def _read(root: Path, name: str) -> Record | None:
     return data
 
 
+def _lines(root: Path, key: str, only: set[str] | None) -> list[list[Any]] | None:
+    """The edge rows of `knowledge-edges.jsonl` (its first line the version and key), all or
+    only those whose source is in `only` (the rest are never parsed)."""
+    try:
+        with open(root / DIRECTORY / EDGES, "rb") as handle:
+            data = handle.read().decode()
+    except (OSError, UnicodeDecodeError):
+        return None
+    head, _, rest = data.partition("\n")
+    if head != json.dumps([VERSION, key]):
+        return None
+    rows: list[list[Any]] = []
+    wanted = None if only is None else {json.dumps(s) for s in only}
+    try:
+        for line in rest.split("\n"):
+            source, _, said = line.partition("\t")
+            if said and (wanted is None or source in wanted):
+                name = json.loads(source)
+                rows += [[row[0], name, *row[1:]] for row in json.loads(said)]
+    except ValueError:
+        return None
+    return rows
+
+
+def edges_from(root: Path, key: str, sources: set[str]) -> list[list[Any]] | None:
+    """The cached edges of these source nodes only, or None."""
+    return _lines(root, key, sources)
+
+
 def graph(root: Path, key: str, parts: tuple[str, ...]) -> Record | None:
     """The cached result for this key with the parts asked for (of `PARTS`), or None; each
     part is its own file, so a reading pays only for what it shows."""
     result: Record = {}
     for part in ("head", *parts):
-        data = _read(root, f"knowledge-{part}.json")
-        if data is None or data.get("key") != key or part not in data:
+        value: Any
+        if part == "edges":
+            value = _lines(root, key, None)
+        else:
+            data = _read(root, f"knowledge-{part}.json")
+            value = data.get(part) if data is not None and data.get("key") == key else None
+        if value is None:
             return None
         if part == "head":
-            result.update(data["head"])
+            result.update(value)
         else:
-            result[part] = data[part]
+            result[part] = value
     return result
 
 
@@ -74,12 +109,29 @@ def store(root: Path, key: str, result: Record, entries: dict[str, Record] | Non
                           durable=False)  # fmt: skip
         head = {k: v for k, v in result.items() if k not in PARTS}
         head["counts"] = {"nodes": len(result["nodes"]), "edges": len(result["edges"])}
-        for part, value in (*((p, result[p]) for p in PARTS), ("head", head)):
+        atomic.create(root / DIRECTORY / EDGES, _edge_lines(key, result["edges"]), replace=True,
+                      root=root, durable=False)  # fmt: skip
+        for part, value in (*((p, result[p]) for p in PARTS if p != "edges"), ("head", head)):
             body = {"version": VERSION, "key": key, part: value}
             atomic.create(root / DIRECTORY / f"knowledge-{part}.json", _dumps(body),
                           replace=True, root=root, durable=False)  # fmt: skip
     except (OSError, MjError):
         return
+
+
+def _edge_lines(key: str, rows: list[list[Any]]) -> bytes:
+    """One line a source node: its id, a tab, its edges' rows without the source (the rows
+    come sorted by source)."""
+    out = [json.dumps([VERSION, key])]
+    at = 0
+    while at < len(rows):
+        source, end = rows[at][1], at
+        while end < len(rows) and rows[end][1] == source:
+            end += 1
+        mine = [[row[0], *row[2:]] for row in rows[at:end]]
+        out.append(json.dumps(source) + "\t" + json.dumps(mine, ensure_ascii=False))
+        at = end
+    return ("\n".join(out) + "\n").encode()
 
 
 def _dumps(value: Record) -> bytes:

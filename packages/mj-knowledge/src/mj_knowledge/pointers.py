@@ -12,8 +12,9 @@ A graph that cannot be built is the fact's `problem`, never the briefing's failu
 
 from __future__ import annotations
 
-from mj_core.paths import within
 from mj_core.stage import Stage
+
+from mj_knowledge import cache
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -45,13 +46,21 @@ def wanted(facts: dict[str, Record]) -> tuple[list[str], int] | None:
     return [str(s) for s in task.get("scope") or []], cap
 
 
-def select(result: Record, claims: list[str]) -> list[Record]:
+def in_scope(nodes: list[list[Any]], claims: list[str]) -> list[str]:
+    """The ids of the nodes whose source path lies inside a claim, in byte order."""
+    if any(c in (".", "") for c in claims):
+        return sorted(row[0] for row in nodes)
+    exact = {c.rstrip("/") for c in claims}
+    below = tuple(f"{c}/" for c in exact)
+    return sorted(row[0] for row in nodes if row[2] in exact or row[2].startswith(below))
+
+
+def select(nodes: list[list[Any]], edges: list[list[Any]], first: list[str]) -> list[Record]:
     """Every pointer, nearest first: nodes sourced in scope, then the nodes they name."""
-    rows = {row[0]: row for row in result["nodes"]}
-    first = sorted(i for i, row in rows.items() if any(within(row[2], c) for c in claims))
+    rows = {row[0]: row for row in nodes}
     chosen = dict.fromkeys(first)
     named: dict[str, str] = {}
-    for kind, source, target, *_ in result["edges"]:
+    for kind, source, target, *_ in edges:
         if source in chosen and target in rows and target not in chosen:
             named.setdefault(target, kind)
     out = [_row("in scope", rows[i]) for i in first]
@@ -70,10 +79,18 @@ def fact(root: Path, claims: list[str], cap: int) -> Record:
     from mj_knowledge import stages
 
     try:
-        result = stages.compute(root, stages.index_fact(root), ("nodes", "edges"), store=False)
+        index = stages.index_fact(root)
+        result = stages.compute(root, index, ("nodes",), store=False)
+        first = in_scope(result["nodes"], claims)
+        edges = result.get("edges")
+        if edges is None:  # the cache gave the nodes: read the edges of these nodes only
+            edges = cache.edges_from(root, str(index["key"]), set(first))
+        if edges is None:
+            result = stages.compute(root, index, store=False)
+            edges = result["edges"]
     except MjError as exc:
         return {"kind": "fact", "fact": "knowledge", "problem": exc.message}
-    chosen = select(result, claims)
+    chosen = select(result["nodes"], edges, first)
     return {"kind": "fact", "fact": "knowledge", "pointers": chosen[:cap], "total": len(chosen),
             "more": MORE}  # fmt: skip
 

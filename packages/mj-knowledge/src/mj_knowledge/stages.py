@@ -1,7 +1,8 @@
 """`mj-knowledge index` and `mj-knowledge graph --view sources|nodes|edges|check`.
 
-`index` is the one question asked of git: both sources files' texts and every index entry
-(path, blob id) as one `knowledge-index` fact, with the digest of all three that keys the
+`index` is the one question asked of git: both sources files' texts and the index as git
+lists it (`git ls-files -s -z`: mode, blob id, stage and path of every entry) as one
+`knowledge-index` fact, with the digest of all three that keys the
 cache (and `cache.VERSION`, raised whenever what a file is read into changes). `graph` is a
 filter from that fact (in-process, a file or stdin) to `source`, `node` or `edge` records and
 findings: it reads the cached graph when the key matches, else the source files' blobs it has
@@ -43,8 +44,7 @@ def index_fact(root: Path) -> Record:
         raise InternalError(f"git ls-files -s: {stderr.strip() or f'exit {code}'}")
     said = "\0".join((str(cache.VERSION), texts["shared"], texts["operational"], stdout))
     key = hashlib.sha256(said.encode()).hexdigest()
-    entries = [[path, blob] for path, blob in sources.parse_index(stdout)]
-    return {"kind": "fact", "fact": FACT, "key": key, "sources": texts, "index": entries}
+    return {"kind": "fact", "fact": FACT, "key": key, "sources": texts, "listing": stdout}
 
 
 def _index(options: argparse.Namespace, context: Context) -> Iterator[Record]:
@@ -103,7 +103,7 @@ def compute(
     hit = cache.graph(root, key, parts)
     if hit is not None:
         return hit
-    index = [(str(p), str(b)) for p, b in fact["index"]]
+    index = sources.parse_index(str(fact["listing"]))  # parsed only when the cache misses
     files, problems = sources.classify(sources.load(dict(fact["sources"])), index)
     seen = cache.files(root)
     names = [f"{f['blob']} {f['kind']} {f['path']}" for f in files]
