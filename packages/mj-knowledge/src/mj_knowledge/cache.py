@@ -24,7 +24,7 @@ DIRECTORY = ".ai/local/cache"
 EDGES = "knowledge-edges.jsonl"
 PARTS = ("files", "nodes", "edges")  # each in knowledge-<part>.json; the rest in -head
 FILES = "knowledge-entries.json"
-VERSION = 4
+VERSION = 6
 
 
 def _read(root: Path, name: str) -> Record | None:
@@ -67,7 +67,17 @@ def edges_from(root: Path, key: str, sources: set[str]) -> list[list[Any]] | Non
     return _lines(root, key, sources)
 
 
-def graph(root: Path, key: str, parts: tuple[str, ...]) -> Record | None:
+def key(material: str) -> str:
+    """A short name of the material: its length and two checksums (`zlib`, which costs a
+    briefing less than `hashlib`); the head holds the material itself, compared whole, so a
+    collision can only make a miss, never a wrong graph."""
+    import zlib
+
+    data = material.encode()
+    return f"{len(data):x}-{zlib.crc32(data):08x}-{zlib.adler32(data):08x}"
+
+
+def graph(root: Path, key: str, parts: tuple[str, ...], material: str) -> Record | None:
     """The cached result for this key with the parts asked for (of `PARTS`), or None; each
     part is its own file, so a reading pays only for what it shows."""
     result: Record = {}
@@ -81,7 +91,9 @@ def graph(root: Path, key: str, parts: tuple[str, ...]) -> Record | None:
         if value is None:
             return None
         if part == "head":
-            result.update(value)
+            if value.get("material") != material:
+                return None
+            result.update({k: v for k, v in value.items() if k != "material"})
         else:
             result[part] = value
     return result
@@ -93,7 +105,9 @@ def files(root: Path) -> dict[str, Record]:
     return entries if isinstance(entries, dict) else {}
 
 
-def store(root: Path, key: str, result: Record, entries: dict[str, Record] | None) -> None:
+def store(
+    root: Path, key: str, material: str, result: Record, entries: dict[str, Record] | None
+) -> None:
     """Write the graph (and, when the files were re-read, their entries); skipped, never an
     error, where `.ai/local/` is absent or refuses the write."""
     from mj_core import atomic
@@ -109,6 +123,7 @@ def store(root: Path, key: str, result: Record, entries: dict[str, Record] | Non
                           durable=False)  # fmt: skip
         head = {k: v for k, v in result.items() if k not in PARTS}
         head["counts"] = {"nodes": len(result["nodes"]), "edges": len(result["edges"])}
+        head["material"] = material
         atomic.create(root / DIRECTORY / EDGES, _edge_lines(key, result["edges"]), replace=True,
                       root=root, durable=False)  # fmt: skip
         for part, value in (*((p, result[p]) for p in PARTS if p != "edges"), ("head", head)):

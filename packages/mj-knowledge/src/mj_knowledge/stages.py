@@ -34,17 +34,19 @@ FACT = "knowledge-index"
 
 
 def index_fact(root: Path) -> Record:
-    import hashlib
-
     from mj_core import git
 
     texts = sources.read(root)
     code, stdout, stderr = git.run("ls-files", "-s", "-z", cwd=root)
     if code != 0:
         raise InternalError(f"git ls-files -s: {stderr.strip() or f'exit {code}'}")
-    said = "\0".join((str(cache.VERSION), texts["shared"], texts["operational"], stdout))
-    key = hashlib.sha256(said.encode()).hexdigest()
+    key = cache.key(material(texts, stdout))
     return {"kind": "fact", "fact": FACT, "key": key, "sources": texts, "listing": stdout}
+
+
+def material(texts: dict[str, str], listing: str) -> str:
+    """What the cache is keyed by: the cache's version, both sources files and the listing."""
+    return "\0".join((str(cache.VERSION), texts["shared"], texts["operational"], listing))
 
 
 def _index(options: argparse.Namespace, context: Context) -> Iterator[Record]:
@@ -60,22 +62,20 @@ def _fact(context: Context, path: str | None) -> Record:
 
 def blobs(root: Path, wanted: list[str]) -> dict[str, bytes]:
     """The content of each blob id, read from git's object store in one call."""
-    import subprocess
-
     from mj_core import git
+    from mj_core import spawn
+    from mj_core import timing
 
     if not wanted:
         return {}
-    from mj_core import timing
-
     timing.count("git")
-    proc = subprocess.run(
-        ["git", *git.SAFE, "cat-file", "--batch"], cwd=root, env=git.clean_env(),
-        input="".join(f"{b}\n" for b in wanted).encode(), capture_output=True, check=False,
-    )  # fmt: skip
-    if proc.returncode != 0:
-        raise InternalError(f"git cat-file --batch: exit {proc.returncode}")
-    out, data, at = {}, proc.stdout, 0
+    argv = ["git", *git.SAFE, "-C", str(root), "cat-file", "--batch"]
+    code, data, _ = spawn.run_input(
+        argv, git.clean_env(), "".join(f"{b}\n" for b in wanted).encode()
+    )
+    if code != 0:
+        raise InternalError(f"git cat-file --batch: exit {code}")
+    out, at = {}, 0
     for blob in wanted:
         end = data.index(b"\n", at)
         header = data[at:end].split(b" ")
@@ -100,7 +100,8 @@ def compute(
     from mj_knowledge import graph
 
     key = str(fact["key"])
-    hit = cache.graph(root, key, parts)
+    said = material(dict(fact["sources"]), str(fact["listing"]))
+    hit = cache.graph(root, key, parts, said) if cache.key(said) == key else None
     if hit is not None:
         return hit
     index = sources.parse_index(str(fact["listing"]))  # parsed only when the cache misses
@@ -121,7 +122,8 @@ def compute(
     tracked = sorted(p for p, _ in index)
     result = cache.pack(files, problems, graph.build(files, extracted, tracked))
     if store:
-        cache.store(root, key, result, kept if missing or len(kept) != len(seen) else None)
+        kept_or_none = kept if missing or len(kept) != len(seen) else None
+        cache.store(root, key, said, result, kept_or_none)
     return result
 
 
