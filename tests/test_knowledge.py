@@ -218,6 +218,7 @@ def test_edges_carry_their_provenance_and_markdown_rules(layer_repo: Repo) -> No
 def test_a_declared_reference_to_nothing_fails_every_view(layer_repo: Repo) -> None:
     plan(layer_repo, deps="I7")
     note = "---\nid: tabs\nrelations:\n  - type: specified_by\n    target: file:docs/gone.md\n"
+    note += "  - type: relates_to\n    target: rule:majordomus.policy-schema\n"
     layer_repo.write(".ai/repo/knowledge/curated/tabs.md", note + "---\n# Tabs\n")
     layer_repo.commit("dangling")
     for sub in ("nodes", "edges", "check"):
@@ -227,6 +228,8 @@ def test_a_declared_reference_to_nothing_fails_every_view(layer_repo: Repo) -> N
         assert (".ai/repo/project/issues/I2.yaml:14", "depends_on[0] names I7") in said, result
         assert (".ai/repo/knowledge/curated/tabs.md:5",
                 "relations[0].target names file:docs/gone.md") in said, result  # fmt: skip
+    warned = [line for line in result.out.splitlines() if line.startswith("WARN")]
+    assert any("tabs.md:6 — relations[1]: type 'relates_to' is not one of" in w for w in warned)
     assert layer_repo.mj("knowledge", "sources").code == 0
 
 

@@ -90,3 +90,44 @@ def test_a_graph_that_does_not_build_is_stated_not_fatal(layer_repo: Repo) -> No
     assert result.code == 0, result
     assert "- knowledge pointers — the graph did not build: " in result.out
     assert "unknown key 'colour'" in result.out
+
+
+def test_the_use_case_context_run_with_a_knowledge_section(layer_repo: Repo) -> None:
+    """USE-CASE-context: an active task on `lib` with a checkpoint, a decision and an open
+    question; `lib`'s notes declared as knowledge (a `document` class)."""
+    sources = layer_repo.root / ".ai/repo/knowledge/sources.yaml"
+    sources.write_text(
+        sources.read_text() + "  - id: lib-notes\n    kind: document\n    discovery: vcs\n"
+        '    pathspec: ":(glob)lib/**/*.md"\n    required: false\n'
+    )
+    layer_repo.write("lib/parser.py", "def parse():\n    pass\n")
+    layer_repo.write(
+        "lib/NOTES.md", "# Parser notes\n\nThe rules: [resume](../.ai/repo/prompts/resume.md).\n"
+    )
+    layer_repo.commit("lib and its notes")
+    for args, stdin in (
+        (("start", "narrow the parser", "--scope", "lib"), None),
+        (("checkpoint",), "started\n"),
+        (("decision", "add", "keep spaces", "--why", "the style guide"), None),
+        (("question", "add", "which one?"), None),
+    ):
+        assert layer_repo.mj(*args, stdin=stdin).code == 0, args
+    everything = layer_repo.mj("context")
+    assert everything.code == 0, everything
+    order = [line for line in everything.out.splitlines() if line.startswith("## ")]
+    assert order[:3] == ["## GIT", "## TASK", "## PROFILE implementation"]
+    assert section(everything.out, "## KNOWLEDGE POINTERS") == [
+        "## KNOWLEDGE POINTERS (2 of 2)",
+        "- in scope document document:lib/NOTES.md lib/NOTES.md — Parser notes",
+        "- references prompt prompt:resume .ai/repo/prompts/resume.md — "
+        "pick up the active task where the last session left it, from durable state only",
+    ]
+    checkpoint = next(i for i, title in enumerate(order) if title.startswith("## LATEST CHECK"))
+    assert order.index("## KNOWLEDGE POINTERS (2 of 2)") > checkpoint
+    budgeted = layer_repo.mj("context", "--budget-lines", "30")
+    assert budgeted.code == 10, budgeted
+    assert "- knowledge pointers — context budget 30 lines; run: majordomus knowledge edges" in (
+        budgeted.out
+    )
+    machine = json.loads(layer_repo.mj("context", "--json").out)
+    assert [s["id"] for s in machine["sections"] if s["id"] == "pointers"] == ["pointers"]

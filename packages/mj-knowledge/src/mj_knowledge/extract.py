@@ -72,6 +72,8 @@ def extract(path: str, kind: str, text: str) -> Record:
     node = {"id": ident, "node_kind": node_kind, "path": path, "title": title}
     if doc is not None:
         refs.extend(_declared(node_kind, doc, data))
+        if node_kind == "knowledge":
+            problems.extend(_refused(doc, data))
     for line, written, target in mdlinks.links(body, first) if body else ():
         refs.append({"type": "references", "to": "file", "target": _join(path, target),
                      "ref": written, "line": line, "declared": False})  # fmt: skip
@@ -149,4 +151,23 @@ def _relations(doc: yamlstrict.Document, data: Record) -> list[Record]:
             out.append(_ref(doc, ("relations", i, "target"), item["type"], "file", path, target))
         else:
             out.append(_ref(doc, ("relations", i, "target"), item["type"], "node", target, target))
+    return out
+
+
+def _refused(doc: yamlstrict.Document, data: Record) -> list[Record]:
+    """A relation that is not an edge: a type outside the closed set, or no `<kind>:` target
+    (WARN: the note says it, the graph does not carry it)."""
+    out: list[Record] = []
+    relations = data.get("relations")
+    for i, item in enumerate(relations if isinstance(relations, list) else []):
+        kind = item.get("type") if isinstance(item, dict) else None
+        target = item.get("target") if isinstance(item, dict) else None
+        if kind in EDGE_TYPES and isinstance(target, str) and ":" in target:
+            continue
+        why = (f"type {kind!r} is not one of {', '.join(EDGE_TYPES)}" if kind not in EDGE_TYPES
+               else f"target {target!r} names no `<kind>:` or `file:`")  # fmt: skip
+        at = f"{doc.name}:{doc.line(('relations', i))}"
+        out.append(
+            {"level": "WARN", "subject": at, "message": f"relations[{i}]: {why} — not an edge"}
+        )
     return out
