@@ -127,6 +127,10 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("adr", "affected"), None),
     (("adr", "propose", "A decision", "--tag", "x", "--from", "file:lib/a"), None),
     (("adr", "propose", "Accepted", "--status", "accepted"), None),
+    (("knowledge", "sources"), None),
+    (("knowledge", "nodes", "--kind", "rule"), None),
+    (("knowledge", "edges", "--type", "depends_on"), None),
+    (("knowledge", "check"), None),
 ]
 
 

@@ -128,3 +128,14 @@ def test_git_is_asked_without_fsmonitor_signatures_or_a_pager(tmp_path: Path) ->
     assert not touched.exists()
     code, out, _ = git.run("config", "--get", "log.showSignature", cwd=root)
     assert (code, out) == (0, "false\n")
+
+
+def test_input_larger_than_a_pipe_is_fed_while_the_output_is_read() -> None:
+    data = b"".join(b"%07d line of input\n" % i for i in range(200_000))  # ~4 MB each way
+    code, out, err = spawn.run_input(["cat"], dict(os.environ), data)
+    assert (code, out, err) == (0, data, b"")
+
+
+def test_a_child_that_stops_reading_ends_with_its_own_verdict() -> None:
+    code, out, _ = spawn.run_input(["head", "-c", "5"], dict(os.environ), b"x" * 1_000_000)
+    assert (code, out) == (0, b"xxxxx")

@@ -52,6 +52,7 @@ DROP_ORDER = (
     "history",
     "prompt",
     "files",
+    "pointers",
     "documents",
     "decisions",
     "checkpoint-body",
@@ -59,8 +60,13 @@ DROP_ORDER = (
 )
 DROPPED_ITEM = {
     "documents": "context documents",
+    "pointers": "knowledge pointers",
     "checkpoint-body": "checkpoint body",
     "handover-body": "handover body",
+}
+RUN = {  # the command that prints what a drop removed
+    "documents": "; run: majordomus context resolve <path>",
+    "pointers": "; run: majordomus knowledge edges",
 }
 HEADER_LINES = 3  # title, disclaimer, blank
 BUDGET_LINES = 2  # "## BUDGET" and its line
@@ -105,9 +111,7 @@ def fit(shown: list[Section], excluded: list[Excluded], limit: int) -> list[str]
                 section.drop = None
             else:
                 shown.remove(section)
-            why = reason + (
-                "; run: majordomus context resolve <path>" if name == "documents" else ""
-            )
+            why = reason + RUN.get(name, "")
             excluded.append(Excluded(DROPPED_ITEM.get(name, name), why))
             dropped.append(name)
     return dropped

@@ -16,7 +16,9 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
-NO_GRAPH = "the knowledge graph does not exist yet"
+NO_CANDIDATES = (
+    "no candidate records: `majordomus knowledge derive` is not built, so none awaits review"
+)
 
 
 def lines_of(text: str) -> list[str]:
@@ -25,7 +27,7 @@ def lines_of(text: str) -> list[str]:
 
 
 def knowledge(view: View) -> Excluded:
-    return Excluded("knowledge", f"{NO_GRAPH}: no candidates can await review — stated, not lost")
+    return Excluded("knowledge", f"{NO_CANDIDATES} — stated, not lost")
 
 
 def decisions(view: View) -> Section | Excluded | None:
@@ -85,16 +87,32 @@ def _record_section(view: View, ident: str, name: str, record: dict[str, Any]) -
     return Section(ident, title, body, drop=f"{ident}-body", degraded=degraded)
 
 
-def pointers(view: View) -> Excluded | None:
+def pointers(view: View) -> Section | Excluded | None:
     if not view.active:
         return None
     if view.context.get("knowledge") is not True:
         return Excluded(
             "knowledge pointers", f"profile {view.profile} does not set context.knowledge: true"
         )
-    return Excluded(
-        "knowledge pointers", f"{NO_GRAPH}: majordomus knowledge has nothing to point at"
-    )
+    fact = view.facts.get("knowledge")
+    if fact is None:
+        said = "not compiled for this briefing: `majordomus context` shows them"
+        return Excluded("knowledge pointers", said)
+    if fact.get("problem"):
+        return Excluded("knowledge pointers", f"the graph did not build: {fact['problem']}")
+    chosen, total = fact["pointers"], int(fact["total"])
+    if not chosen:
+        why = "no knowledge node lies in the task's scope" if total == 0 else "capped at 0"
+        return Excluded("knowledge pointers", f"{why} — run: {fact['more']}")
+    body = [
+        f"- {p['relation']} {p['node_kind']} {p['id']} {p['path']}"
+        + (f" — {p['title']}" if p["title"] else "")
+        for p in chosen
+    ]
+    if total > len(chosen):
+        body.append(f"- … {total - len(chosen)} more: {fact['more']}")
+    title = f"## KNOWLEDGE POINTERS ({len(chosen)} of {total})"
+    return Section("pointers", title, body, drop="pointers")
 
 
 def files(view: View) -> Section | Excluded | None:

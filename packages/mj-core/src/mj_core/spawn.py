@@ -113,14 +113,36 @@ def start_all(
     return Running(children, commands, timeout)
 
 
-def _start(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, int, int]:
+def run_input(argv: Sequence[str], env: Mapping[str, str], data: bytes) -> Result:
+    """Run one command with `data` on its standard input (written as the child reads it,
+    while its output is read, so neither pipe can fill and stall the other)."""
+    in_r, in_w = os.pipe()
+    try:
+        if in_r <= 2:
+            raise OSError("standard descriptors are closed")
+        pid, out_fd, err_fd = _start(argv, env, stdin=in_r)
+    except BaseException:
+        os.close(in_w)
+        raise
+    finally:
+        os.close(in_r)
+    buffers = _drain([out_fd, err_fd], time.monotonic() + TIMEOUT, feed=(in_w, data))
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), buffers[out_fd], buffers[err_fd]
+
+
+def _start(
+    argv: Sequence[str], env: Mapping[str, str], stdin: int | None = None
+) -> tuple[int, int, int]:
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     try:
         if min(out_w, err_w) <= 2:  # a closed standard descriptor was reused: no dup2 no-ops
             raise OSError("standard descriptors are closed")
-        actions = [
-            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        actions: list[tuple[object, ...]] = [
+            (os.POSIX_SPAWN_DUP2, stdin, 0)
+            if stdin is not None
+            else (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
             (os.POSIX_SPAWN_DUP2, out_w, 1),
             (os.POSIX_SPAWN_DUP2, err_w, 2),
         ]
@@ -134,14 +156,22 @@ def _start(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, int, int]:
     return pid, out_r, err_r
 
 
-def _drain(fds: list[int], deadline: float | None = None) -> dict[int, bytes]:
-    """Read every descriptor to end of file (the pipes close when the children exit); past
-    `deadline` (a `time.monotonic` moment) close them all and raise TimeoutError."""
+def _drain(
+    fds: list[int], deadline: float | None = None, feed: tuple[int, bytes] | None = None
+) -> dict[int, bytes]:
+    """Read every descriptor to end of file (the pipes close when the children exit), writing
+    `feed`'s bytes to its descriptor (then closing it) meanwhile; past `deadline` (a
+    `time.monotonic` moment) close them all and raise TimeoutError."""
     chunks: dict[int, list[bytes]] = {fd: [] for fd in fds}
     poller = select.poll()
     for fd in fds:
         poller.register(fd, select.POLLIN)
     open_fds = set(fds)
+    sink, pending = feed if feed is not None else (-1, b"")
+    if feed is not None:
+        os.set_blocking(sink, False)  # a write takes what fits and never waits on the child
+        poller.register(sink, select.POLLOUT)
+        open_fds.add(sink)
     while open_fds:
         left = None if deadline is None else deadline - time.monotonic()
         ready = poller.poll(None if left is None else max(0, int(left * 1000) + 1))
@@ -150,6 +180,18 @@ def _drain(fds: list[int], deadline: float | None = None) -> dict[int, bytes]:
                 os.close(fd)
             raise TimeoutError
         for fd, _ in ready:
+            if fd == sink:
+                try:
+                    pending = pending[os.write(sink, pending[:_CHUNK]) :] if pending else b""
+                except BlockingIOError:
+                    continue
+                except BrokenPipeError:  # the child stopped reading: its output says why
+                    pending = b""
+                if not pending:
+                    poller.unregister(sink)
+                    os.close(sink)
+                    open_fds.discard(sink)
+                continue
             data = os.read(fd, _CHUNK)
             if data:
                 chunks[fd].append(data)

@@ -8,7 +8,13 @@ from mj_core.cli import LazyTable
 from mj_core.cli import Tool
 
 # subcommand → the module whose STAGES defines it; a run imports only its own module
-TABLE = LazyTable({})
+TABLE = LazyTable(
+    {
+        "index": "mj_knowledge.stages",
+        "graph": "mj_knowledge.stages",
+        "pointers": "mj_knowledge.pointers",
+    }
+)
 
 DESCRIPTION = (
     "knowledge sources, the deterministic reference graph with provenance, pointers, candidates"

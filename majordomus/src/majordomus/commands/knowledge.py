@@ -1,0 +1,76 @@
+"""`majordomus knowledge sources|nodes|edges|check`."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterable
+    from typing import Any
+
+    from majordomus.invocation import Invocation
+
+    Record = dict[str, Any]
+
+
+def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    from majordomus import render as show
+
+    if options.command == "knowledge check":
+        return show.findings("knowledge check", records, inv)
+    return listing(records, options, inv)
+
+
+def listing(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    """Every record, written in blocks (a listing can be 20,000 lines: one write and flush a
+    line would cost more than building them), then the count; the summary's exit code."""
+    from mj_core import jsonl
+    from mj_core.exitcodes import ExitCode
+
+    from majordomus import render as show
+
+    summary: Record = {"exit": int(ExitCode.INTERNAL_ERROR)}
+    counted, block = 0, []
+    for record in records:
+        kind = record.get("kind")
+        if kind == "summary":
+            summary = record
+            if not inv.json:
+                continue
+        elif kind in ("source", "node", "edge"):
+            counted += 1
+        block.append(jsonl.dumps(record).decode() if inv.json else f"{line(record)}\n")
+        if len(block) >= 1024:
+            inv.stdout.write("".join(block))
+            block = []
+    inv.stdout.write("".join(block))
+    if not inv.json and not summary.get("error"):
+        scope = getattr(options, "scope", None) or "all"
+        what = options.command.split()[-1]
+        noun = {"sources": "file(s)", "nodes": "node(s)", "edges": "edge(s)"}[what]
+        inv.stdout.write(f"knowledge {what}: {counted} {noun} in scope {scope}\n")
+    inv.stdout.flush()
+    return show.ended(summary, inv)
+
+
+def line(record: Record) -> str:
+    """One record as the line a person reads."""
+    from mj_core.findings import render_text
+
+    kind = record.get("kind")
+    if kind == "source":
+        return (
+            f"{record['class']} {record['scope']} {record['node_kind']} "
+            f"{record['blob'][:12]} {record['path']}"
+        )
+    if kind == "node":
+        title = f"  {record['title']}" if record["title"] else ""
+        return f"{record['id']}  {record['node_kind']}  {record['path']}{title}"
+    if kind == "edge":
+        where = record["provenance"]
+        field = f" ({where['field']})" if "field" in where else ""
+        return (
+            f"{record['source']} {record['type']} {record['target']}  "
+            f"{where['path']}:{where['line']}{field}"
+        )
+    return render_text(record)

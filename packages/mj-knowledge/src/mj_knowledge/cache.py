@@ -1,0 +1,168 @@
+"""The graph's cache under `.ai/local/cache/`, keyed by what git's index says.
+
+`knowledge-head.json` (findings, counts), `-files`, `-nodes` and `-edges.json` hold the last
+graph, each part with its key (a digest of both sources files and the whole `git ls-files -s`
+listing): an unchanged repository reads back the parts a reading shows and asks git nothing
+more. `knowledge-entries.json` holds what each source file stated, keyed by its blob id,
+class kind and path, so a changed index re-reads only the blobs it has not seen. A cache that
+is missing, unreadable or of another version is a miss, never an error; a cache that cannot
+be written is skipped (it only saves time). Both are rewritten whole, atomically.
+"""
+
+from __future__ import annotations
+
+import json
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    Record = dict[str, Any]
+
+DIRECTORY = ".ai/local/cache"
+EDGES = "knowledge-edges.jsonl"
+PARTS = ("files", "nodes", "edges")  # each in knowledge-<part>.json; the rest in -head
+FILES = "knowledge-entries.json"
+VERSION = 6
+
+
+def _read(root: Path, name: str) -> Record | None:
+    try:
+        with open(root / DIRECTORY / name, "rb") as handle:
+            data = json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        return None
+    return data
+
+
+def _lines(root: Path, key: str, only: set[str] | None) -> list[list[Any]] | None:
+    """The edge rows of `knowledge-edges.jsonl` (its first line the version and key), all or
+    only those whose source is in `only` (the rest are never parsed)."""
+    try:
+        with open(root / DIRECTORY / EDGES, "rb") as handle:
+            data = handle.read().decode()
+    except (OSError, UnicodeDecodeError):
+        return None
+    head, _, rest = data.partition("\n")
+    if head != json.dumps([VERSION, key]):
+        return None
+    rows: list[list[Any]] = []
+    wanted = None if only is None else {json.dumps(s) for s in only}
+    try:
+        for line in rest.split("\n"):
+            source, _, said = line.partition("\t")
+            if said and (wanted is None or source in wanted):
+                name = json.loads(source)
+                rows += [[row[0], name, *row[1:]] for row in json.loads(said)]
+    except ValueError:
+        return None
+    return rows
+
+
+def edges_from(root: Path, key: str, sources: set[str]) -> list[list[Any]] | None:
+    """The cached edges of these source nodes only, or None."""
+    return _lines(root, key, sources)
+
+
+def key(material: str) -> str:
+    """A short name of the material: its length and two checksums (`zlib`, which costs a
+    briefing less than `hashlib`); the head holds the material itself, compared whole, so a
+    collision can only make a miss, never a wrong graph."""
+    import zlib
+
+    data = material.encode()
+    return f"{len(data):x}-{zlib.crc32(data):08x}-{zlib.adler32(data):08x}"
+
+
+def graph(root: Path, key: str, parts: tuple[str, ...], material: str) -> Record | None:
+    """The cached result for this key with the parts asked for (of `PARTS`), or None; each
+    part is its own file, so a reading pays only for what it shows."""
+    result: Record = {}
+    for part in ("head", *parts):
+        value: Any
+        if part == "edges":
+            value = _lines(root, key, None)
+        else:
+            data = _read(root, f"knowledge-{part}.json")
+            value = data.get(part) if data is not None and data.get("key") == key else None
+        if value is None:
+            return None
+        if part == "head":
+            if value.get("material") != material:
+                return None
+            result.update({k: v for k, v in value.items() if k != "material"})
+        else:
+            result[part] = value
+    return result
+
+
+def files(root: Path) -> dict[str, Record]:
+    data = _read(root, FILES)
+    entries = data.get("entries") if data is not None else None
+    return entries if isinstance(entries, dict) else {}
+
+
+def store(
+    root: Path, key: str, material: str, result: Record, entries: dict[str, Record] | None
+) -> None:
+    """Write the graph (and, when the files were re-read, their entries); skipped, never an
+    error, where `.ai/local/` is absent or refuses the write."""
+    from mj_core import atomic
+    from mj_core.errors import MjError
+
+    if not (root / ".ai" / "local").is_dir():
+        return
+    try:
+        atomic.make_dirs(root / DIRECTORY, root=root)
+        if entries is not None:
+            body = {"version": VERSION, "entries": entries}
+            atomic.create(root / DIRECTORY / FILES, _dumps(body), replace=True, root=root,
+                          durable=False)  # fmt: skip
+        head = {k: v for k, v in result.items() if k not in PARTS}
+        head["counts"] = {"nodes": len(result["nodes"]), "edges": len(result["edges"])}
+        head["material"] = material
+        atomic.create(root / DIRECTORY / EDGES, _edge_lines(key, result["edges"]), replace=True,
+                      root=root, durable=False)  # fmt: skip
+        for part, value in (*((p, result[p]) for p in PARTS if p != "edges"), ("head", head)):
+            body = {"version": VERSION, "key": key, part: value}
+            atomic.create(root / DIRECTORY / f"knowledge-{part}.json", _dumps(body),
+                          replace=True, root=root, durable=False)  # fmt: skip
+    except (OSError, MjError):
+        return
+
+
+def _edge_lines(key: str, rows: list[list[Any]]) -> bytes:
+    """One line a source node: its id, a tab, its edges' rows without the source (the rows
+    come sorted by source)."""
+    out = [json.dumps([VERSION, key])]
+    at = 0
+    while at < len(rows):
+        source, end = rows[at][1], at
+        while end < len(rows) and rows[end][1] == source:
+            end += 1
+        mine = [[row[0], *row[2:]] for row in rows[at:end]]
+        out.append(json.dumps(source) + "\t" + json.dumps(mine, ensure_ascii=False))
+        at = end
+    return ("\n".join(out) + "\n").encode()
+
+
+def _dumps(value: Record) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def pack(files: list[Record], problems: list[Record], graph: Record) -> Record:
+    """The result as rows, not objects: a third of the bytes, read back in a third the time.
+    `node`, `edge` and `source` records are built from the rows as they are written."""
+    return {
+        "files": [[f["path"], f["blob"], f["class"], f["kind"], f["scope"]] for f in files],
+        "problems": problems,
+        "findings": graph["findings"],
+        "nodes": [[n["id"], n["node_kind"], n["path"], n["title"], n["class"], n["scope"]]
+                  for n in graph["nodes"]],
+        "edges": [[e["type"], e["source"], e["target"], e["ref"], e["provenance"]["path"],
+                   e["provenance"]["line"], e["provenance"].get("field")]
+                  for e in graph["edges"]],
+    }  # fmt: skip
