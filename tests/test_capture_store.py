@@ -118,6 +118,20 @@ def test_reconcile_links_an_orphan_from_the_working_context_then_the_ledger(
     assert json.loads(late.read_text())["episode_link"] == "ledger"
 
 
+def test_a_ledger_line_naming_a_path_elsewhere_is_no_evidence(layer_repo: Repo) -> None:
+    repo = installed(layer_repo)
+    orphan = prompt(repo, "ps-5", "which episode?")
+    line = {"ts": "2026-12-01T10:00:00Z", "event": "session.closed", "outcome": "closed"}
+    line["session"] = "s-20261201100000-abcd"
+    with (repo.root / ".ai/local/state/ledger.jsonl").open("a") as ledger:
+        for where in ("/etc/passwd", "../outside.md", ".ai/repo/sessions/../../x.md"):
+            ledger.write(json.dumps({**line, "session_path": where}) + "\n")
+    before = orphan.read_bytes()
+    result = repo.mj("capture", "reconcile")
+    assert result.code == 0 and "no episode of ps-5 survives" in result.out, result
+    assert orphan.read_bytes() == before
+
+
 def test_reconcile_refuses_two_episodes_for_one_provider_session(layer_repo: Repo) -> None:
     repo = installed(layer_repo)
     for _ in range(2):  # a resumed provider session: the same id, a second episode

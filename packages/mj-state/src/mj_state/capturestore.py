@@ -155,8 +155,14 @@ def _closed_lines(root: Path) -> Iterator[tuple[str, str]]:
         value = ledger.parse(number, text, complete=complete).record
         if type(value) is dict and value.get("event") == "session.closed":
             episode, where = value.get("session"), value.get("session_path")
-            if isinstance(episode, str) and isinstance(where, str) and ".." not in where:
+            if isinstance(episode, str) and isinstance(where, str) and _a_record_path(where):
                 yield episode, where
+
+
+def _a_record_path(where: str) -> bool:
+    """A ledger line's `session_path` names a closed record, or nothing is read from it."""
+    parts = where.split("/")
+    return len(parts) == 4 and parts[:3] == [".ai", "repo", "sessions"] and parts[3].endswith(".md")
 
 
 def reconcile(options: argparse.Namespace, context: Context) -> Iterator[Record]:
