@@ -95,14 +95,17 @@ def test_baseline_needs_a_clean_tree_unless_forced(git_repo: Repo) -> None:
     assert [r["command"] for r in doc["results"]] == ["version"]
 
 
-def test_check_fails_a_doctored_baseline_and_passes_an_honest_one(git_repo: Repo) -> None:
+def test_check_fails_a_fast_doctored_baseline_and_passes_a_slow_one(git_repo: Repo) -> None:
     args = ("version", "--samples", "7", "--warmup", "1", "--baseline", "bench/baseline.json")
     written = bench(git_repo, *args, "--write-baseline")
     assert written.code == 0, written
+    # a baseline 4× slower than recorded: room for the noise of a loaded machine (seven samples
+    # of a 30 ms process beside the rest of the suite can cross any tolerance the policy allows)
+    _doctor(git_repo, "bench/baseline.json", 4.0)
     honest = bench(git_repo, *args, "--check")
     assert honest.code == 0, honest
     assert "OK   bench       version [repository, warm]" in honest.out
-    _doctor(git_repo, "bench/baseline.json", 0.01)  # the baseline now claims 100× faster
+    _doctor(git_repo, "bench/baseline.json", 0.0025)  # now 100× faster than was recorded
     regressed = bench(git_repo, *args, "--check")
     assert regressed.code == 10, regressed
     [fail] = [line for line in regressed.out.splitlines() if line.startswith("FAIL")]
