@@ -207,3 +207,26 @@ def test_start_issue_seeds_scope_and_requires_and_plan_done_waits_on_them(repo: 
     assert repo.mj("evidence", "--covers", "tests", "--command", "python3 -c pass").code == 0
     done = repo.mj("plan", "done", "I0001")
     assert done.code == 0, done
+
+
+def test_a_symlinked_artifact_is_no_proof(repo: Repo) -> None:
+    started(repo, "tests")
+    (repo.root / "tests/link.py").symlink_to(repo.root / "src/a.py")
+    before = (repo.root / LEDGER).read_bytes()
+    result = repo.mj("evidence", "--covers", "tests", "--artifact", "tests/link.py")
+    assert result.code == 15 and "symbolic link" in result.err, result
+    assert (repo.root / LEDGER).read_bytes() == before
+
+
+def test_an_evidence_line_written_by_hand_breaks_the_chain_and_finish_refuses(repo: Repo) -> None:
+    started(repo, "tests")
+    (start,) = lines(repo, "task.started")
+    forged = {"ts": start["ts"], "event": "task.evidence", "task_id": start["task_id"],
+              "head": start["head"], "branch": start["branch"], "covers": "tests",
+              "kind": "command", "command": "pytest", "exit": 0, "result": "pass",
+              "inputs_hash": None}  # fmt: skip
+    with (repo.root / LEDGER).open("a") as ledger:
+        ledger.write(json.dumps(forged) + "\n")
+    result = finish(repo)
+    assert result.code == 10, result
+    assert "FAIL" in result.out and lines(repo, "task.finished") == []

@@ -87,11 +87,16 @@ def _ran(layer: Layer, command: str) -> Record:
 
 
 def _artifact(layer: Layer, given: str, result: str | None) -> Record:
+    import os
+
     from mj_core import paths
 
     shown = paths.relative_from_root(layer.root, given, what="--artifact")  # an escape → 15
+    named = os.path.relpath(os.path.normpath(os.path.join(layer.root, given)), layer.root)
+    if named.replace(os.sep, "/") != shown:  # the canonical path is another: a link was followed
+        raise Refused(f"evidence: --artifact {given}: reaches {shown} through a symbolic link")
     path = layer.root / shown
-    if path.is_symlink() or not path.is_file():
+    if not path.is_file():
         raise MissingArtifact(f"evidence: --artifact {shown}: no such file in this repository")
     digest = obligations.inputs_hash(layer.root, [shown])
     return {"artifact": shown, "artifact_hash": digest, "result": result or "pass"}
