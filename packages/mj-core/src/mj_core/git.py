@@ -161,10 +161,17 @@ _DIRS: dict[str, tuple[str, str]] = {}
 
 
 def dirs(root: Path | str) -> tuple[str, str] | None:
-    """(git directory, common directory) of the checkout at `root` as absolute paths, asked of
-    git once per process (an answer is kept; none is asked again); None outside a repository."""
+    """(git directory, common directory) of the checkout at `root` as absolute paths: read from
+    git's plain layout when it is one (`gitlayout`), else asked of git, once per process (an
+    answer is kept; none is asked again); None outside a repository."""
     key = os.fspath(root)
     if key not in _DIRS:
+        from mj_core import gitlayout
+
+        plain = gitlayout.dirs(key)
+        if plain is not None:
+            _DIRS[key] = plain
+            return plain
         found = out("rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", cwd=key)
         lines = (found or "").splitlines()
         if len(lines) != 2:

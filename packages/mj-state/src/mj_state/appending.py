@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from mj_core.stage import Context
 from mj_core.stage import Stage
-from mj_policy.layer import load
-
-from mj_state import ledger
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -25,6 +22,13 @@ if TYPE_CHECKING:
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     arrived = list(context.records(options.input))  # an upstream that stopped writes nothing
+    if not any(record.get("kind") == "append" for record in arrived):
+        yield from arrived  # nothing owed (`update --check`): the ledger is not even imported
+        return
+    from mj_policy.layer import load
+
+    from mj_state import ledger
+
     layer = load(context.root())
     for record in arrived:
         if record.get("kind") != "append":

@@ -1,0 +1,86 @@
+"""`gitlayout.dirs` gives what `git rev-parse --git-dir --git-common-dir` gives, or None."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from mj_core import gitlayout
+
+
+def _git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True)
+    return done.stdout
+
+
+def _asked(root: Path) -> tuple[str, str]:
+    out = _git(root, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir")
+    git_dir, common = out.splitlines()
+    return os.path.realpath(git_dir), os.path.realpath(common)
+
+
+def _read(root: Path) -> tuple[str, str]:
+    found = gitlayout.dirs(str(root))
+    assert found is not None
+    return os.path.realpath(found[0]), os.path.realpath(found[1])
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in ("GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE"):
+        monkeypatch.delenv(name, raising=False)
+    root = tmp_path / "r"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    (root / "a.txt").write_text("a\n")
+    _git(root, "add", "a.txt")
+    _git(root, "-c", "user.name=t", "-c", "user.email=t@e.invalid", "commit", "-q", "-m", "one")
+    return root
+
+
+def test_a_main_checkout_and_a_linked_worktree_read_as_git_answers(repo: Path) -> None:
+    assert _read(repo) == _asked(repo) == (str(repo / ".git"), str(repo / ".git"))
+    linked = repo.parent / "linked"
+    _git(repo, "worktree", "add", "-q", str(linked), "-b", "side")
+    assert (linked / ".git").is_file()
+    assert _read(linked) == _asked(linked)
+    assert _read(linked)[1] == str(repo / ".git")
+
+
+def test_a_relative_gitdir_file_reads_from_the_checkout(repo: Path) -> None:
+    moved = repo.parent / "store.git"
+    (repo / ".git").rename(moved)
+    (repo / ".git").write_text("gitdir: ../store.git\n")
+    assert _read(repo) == _asked(repo) == (str(moved), str(moved))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "gitdir:\n", "not a gitdir line\n", "gitdir: a\ngitdir: b\n", "gitdir: missing\n"],
+)
+def test_a_gitdir_file_that_is_not_the_plain_layout_is_left_to_git(repo: Path, text: str) -> None:
+    (repo / ".git").rename(repo.parent / "elsewhere.git")
+    (repo / ".git").write_text(text)
+    assert gitlayout.dirs(str(repo)) is None
+
+
+def test_a_linked_git_directory_or_none_is_left_to_git(repo: Path) -> None:
+    (repo / ".git").rename(repo.parent / "real.git")
+    (repo / ".git").symlink_to(repo.parent / "real.git")
+    assert gitlayout.dirs(str(repo)) is None
+    (repo / ".git").unlink()
+    assert gitlayout.dirs(str(repo)) is None
+
+
+def test_the_environment_steering_git_is_left_to_git(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GIT_DIR", str(repo / ".git"))
+    assert gitlayout.dirs(str(repo)) is None
+
+
+def test_an_empty_commondir_file_is_left_to_git(repo: Path) -> None:
+    (repo / ".git" / "commondir").write_text("\n")
+    assert gitlayout.dirs(str(repo)) is None
