@@ -29,8 +29,10 @@ def _read(root: Path) -> tuple[str, str]:
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE"):
+    for name in ("GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)  # the machine's own settings aside
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     root = tmp_path / "r"
     root.mkdir()
     _git(root, "init", "-q", "-b", "main")
@@ -84,3 +86,76 @@ def test_the_environment_steering_git_is_left_to_git(
 def test_an_empty_commondir_file_is_left_to_git(repo: Path) -> None:
     (repo / ".git" / "commondir").write_text("\n")
     assert gitlayout.dirs(str(repo)) is None
+
+
+def _asked_top(where: Path) -> str | None:
+    done = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def test_the_top_level_is_git_s_from_any_depth_and_a_linked_worktree(repo: Path) -> None:
+    deep = repo / "a" / "b"
+    deep.mkdir(parents=True)
+    for where in (repo, deep):
+        assert gitlayout.toplevel(str(where)) == _asked_top(where) == str(repo.resolve())
+    linked = repo.parent / "linked"
+    _git(repo, "worktree", "add", "-q", str(linked), "-b", "side")
+    (linked / "sub").mkdir()
+    assert gitlayout.toplevel(str(linked / "sub")) == _asked_top(linked) == str(linked.resolve())
+
+
+def test_a_link_to_the_checkout_reads_as_its_real_path(repo: Path, tmp_path: Path) -> None:
+    (tmp_path / "alias").symlink_to(repo)
+    assert gitlayout.toplevel(str(tmp_path / "alias")) == _asked_top(tmp_path / "alias")
+
+
+def test_what_git_must_answer_is_left_to_git(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    assert gitlayout.toplevel(str(outside)) is None  # no repository: git's error is given
+    assert gitlayout.toplevel(str(repo / ".git")) is None  # inside the git directory
+    assert gitlayout.toplevel(str(repo / ".git" / "refs")) is None
+    bare = tmp_path / "bare.git"
+    _git(tmp_path, "init", "-q", "--bare", str(bare))
+    assert gitlayout.toplevel(str(bare)) is None
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        ("core.worktree", "/elsewhere"),
+        ("core.bare", "true"),
+        ("include.path", "other.cfg"),
+        ("extensions.worktreeConfig", "true"),
+    ],
+)
+def test_a_configuration_that_can_move_the_working_tree_is_left_to_git(
+    repo: Path, setting: tuple[str, str]
+) -> None:
+    _git(repo, "config", *setting)
+    assert gitlayout.toplevel(str(repo)) is None
+
+
+def test_a_user_configuration_that_could_steer_git_is_left_to_git(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = tmp_path / "user.cfg"
+    user.write_text("[include]\n\tpath = more.cfg\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(user))
+    assert gitlayout.toplevel(str(repo)) is None
+    user.write_text("[user]\n\tname = someone\n")
+    assert gitlayout.toplevel(str(repo)) == str(repo.resolve())
+
+
+@pytest.mark.parametrize("name", ["GIT_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES"])
+def test_the_environment_steering_discovery_is_left_to_git(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.setenv(name, str(repo))
+    assert gitlayout.toplevel(str(repo)) is None

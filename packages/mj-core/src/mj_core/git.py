@@ -150,7 +150,13 @@ def zsplit(text: str) -> list[str]:
 
 
 def toplevel(cwd: Path | str) -> Path:
-    """The worktree root containing `cwd`; not inside a repository → usage error (2)."""
+    """The worktree root containing `cwd` (read from git's plain layout when it is one,
+    `gitlayout`); not inside a repository → usage error (2)."""
+    from mj_core import gitlayout
+
+    plain = gitlayout.toplevel(os.fspath(cwd))
+    if plain is not None:
+        return Path(plain)
     found = out("rev-parse", "--show-toplevel", cwd=cwd)
     if not found:
         raise UsageError(f"not inside a git repository: {cwd}")
