@@ -154,10 +154,7 @@ def toplevel(cwd: Path | str) -> Path:
     `gitlayout`); not inside a repository → usage error (2)."""
     from mj_core import gitlayout
 
-    plain = gitlayout.toplevel(os.fspath(cwd))
-    if plain is not None:
-        return Path(plain)
-    found = out("rev-parse", "--show-toplevel", cwd=cwd)
+    found = gitlayout.toplevel(os.fspath(cwd)) or out("rev-parse", "--show-toplevel", cwd=cwd)
     if not found:
         raise UsageError(f"not inside a git repository: {cwd}")
     return Path(found)
