@@ -27,10 +27,16 @@ KINDS = (
     "plan",
     "adr",
     "skill",
+    "workspace",
+    "deployment",
+    "knowledge",
 )
 PROMPT = f"---\nname: probe\ndescription: a {WORD.lower()} probe\n---\n\nAsk about it.\n"
 ISSUE = f"id: I001\ntitle: the {WORD} issue\n"
 SKILL = f"---\nschema: skill/v1\nid: finch\n---\n\n# Purpose\nCount {WORD}s.\n"
+WORKSPACE = f"schema: workspace/v1\nkind: workspace\nid: aviary\ntitle: The {WORD} aviary\n"
+DEPLOYMENT = f"schema: deployment/v1\nkind: deployment\nid: feeder\ntitle: The {WORD} feeder\n"
+NOTE = f"---\nid: nests\ntitle: Where the {WORD} nests\n---\n\nIn hedges.\n"  # a curated note
 
 
 @pytest.fixture
@@ -41,6 +47,9 @@ def seeded(layer_repo: Repo) -> Repo:
     repo.write(".ai/repo/project/issues/I001.yaml", ISSUE)
     repo.write(".ai/repo/adrs/0001-finches.md", f"# 1. Keep {WORD}s\n")
     repo.write(".ai/repo/skills/finch/SKILL.md", SKILL)
+    repo.write(".ai/repo/workspaces/aviary.yaml", WORKSPACE)
+    repo.write(".ai/repo/deployments/feeder.yaml", DEPLOYMENT)
+    repo.write(".ai/repo/knowledge/curated/nests.md", NOTE)
     repo.commit("layer files")
     steps: list[tuple[tuple[str, ...], str | None]] = [
         (("start", f"count the {WORD}s", "--scope", "lib"), None),

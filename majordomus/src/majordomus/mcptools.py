@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from mj_policy.layer import Layer
     from mj_state.catalogue import Entry
 
 PAGE = 100  # resources per resources/list page
@@ -148,9 +149,22 @@ def resources(root: Path, cursor: str | None) -> tuple[list[Entry], str | None]:
     if cursor and not cursor.isdigit():
         raise UsageError(f"{cursor!r}: not a cursor this server gave")
     layer = load(root)
-    every = [entry for kind in catalogue.KINDS for entry in catalogue.entries(layer, kind)]
+    every = [entry for kind in catalogue.KINDS for entry in _listed(layer, kind)]
     page = every[start : start + PAGE]
     return page, (str(start + PAGE) if start + PAGE < len(every) else None)
+
+
+def _listed(layer: Layer, kind: str) -> list[Entry]:
+    """One kind's objects; knowledge nodes that cannot be listed (a sources file with a defect,
+    git failing) are left out of the listing, and `list knowledge` says why."""
+    from mj_state import catalogue
+
+    try:
+        return catalogue.entries(layer, kind)
+    except MjError:
+        if kind != "knowledge":
+            raise
+        return []
 
 
 def read(root: Path, uri: str) -> tuple[Entry, str]:
@@ -169,4 +183,4 @@ def read(root: Path, uri: str) -> tuple[Entry, str]:
 def mime(entry: Entry) -> str:
     if entry.kind == "ledger":
         return "application/json"
-    return "application/yaml" if entry.path.endswith(".yaml") else "text/markdown"
+    return "application/yaml" if entry.path.endswith((".yaml", ".yml")) else "text/markdown"

@@ -1,12 +1,15 @@
 """Every durable record and layer object by kind and id: what `majordomus mcp` serves as
 `majordomus://<kind>/<id>`.
 
-A record file (handover, checkpoint, session, prompt asset, ADR, plan file, skill, profile,
-rule) is named by its file's stem; a decision and a question by their 1-based position in
-their index; a ledger line by its line number. An id is only ever looked up among the ids
-the listing names, never joined onto a path, so `..`, a slash or an absolute path names
-nothing (15: refused as a path escape); a file that is a symbolic link, or whose real path
-leaves the repository, is refused too. Read-only.
+A record file (handover, checkpoint, session, prompt asset, ADR, plan file, skill, workspace
+or deployment declaration, profile, rule) is named by its file's stem; a decision and a
+question by their 1-based position in their index; a ledger line by its line number; a
+knowledge node by its graph id (`rule:<id>`, `document:<path>`, percent-encoded in its URI),
+and it reads as its source file (`mj_state.searchknowledge`: only a file git tracks). An id
+is only ever looked up among the ids the listing names, never joined onto a path, so `..`, a
+slash (in a node's path: an empty, `.` or `..` step) or an absolute path names nothing (15:
+refused as a path escape); a file that is a symbolic link, or whose real path leaves the
+repository, is refused too. Read-only.
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
 
-FILED = ("handover", "checkpoint", "prompt", "session", "plan", "adr", "skill")
+FILED = ("handover", "checkpoint", "prompt", "session", "plan", "adr", "skill", "workspace",
+         "deployment")  # fmt: skip
 KINDS = (*searchcorpus.KINDS, "policy", "profile", "rule")
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_NODE = re.compile(r"[a-z][a-z0-9_-]*:[^\x00-\x1f\x7f\\]+")  # `<kind>:<name>`, no control
 _MOST = 1 << 20  # bytes of one served file: the largest limit of any record format
 
 
@@ -49,6 +54,10 @@ class Entry:
 
     @property
     def uri(self) -> str:
+        if self.kind == "knowledge":  # a node's id may hold a path: `/` kept, the rest encoded
+            from urllib.parse import quote
+
+            return f"majordomus://{self.kind}/{quote(self.id, safe=':/')}"
         return f"majordomus://{self.kind}/{self.id}"
 
 
@@ -66,6 +75,11 @@ def entries(layer: Layer, kind: str) -> list[Entry]:
         return [Entry(kind, str(e.number), shown, e.question, e.lineno) for e in listed]
     if kind == "ledger":
         return list(_ledger(layer))
+    if kind == "knowledge":
+        from mj_state import searchknowledge
+
+        rows = searchknowledge.nodes(layer.root)
+        return [Entry(kind, row[0], row[2], row[3] or row[2]) for row in rows]
     return [_filed(layer, kind, path) for path in _files(layer, kind)]
 
 
@@ -123,8 +137,14 @@ def _ledger_rows(path: Path) -> list[tuple[int, bytes, bool]]:
 
 
 def checked_id(kind: str, ident: str) -> None:
-    """Refuse (15) an id that could name a place: anything but a plain name."""
-    if not _ID.fullmatch(ident) or ".." in ident:
+    """Refuse (15) an id that could name a place: anything but a plain name (for a knowledge
+    node, `<kind>:` and a relative path with no empty, `.` or `..` step)."""
+    if kind == "knowledge":
+        steps = ident.partition(":")[2].split("/")
+        bad = not _NODE.fullmatch(ident) or any(step in ("", ".", "..") for step in steps)
+    else:
+        bad = not _ID.fullmatch(ident) or ".." in ident
+    if bad:
         raise Refused(
             f"majordomus://{kind}/{ident}: not an id — a path escape is refused "
             "(ids are listed by `list`)"
@@ -135,6 +155,10 @@ def find(layer: Layer, kind: str, ident: str) -> Entry:
     """The object `kind`/`ident`; an unknown kind or id is 12, a path-shaped id 15."""
     if kind not in KINDS:
         raise MissingArtifact(f"majordomus://{kind}/{ident}: no such kind ({', '.join(KINDS)})")
+    if kind == "knowledge":
+        from urllib.parse import unquote
+
+        ident = unquote(ident)
     checked_id(kind, ident)
     for entry in entries(layer, kind):
         if entry.id == ident:

@@ -4,9 +4,12 @@ The corpus is scanned kind by kind in authority order (`searchcorpus.KINDS`); ea
 contains the text is one `match` record (`of`, `path`, `line`, `text`). No index, no regular
 expression: the text is compared as it is, both sides lower-cased. Bytes that are not UTF-8
 are read as U+FFFD, so a damaged file is still searched. `--kind` (repeatable) picks kinds,
-`--limit` caps each kind's matches, `--task` keeps what that task wrote. A file that cannot be
-read (over its format's limit, not a regular file, a symbolic link, unreadable) is named by a
-WARN finding and skipped. Nothing matched is 12: the thing sought is absent. Read-only.
+`--limit` caps each kind's matches, `--task` keeps what that task wrote. The knowledge nodes,
+last, are matched on what each states of itself (`mj_state.searchknowledge`): the line shown
+is re-read from the node's file, and a line an earlier kind showed is not repeated; a match
+names its node. A file that cannot be read (over its format's limit, not a regular file, a
+symbolic link, unreadable) is named by a WARN finding and skipped. Nothing matched is 12: the
+thing sought is absent. Read-only.
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     kinds = _kinds(options.kind)
     layer = load(context.root())
     found = 0
+    seen: set[tuple[str, int]] = set()  # (path, line) of every match shown so far
     for kind in kinds:
-        for record in _kind(layer, kind, needle, options.task, options.limit):
+        for record in _kind(layer, kind, needle, options, seen):
             found += record["kind"] == "match"
             yield record
     if not found:
@@ -68,18 +72,70 @@ def _named(kinds: list[str]) -> str:
 
 
 def _kind(
-    layer: Layer, kind: str, needle: str, task: str | None, most: int | None
+    layer: Layer, kind: str, needle: str, options: argparse.Namespace, seen: set[tuple[str, int]]
 ) -> Iterator[Record]:
+    task, most = options.task, options.limit
     if task and kind not in searchcorpus.FRONT and kind not in searchcorpus.BY_LINE:
-        return  # a layer file belongs to no task
+        return  # a layer file, a declaration or a knowledge node belongs to no task
     shown = 0
+    if kind == "knowledge":
+        scan = _knowledge(layer, needle, seen)
+    else:
+        scan = _files(layer, kind, needle, task)
+    for record in scan:
+        if record["kind"] == "match":
+            seen.add((record["path"], record["line"]))
+            shown += 1
+        yield record
+        if most is not None and shown >= most:
+            return
+
+
+def _files(layer: Layer, kind: str, needle: str, task: str | None) -> Iterator[Record]:
     prefix = len(str(layer.root)) + 1  # every file of the corpus is inside the repository
     for path in searchcorpus.files(layer, kind):
-        for record in _file(path[prefix:].replace(os.sep, "/"), kind, path, needle, task):
-            yield record
-            shown += record["kind"] == "match"
-            if most is not None and shown >= most:
-                return
+        yield from _file(path[prefix:].replace(os.sep, "/"), kind, path, needle, task)
+
+
+def _knowledge(layer: Layer, needle: str, seen: set[tuple[str, int]]) -> Iterator[Record]:
+    """The lines stating a knowledge node (its title, its declared name) that hold the text,
+    each re-read from the node's file; a line an earlier kind showed is not shown again."""
+    from mj_core.errors import MjError
+
+    from mj_state import searchknowledge as known
+
+    try:
+        rows = known.nodes(layer.root)
+    except MjError as exc:
+        why = f"knowledge nodes not searched: {exc.message}"
+        yield Finding("WARN", "search", known.SOURCES, why, "majordomus knowledge check").record()
+        return
+    for row in rows:
+        said = known.said(row, needle)
+        lines = _node_lines(layer, str(row[2])) if said else None
+        if isinstance(lines, dict):  # why the file was not read
+            yield lines
+        if not isinstance(lines, list):
+            continue
+        for index in known.stating(lines, said, needle):
+            if (row[2], index + 1) not in seen:
+                yield {"kind": "match", "of": "knowledge", "path": row[2], "line": index + 1,
+                       "text": lines[index], "node": row[0]}  # fmt: skip
+
+
+def _node_lines(layer: Layer, relative: str) -> list[str] | Record | None:
+    """The lines of a node's file (None: absent), or the WARN finding why it was not read;
+    a path from the listing is followed only where its real path stays in the repository."""
+    path = os.path.join(layer.root, relative)
+    root = os.path.realpath(layer.root)
+    if os.path.commonpath([os.path.realpath(path), root]) != root:
+        return _unread(relative, "its real path leaves the repository; not followed").record()
+    data = _read(path, relative, "knowledge")
+    if isinstance(data, Finding):
+        return data.record()
+    if data is None:
+        return None
+    return data.decode("utf-8", "replace").replace("\r\n", "\n").split("\n")
 
 
 def _file(relative: str, kind: str, path: str, needle: str, task: str | None) -> Iterator[Record]:

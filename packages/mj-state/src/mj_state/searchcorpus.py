@@ -2,10 +2,12 @@
 
 Each kind names its files without walking the tree: the record directories listed by name
 (newest first by the stamp in the name, as every reader of records orders them), the two
-indexes and the ledger by their fixed paths, and the layer's files by the manifest's
-sections. A kind that attributes its text to a task says which task each line belongs to, so
-`--task` can narrow the scan; a kind that does not (a prompt asset, a plan file, an ADR, a
-skill) has nothing to show under `--task`.
+indexes and the ledger by their fixed paths, the layer's files by the manifest's sections,
+and the workspace and deployment declarations by their fixed directories. The knowledge nodes,
+last, come from the knowledge graph's listing (`mj_state.searchknowledge`), not from here. A
+kind that attributes its text to a task says which task each line belongs to, so `--task` can
+narrow the scan; a kind that does not (a prompt asset, a plan file, an ADR, a skill, a
+declaration, a knowledge node) has nothing to show under `--task`.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ KINDS = (
     "plan",
     "adr",
     "skill",
+    "workspace",
+    "deployment",
+    "knowledge",
 )
 # how each kind's task is found: in its front matter, line by line, or not at all
 FRONT = frozenset({"handover", "checkpoint", "session"})
@@ -56,6 +61,9 @@ _LIMITS = {
     "plan": limits.LAYER,
     "adr": limits.DOCUMENT,
     "skill": limits.DOCUMENT,
+    "workspace": limits.LAYER,
+    "deployment": limits.LAYER,
+    "knowledge": limits.DOCUMENT,
 }
 
 
@@ -98,6 +106,10 @@ def _layer_files(layer: Layer, kind: str) -> Iterator[Path]:  # a few files: pat
         for directory in _named(base, "", folders=True):
             yield from (path for path in (directory / "SKILL.md",) if path.is_file())
             yield from _named(directory / "examples", ".md")
+    elif kind in ("workspace", "deployment"):
+        from mj_policy import declarations
+
+        yield from _named(layer.root / declarations.KINDS[kind], ".yaml")
 
 
 def _named(directory: Path, suffix: str, *, folders: bool = False) -> Iterator[Path]:
