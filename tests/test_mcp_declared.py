@@ -152,3 +152,30 @@ def test_a_graph_that_cannot_be_read_leaves_the_rest_served(declared: Repo) -> N
     kinds = {resource.uri.split("/")[2] for resource in listed}
     assert {"workspace", "deployment", "skill", "adr"} <= kinds and "knowledge" not in kinds
     assert nodes.is_error and "colour" in _text(nodes)
+
+
+def test_a_session_sees_the_index_change_between_calls(declared: Repo) -> None:
+    async def body(session: ClientSession) -> Any:
+        said = []
+        for step in range(4):
+            if step == 2:  # a new note, committed while the server runs
+                declared.write(
+                    ".ai/repo/knowledge/curated/firs.md", "---\nid: firs\ntitle: Fir birds\n---\n"
+                )
+                declared.commit("a note")
+            if step == 3:  # the class of notes dropped from the sources file
+                sources = declared.root / ".ai/repo/knowledge/sources.yaml"
+                text = sources.read_text()
+                start = text.index("  - id: curated")
+                sources.write_text(text[:start] + text[text.index("  - id: milestone") :])
+            found = await session.call_tool("search", {"text": "birds", "kind": ["knowledge"]})
+            said.append(_text(found).splitlines())
+        return said
+
+    said = _session(declared, body)
+    assert said[0] == said[1] and said[0][-1] == "search: 3 match(es)"
+    assert said[2][-1] == "search: 4 match(es)"
+    assert any(".ai/repo/knowledge/curated/firs.md:3  title: Fir birds" in line for line in said[2])
+    assert said[3][-1] == "search: 1 match(es)" and said[3][0].startswith(
+        "knowledge   .ai/repo/adrs/"
+    )

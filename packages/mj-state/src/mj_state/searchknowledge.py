@@ -12,6 +12,8 @@ forged listing can hide a node but never invent a line.
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
@@ -20,17 +22,55 @@ if TYPE_CHECKING:
     Row = list[Any]
 
 SOURCES = ".ai/repo/knowledge/sources.yaml"  # named by a finding when the graph cannot be read
+_LAST: dict[str, Any] = {}  # a long-lived reader's last index: its key, stamp and rows
+_GIT_DIRS: dict[str, str] = {}
 
 
 def nodes(root: Path) -> list[Row]:
-    """The node rows (`[id, node kind, path, title, …]`, in id order) whose path git tracks."""
+    """The node rows (`[id, node kind, path, title, …]`, in id order) whose path git tracks.
+
+    A process that asks again (the MCP server) reads the graph again only when the index's
+    key has changed, and asks git for the index only when git's index file or the sources
+    file has changed on disk since it last asked (git replaces the index whole, by rename)."""
     from mj_knowledge import stages
 
+    stamp = _stamp(root) if _LAST.get("root") == str(root) else None
+    if stamp is not None and _LAST.get("stamp") == stamp:
+        return list(_LAST["rows"])
     fact = stages.index_fact(root)
-    rows = stages.compute(root, fact, ("nodes",), store=False)["nodes"]
-    tracked = _tracked(str(fact["listing"]))
-    listed = rows if isinstance(rows, list) else []  # a forged cache may hold anything
-    return [row for row in listed if _shaped(row) and row[2] in tracked]
+    if _LAST.get("root") != str(root) or _LAST.get("key") != fact["key"]:
+        rows = stages.compute(root, fact, ("nodes",), store=False)["nodes"]
+        tracked = _tracked(str(fact["listing"]))
+        listed = rows if isinstance(rows, list) else []  # a forged cache may hold anything
+        kept = [row for row in listed if _shaped(row) and row[2] in tracked]
+        _LAST.update(root=str(root), key=fact["key"], rows=kept)
+    _LAST["stamp"] = stamp
+    return list(_LAST["rows"])
+
+
+def _stamp(root: Path) -> tuple[tuple[int, ...], ...] | None:
+    """What git's index file and the sources file are on disk (None: git gives no directory)."""
+    from mj_core import git
+    from mj_core import gitlayout
+
+    where = _GIT_DIRS.get(str(root))
+    if where is None:
+        layout = gitlayout.dirs(str(root))
+        if layout is None:  # not the plain layout: git says where its directory is
+            code, out, _ = git.run("rev-parse", "--absolute-git-dir", cwd=root)
+            if code != 0:
+                return None
+            layout = (out.strip(), "")
+        where = _GIT_DIRS[str(root)] = layout[0]
+    return tuple(_stat(path) for path in (os.path.join(where, "index"), root / SOURCES))
+
+
+def _stat(path: str | Path) -> tuple[int, ...]:
+    try:
+        got = os.stat(path)
+    except OSError:
+        return ()
+    return (got.st_ino, got.st_size, got.st_mtime_ns, got.st_ctime_ns)
 
 
 def _shaped(row: object) -> bool:
