@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import re
 
-from mj_core import keys
-from mj_core import required
-from mj_core import schema
 from mj_core import yamlstrict
-from mj_core.errors import MjError
 
+from mj_policy import frontmatter
 from mj_policy import parsecache
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -29,9 +26,8 @@ if TYPE_CHECKING:
     from mj_policy.layer import Layer
 
 NAME = r"([0-9]{4})-([a-z0-9][a-z0-9-]*)\.md"
+_NAME = re.compile(NAME)
 SECTIONS = ("Context", "Decision", "Consequences")
-_HEADING = r"(#{1,2}) +(.+?) *"
-_SKIP = ("required", "additionalProperties")  # reported with their own wording
 
 
 class Adr:
@@ -97,7 +93,7 @@ def files(directory: Path) -> list[Path]:
 
 
 def number_of(name: str) -> int | None:
-    match = re.fullmatch(NAME, name)
+    match = _NAME.fullmatch(name)
     return int(match.group(1)) if match else None
 
 
@@ -107,16 +103,11 @@ def read(path: Path, shown: str, cache: parsecache.Cache | None = None) -> Adr:
     entry = cache.get(shown, now) if cache is not None and now is not None else None
     if entry is not None:
         item = Adr(shown, number_of(path.name))
-        if entry["data"] is not None:
-            item.doc = parsecache.document(shown, entry["data"], entry["marks"])
-        item.problems = [(str(w), str(m)) for w, m in entry["problems"]]
+        item.doc, item.problems = parsecache.restored(shown, entry)
         return item
     item = _read(path, shown)
     if cache is not None and now is not None:
-        doc = item.doc
-        cache.put(shown, now, {"data": doc.data if doc is not None else None,
-                               "marks": parsecache.marks(doc) if doc is not None else [],
-                               "problems": [list(p) for p in item.problems]})  # fmt: skip
+        cache.put(shown, now, parsecache.keep(item.doc, item.problems))
     return item
 
 
@@ -124,28 +115,18 @@ def _read(path: Path, shown: str) -> Adr:
     item = Adr(shown, number_of(path.name))
     if item.number is None:
         item.problems.append((f"{shown}:1", "file name is not <NNNN>-<slug>.md"))
-    try:
-        doc, body, first = yamlstrict.split_front_matter(yamlstrict.read_text(path, shown), shown)
-    except MjError as exc:
-        item.problems.append((shown, exc.message))
-        return item
-    item.doc, item.body = doc, body
-    if not isinstance(doc.data, dict):
-        item.problems.append((f"{shown}:2", "front matter is not a mapping"))
-        return item
-    _front(item)
-    _sections(item, first)
+    found = frontmatter.read(path, shown, "adr")
+    item.doc, item.body = found.doc, found.body
+    item.problems += found.problems
+    if found.mapping:
+        _own(item)
+        item.problems += frontmatter.empty_sections(found.body, found.first, shown, SECTIONS, 2)
     return item
 
 
-def _front(item: Adr) -> None:
-    assert item.doc is not None
-    for where, key in keys.unknown_keys(item.doc, "adr"):
-        item.problems.append((where, f"unknown key '{key}' (share/allow/adr.txt)"))
-    for where, key in required.missing_keys(item.doc, "adr"):
-        item.problems.append((where, f"missing key '{key}'"))
-    for where, message in schema.quick_violations(item.doc, "adr", skip=_SKIP):
-        item.problems.append((where, message))
+def _own(item: Adr) -> None:
+    """What the schema cannot say: the id is the file name's number, and an extracted record
+    names what it was derived from."""
     want = f"adr-{item.number:04d}" if item.number is not None else None
     if want and isinstance(item.data.get("id"), str) and item.data["id"] != want:
         message = f"id {item.data['id']} is not the file name's number ({want})"
@@ -155,30 +136,6 @@ def _front(item: Adr) -> None:
     if provenance.get("origin") == "extracted" and not provenance.get("derived_from"):
         message = "an extracted record names what it was derived from (derived_from)"
         item.problems.append((item.where("provenance"), message))
-
-
-def sections(body: str) -> dict[str, list[str]]:
-    """Each first- or second-level heading's title and its lines (fenced code skipped)."""
-    found: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    fence = False
-    for line in body.split("\n"):
-        if line.startswith("```"):
-            fence = not fence
-        match = None if fence else re.fullmatch(_HEADING, line)
-        if match:
-            current = found.setdefault(match.group(2), [])
-        elif current is not None:
-            current.append(line)
-    return found
-
-
-def _sections(item: Adr, first: int) -> None:
-    found = sections(item.body)
-    for name in SECTIONS:
-        if not any(line.strip() for line in found.get(name, [])):
-            message = f"no non-empty '## {name}' section"
-            item.problems.append((f"{item.path}:{first}", message))
 
 
 def load(lay: Layer, *, save: bool = False) -> Model:

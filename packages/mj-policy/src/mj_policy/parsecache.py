@@ -53,6 +53,22 @@ def document(name: str, data: Any, kept: list[list[Any]]) -> yamlstrict.Document
     return yamlstrict.Document(name, data, {tuple(m[:-2]): (m[-2], m[-1]) for m in kept})
 
 
+def keep(doc: yamlstrict.Document | None, problems: list[tuple[str, str]],
+         **more: Any) -> dict[str, Any]:  # fmt: skip
+    """What a read found, as a cache entry: the front matter with its marks, the problems, and
+    whatever else the reader names."""
+    return {"data": doc.data if doc is not None else None,
+            "marks": marks(doc) if doc is not None else [],
+            "problems": [list(p) for p in problems], **more}  # fmt: skip
+
+
+def restored(shown: str, entry: dict[str, Any]) -> tuple[yamlstrict.Document | None,
+                                                         list[tuple[str, str]]]:  # fmt: skip
+    """The front matter and the problems a cache entry kept."""
+    doc = document(shown, entry["data"], entry["marks"]) if entry["data"] is not None else None
+    return doc, [(str(w), str(m)) for w, m in entry["problems"]]
+
+
 class Cache:
     """The entries of one kind's cache, by repository-relative path."""
 

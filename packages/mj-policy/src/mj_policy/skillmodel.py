@@ -14,12 +14,10 @@ from __future__ import annotations
 import os
 import re
 
-from mj_core import keys
-from mj_core import required
-from mj_core import schema
 from mj_core import yamlstrict
 from mj_core.errors import MjError
 
+from mj_policy import frontmatter
 from mj_policy import parsecache
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -31,7 +29,6 @@ if TYPE_CHECKING:
 
 FILE = "SKILL.md"
 SECTIONS = ("Purpose", "Procedure", "Output")
-_SKIP = ("required", "additionalProperties")
 
 
 class Skill:
@@ -98,18 +95,13 @@ def read(folder: Path, shown_dir: str, cache: parsecache.Cache | None = None) ->
     entry = cache.get(shown, now) if cache is not None and now is not None else None
     if entry is not None:
         item = Skill(folder.name, shown)
-        if entry["data"] is not None:
-            item.doc = parsecache.document(shown, entry["data"], entry["marks"])
+        item.doc, item.problems = parsecache.restored(shown, entry)
         item.body, item.examples = str(entry["body"]), list(entry["examples"])
-        item.problems = [(str(w), str(m)) for w, m in entry["problems"]]
         return item
     item = _read(folder, shown_dir)
     if cache is not None and now is not None:
-        doc = item.doc
-        cache.put(shown, now, {"data": doc.data if doc is not None else None,
-                               "marks": parsecache.marks(doc) if doc is not None else [],
-                               "body": item.body, "examples": item.examples,
-                               "problems": [list(p) for p in item.problems]})  # fmt: skip
+        kept = parsecache.keep(item.doc, item.problems, body=item.body, examples=item.examples)
+        cache.put(shown, now, kept)
     return item
 
 
@@ -119,50 +111,18 @@ def _read(folder: Path, shown_dir: str) -> Skill:
     if not path.is_file():
         item.problems.append((item.path, f"no {FILE} in {shown_dir}/{folder.name}/"))
         return item
-    try:
-        doc, body, first = yamlstrict.split_front_matter(yamlstrict.read_text(path, item.path),
-                                                         item.path)  # fmt: skip
-    except MjError as exc:
-        item.problems.append((item.path, exc.message))
+    found = frontmatter.read(path, item.path, "skill")
+    item.doc, item.body = found.doc, found.body
+    item.problems += found.problems
+    if not found.mapping:
         return item
-    item.doc, item.body = doc, body
-    if not isinstance(doc.data, dict):
-        item.problems.append((f"{item.path}:2", "front matter is not a mapping"))
-        return item
-    _front(item)
-    _sections(item, first)
-    _examples(item, folder, shown_dir)
-    return item
-
-
-def _front(item: Skill) -> None:
-    assert item.doc is not None
-    for where, key in keys.unknown_keys(item.doc, "skill"):
-        item.problems.append((where, f"unknown key '{key}' (share/allow/skill.txt)"))
-    for where, key in required.missing_keys(item.doc, "skill"):
-        item.problems.append((where, f"missing key '{key}'"))
-    for where, message in schema.quick_violations(item.doc, "skill", skip=_SKIP):
-        item.problems.append((where, message))
     ident = item.data.get("id")
     if isinstance(ident, str) and ident != item.directory:
         message = f"id {ident} is not its directory's name ({item.directory})"
         item.problems.append((item.where("id"), message))
-
-
-def _sections(item: Skill, first: int) -> None:
-    found: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    fence = False
-    for line in item.body.split("\n"):
-        if line.startswith("```"):
-            fence = not fence
-        if not fence and line.startswith("# "):
-            current = found.setdefault(line[2:].strip(), [])
-        elif current is not None:
-            current.append(line)
-    for name in SECTIONS:
-        if not any(line.strip() for line in found.get(name, [])):
-            item.problems.append((f"{item.path}:{first}", f"no non-empty '# {name}' section"))
+    item.problems += frontmatter.empty_sections(found.body, found.first, item.path, SECTIONS, 1)
+    _examples(item, folder, shown_dir)
+    return item
 
 
 def _examples(item: Skill, folder: Path, shown_dir: str) -> None:
