@@ -193,6 +193,30 @@ def test_check_fails_an_id_this_tree_adds_that_another_ref_holds(layer_repo: Rep
     assert layer_repo.mj("adr", "check").code == 0
 
 
+def test_a_ref_whose_tip_moved_is_read_anew_never_from_the_cache(layer_repo: Repo) -> None:
+    """What each commit held is kept (.ai/local/cache/adr-trees.json); a ref moved to another
+    commit is asked of git again, so the verdict follows the ref, run after run."""
+    layer_repo.write(f"{ADRS}/0001-mine.md", adr(1))
+    assert layer_repo.mj("adr", "check").code == 0
+    layer_repo.git("checkout", "-q", "-b", "other")
+    (layer_repo.root / ADRS / "0001-mine.md").unlink()
+    layer_repo.write(f"{ADRS}/0001-theirs.md", adr(1))
+    layer_repo.commit("their record")
+    layer_repo.git("checkout", "-q", "main")
+    layer_repo.write(f"{ADRS}/0001-mine.md", adr(1))
+    for _ in range(2):  # the second run reads the listings from the cache
+        result = layer_repo.mj("adr", "check")
+        assert result.code == 10 and "refs/heads/other holds it as 0001-theirs.md" in result.out
+    assert (layer_repo.root / ".ai/local/cache/adr-trees.json").is_file()
+    (layer_repo.root / ADRS / "0001-mine.md").unlink()  # not committed here: it would follow
+    layer_repo.git("checkout", "-q", "other")
+    layer_repo.git("mv", f"{ADRS}/0001-theirs.md", f"{ADRS}/0001-mine.md")
+    layer_repo.commit("the same record under our name")
+    layer_repo.git("checkout", "-q", "main")
+    layer_repo.write(f"{ADRS}/0001-mine.md", adr(1))
+    assert layer_repo.mj("adr", "check").code == 0
+
+
 def test_next_counts_siblings_refs_and_the_ledger_and_never_fills_a_hole(
     layer_repo: Repo, tmp_path: Path
 ) -> None:

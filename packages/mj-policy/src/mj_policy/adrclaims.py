@@ -108,13 +108,11 @@ def _tips(root: Path) -> dict[str, list[str]] | None:
 
 
 def _listings(root: Path, shas: list[str], section: str) -> dict[str, list[str]]:
-    """The file names in each commit's ADR directory, asked of git all at once."""
-    calls: list[tuple[tuple[str, ...], Path | str]] = [
-        (("ls-tree", "-z", "--name-only", f"{sha}:{section}"), root) for sha in shas
-    ]
-    answers = git.run_many(calls) if calls else []
-    return {sha: git.zsplit(out) for sha, (code, out, _) in zip(shas, answers, strict=True)
-            if code == 0}  # fmt: skip
+    """The file names in each commit's ADR directory (`mj_policy.adrtrees`: one question to
+    git for the commits not already known)."""
+    from mj_policy import adrtrees
+
+    return adrtrees.listings(root, shas, section)
 
 
 def _refs(claims: Claims, root: Path, section: str, tips: dict[str, list[str]] | None = None,
@@ -149,7 +147,10 @@ def base(root: Path, tips: dict[str, list[str]]) -> str | None:
 
 
 def conflicts(root: Path, model: adrmodel.Model, section: str) -> list[tuple[str, str]]:
-    """(where, message) for each id this tree adds that another ref holds as a different file."""
+    """(where, message) for each id this tree adds that another ref holds as a different file
+    (no record here: nothing to ask git)."""
+    if not any(item.number is not None for item in model.records):
+        return []
     tips = _tips(root)
     against = base(root, tips) if tips is not None else None
     if tips is None or against is None:

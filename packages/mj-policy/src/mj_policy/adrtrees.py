@@ -1,0 +1,103 @@
+"""The file names in the ADR directory of each commit at the tip of a ref, for
+`mj_policy.adrclaims`: every commit not yet known is asked of git in one `cat-file --batch`,
+however many refs there are, and what was found is kept per commit in
+`.ai/local/cache/adr-trees.json` — what a commit holds at a path never changes, so a kept
+listing is never stale. The cache keeps only the commits asked last; one that cannot be read or
+written is no cache (the listing is asked of git again), never a different answer.
+"""
+
+from __future__ import annotations
+
+from mj_core import git
+from mj_core import jsonl
+from mj_core import spawn
+from mj_core import timing
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+
+CACHE = ".ai/local/cache/adr-trees.json"
+
+
+def listings(root: Path, shas: list[str], section: str) -> dict[str, list[str]]:
+    """Each commit's file names in `section` (none when it has no such directory)."""
+    kept = _load(root, section)
+    found = {sha: kept[sha] for sha in shas if sha in kept}
+    missing = [sha for sha in shas if sha not in found]
+    if missing:
+        asked = _ask(root, missing, section)
+        found.update(asked)
+    if set(kept) != set(found):
+        _save(root, section, found)
+    return found
+
+
+def _ask(root: Path, shas: list[str], section: str) -> dict[str, list[str]]:
+    """One `git cat-file --batch` for every commit: its tree at `section`, parsed; a commit git
+    could not answer for is left out (asked again next time)."""
+    timing.count("git")
+    argv = ("git", *git.SAFE, "-C", str(root), "cat-file", "--batch")
+    questions = "".join(f"{sha}:{section}\n" for sha in shas).encode("utf-8", "surrogateescape")
+    try:
+        code, out, _ = spawn.run_input(argv, git.clean_env(), questions)
+    except OSError:
+        return {}
+    return _parse(out, shas) if code == 0 else {}
+
+
+def _parse(out: bytes, shas: list[str]) -> dict[str, list[str]]:
+    """The answers of `cat-file --batch`, one per question in order: `<oid> <type> <size>`
+    then the object, or `<name> missing` (no such path at that commit)."""
+    found: dict[str, list[str]] = {}
+    at = 0
+    for sha in shas:
+        end = out.find(b"\n", at)
+        if end < 0:
+            break
+        head = out[at:end].split(b" ")
+        at = end + 1
+        if head[-1] in (b"missing", b"ambiguous") or len(head) != 3 or not head[2].isdigit():
+            found[sha] = []  # no such directory at that commit
+            continue
+        size = int(head[2])
+        body, at = out[at : at + size], at + size + 1
+        found[sha] = _names(body, len(head[0]) // 2) if head[1] == b"tree" else []
+    return found
+
+
+def _names(raw: bytes, width: int) -> list[str]:
+    """The entry names of a raw tree object: `<mode> <name>\\0<id>` each, the id `width`
+    bytes."""
+    names = []
+    at = 0
+    while at < len(raw):
+        space = raw.index(b" ", at)
+        nul = raw.index(b"\0", space)
+        names.append(raw[space + 1 : nul].decode("utf-8", "surrogateescape"))
+        at = nul + 1 + width
+    return names
+
+
+def _load(root: Path, section: str) -> dict[str, list[str]]:
+    try:
+        data = jsonl.loads_line((root / CACHE).read_bytes())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("section") != section:
+        return {}
+    commits = data.get("commits")
+    if not isinstance(commits, dict):
+        return {}
+    return {str(k): [str(n) for n in v] for k, v in commits.items() if isinstance(v, list)}
+
+
+def _save(root: Path, section: str, found: dict[str, list[str]]) -> None:
+    from mj_core import atomic
+    from mj_core.errors import MjError
+
+    data = jsonl.dumps({"section": section, "commits": dict(sorted(found.items()))})
+    try:
+        atomic.create(root / CACHE, data, mode=0o600, replace=True, root=root, durable=False)
+    except (MjError, OSError):
+        return
