@@ -105,6 +105,40 @@ def add_rules(repo: Repo) -> None:
     repo.write(".ai/repo/rules/project/no-print.md", ALWAYS_RULE)
 
 
+SKILL = """---
+schema: skill/v1
+id: release-notes
+version: 1
+title: Release notes
+description: Writes the release notes from the merged changes since the last tag.
+status: active
+---
+# Purpose
+Release notes a reader can act on.
+
+# Procedure
+1. List the changes merged since the last tag.
+2. Group them by what a user notices.
+
+# Output
+The notes, newest change first.
+"""
+
+
+def add_skills(repo: Repo) -> None:
+    """One active skill, projected where the provider loads skills; one draft, never."""
+    repo.write(".ai/repo/skills/release-notes/SKILL.md", SKILL)
+    draft = SKILL.replace("release-notes", "half-done").replace("status: active", "status: draft")
+    repo.write(".ai/repo/skills/half-done/SKILL.md", draft.replace("the merged", "all the"))
+
+
+def skills_dir(provider: str) -> str | None:
+    """Where the table says the provider loads skills (None: `supported: false`)."""
+    found = table()[provider]["skills"]
+    assert ("dir" in found) != (found.get("supported") is False), provider
+    return found.get("dir")
+
+
 def written(output: str) -> list[str]:
     return [line.split()[1] for line in output.splitlines() if line.startswith("wrote ")]
 
@@ -114,13 +148,18 @@ def test_each_provider_is_generated_as_its_golden_copy_and_rerun_is_identical(
     layer_repo: Repo, provider: str
 ) -> None:
     """The bootstrap and the rules it carries — a rule scoped to `src/api/**` and one always
-    loaded — in the provider's own files and front matter, as the golden copy shows them."""
+    loaded — in the provider's own files and front matter, and the active skill in its skill
+    directory where it loads skills natively, as the golden copy shows them."""
     target = only(layer_repo, provider)
     add_rules(layer_repo)
+    add_skills(layer_repo)
     first = layer_repo.mj("update")
     assert first.code == 0, first
     files = written(first.out)
     assert files[0] == target
+    skilled = [name for name in files if name.endswith("/SKILL.md")]
+    where = skills_dir(provider)
+    assert skilled == ([f"{where}/release-notes/SKILL.md"] if where else []), files
     before = {name: (layer_repo.root / name).read_bytes() for name in files}
     shown = []
     for name in files:
@@ -155,6 +194,29 @@ def test_a_hand_edit_is_caught_for_each_provider(layer_repo: Repo, provider: str
     [(_, subject, message, reproduce)] = failures(check.out)
     assert subject == target and "hand-edited" in message
     assert "Skip it" in layer_repo.shell(reproduce).out or provider == "readme"
+
+
+SKILLED = [p for p in PROVIDERS if table()[p]["skills"].get("dir")]
+
+
+@pytest.mark.parametrize("provider", SKILLED)
+def test_a_hand_edit_of_a_projected_skill_is_caught_for_each_provider(
+    layer_repo: Repo, provider: str
+) -> None:
+    only(layer_repo, provider)
+    add_skills(layer_repo)
+    assert layer_repo.mj("update").code == 0
+    target = f"{skills_dir(provider)}/release-notes/SKILL.md"
+    path = layer_repo.root / target
+    edited = path.read_text(encoding="utf-8").replace("by what a user notices", "at random")
+    path.write_text(edited, encoding="utf-8")
+    check = layer_repo.mj("update", "--check")
+    assert check.code == 10
+    [(_, subject, message, _)] = failures(check.out)
+    assert subject == target and "hand-edited" in message
+    refused = layer_repo.mj("update")
+    assert refused.code == 15 and target in refused.err
+    assert path.read_text(encoding="utf-8") == edited
 
 
 ALWAYS = [p for p in PROVIDERS if p not in ("aider", "generic", "readme")]

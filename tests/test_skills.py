@@ -121,6 +121,10 @@ def test_check_fails_the_set_wide_defects(layer_repo: Repo) -> None:
     assert result.code == 10 and "no SKILL.md in .ai/repo/skills/c/" in result.out, result
     (layer_repo.root / SKILLS / "c").rmdir()
     assert layer_repo.mj("skills", "check").code == 0
+    layer_repo.write(f"{SKILLS}/c/SKILL.md", skill("b", description="Another procedure."))
+    result = layer_repo.mj("skills", "check")
+    assert result.code == 10 and "id b is also .ai/repo/skills/b/SKILL.md" in result.out, result
+    assert "id b is not its directory's name (c)" in result.out
 
 
 def test_an_active_skill_is_projected_to_claude_code_and_stamped(layer_repo: Repo) -> None:
@@ -152,3 +156,48 @@ def test_an_active_skill_is_projected_to_claude_code_and_stamped(layer_repo: Rep
     (layer_repo.root / SKILLS / "repo-review/SKILL.md").unlink()
     removed = layer_repo.mj("update")
     assert removed.code == 0 and not target.exists(), removed  # an orphan is removed
+
+
+def test_each_skill_directory_of_the_declared_providers_gets_the_skill_once(
+    layer_repo: Repo,
+) -> None:
+    """The skeleton declares Claude Code (`.claude/skills`) and Codex, Gemini CLI and Cursor,
+    which share `.agents/skills` (share/providers.yaml): each active skill is written once in
+    each directory, the same bytes, and an orphan goes from both."""
+    layer_repo.write(f"{SKILLS}/repo-review/SKILL.md", skill("repo-review"))
+    layer_repo.write(f"{SKILLS}/draft-one/SKILL.md", skill("draft-one", status="draft"))
+    wrote = layer_repo.mj("update")
+    assert wrote.code == 0, wrote
+    written = [line.split()[1] for line in wrote.out.splitlines() if line.startswith("wrote ")]
+    skilled = sorted(name for name in written if name.endswith("/SKILL.md"))
+    assert skilled == [".agents/skills/repo-review/SKILL.md", ".claude/skills/repo-review/SKILL.md"]
+    shared, claude = (layer_repo.root / name for name in skilled)
+    assert shared.read_bytes() == claude.read_bytes()
+    before = shared.read_bytes()
+    again = layer_repo.mj("update")
+    assert again.code == 0 and "wrote" not in again.out and shared.read_bytes() == before
+    assert not (layer_repo.root / ".agents/skills/draft-one").exists()
+    shared.write_text(shared.read_text() + "a hand edit\n")
+    check = layer_repo.mj("update", "--check")
+    [(_, subject, message, _)] = failures(check.out)
+    assert check.code == 10 and subject == ".agents/skills/repo-review/SKILL.md", check
+    assert "hand-edited" in message
+    assert layer_repo.mj("update", "--force").code == 0 and shared.read_bytes() == before
+    (layer_repo.root / SKILLS / "repo-review/SKILL.md").unlink()
+    removed = layer_repo.mj("update")
+    assert removed.code == 0 and not shared.exists() and not claude.exists(), removed
+
+
+def test_a_claude_md_importing_agents_md_still_gets_its_skill_files(layer_repo: Repo) -> None:
+    """AGENTS.md carries no skill: Claude Code loads them from `.claude/skills` only, whatever
+    its CLAUDE.md imports."""
+    policy = layer_repo.root / ".ai/repo/policy.yaml"
+    text = policy.read_text(encoding="utf-8")
+    entry = "  - provider: claude-code\n    target: CLAUDE.md\n"
+    assert entry in text
+    policy.write_text(text.replace(entry, entry + "    imports: AGENTS.md\n"), encoding="utf-8")
+    layer_repo.write(f"{SKILLS}/repo-review/SKILL.md", skill("repo-review"))
+    assert layer_repo.mj("update").code == 0
+    assert "\n@AGENTS.md\n" in (layer_repo.root / "CLAUDE.md").read_text()
+    assert (layer_repo.root / ".claude/skills/repo-review/SKILL.md").is_file()
+    assert layer_repo.mj("update", "--check").code == 0

@@ -4,7 +4,8 @@ A provider with rule files (share/providers.yaml `rules`) gets one projection pe
 rule, scoped where it can scope; any other carries the rules inside its target, and a
 provider that also loads a file from subdirectories (Codex: AGENTS.md) gets a rule scoped to
 one existing directory in that directory's file, its root file pointing there. A projection
-that imports another target (`imports`) carries only its scoped rule files.
+that imports another target (`imports`) carries only its scoped rule files. A provider that
+loads skills natively (`skills`) gets each valid active skill in its skill directory.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from mj_policy.layer import Layer
     from mj_policy.projections import Projection
     from mj_policy.ruleprojections import Delivered
+    from mj_policy.skillmodel import Skill
 
 
 def planned(layer: Layer) -> list[Projection]:
@@ -28,11 +30,12 @@ def planned(layer: Layer) -> list[Projection]:
     _check_imports(layer, base)
     wanted = ruleprojections.delivered(layer)
     out: list[Projection] = []
+    skills = _Skills(layer)
     for projection in base:
         out.append(projection)
         known = providers.table().get(projection.provider)
-        if known is not None and known.skills and not projection.imports:
-            out += _skills(layer, projection.provider, known.skills)
+        if known is not None and known.skills:
+            out += skills.into(projection.provider, known.skills)
         if known is None or projection.provider == "readme" or not wanted:
             continue
         spec = known.rules
@@ -55,21 +58,39 @@ def planned(layer: Layer) -> list[Projection]:
     return out
 
 
-def _skills(layer: Layer, provider: str, directory: str) -> list[Projection]:
-    """Each valid active skill as a file of the provider's skill directory (`<id>/SKILL.md`)."""
-    from mj_policy import skillmodel
+class _Skills:
+    """Each valid active skill as a file of a provider's skill directory (`<id>/SKILL.md`):
+    the skills read once, a directory several declared providers share planned once (for the
+    first of them)."""
 
-    if not layer.section("skills").is_dir():
-        return []
-    out = []
-    for skill in skillmodel.load(layer).skills:
-        if skill.problems or skill.data.get("status") != "active":
-            continue
-        target = f"{directory}/{skill.id}/{skillmodel.FILE}"
-        projection = projections.Projection(provider, target, "file", False)
-        projection.skill = skill
-        out.append(projection)
-    return out
+    __slots__ = ("done", "found", "layer")
+
+    def __init__(self, layer: Layer) -> None:
+        self.layer = layer
+        self.found: list[Skill] | None = None
+        self.done: set[str] = set()
+
+    def into(self, provider: str, directory: str) -> list[Projection]:
+        if directory in self.done:
+            return []
+        self.done.add(directory)
+        out = []
+        for skill in self._active():
+            target = f"{directory}/{skill.id}/SKILL.md"
+            projection = projections.Projection(provider, target, "file", False)
+            projection.skill = skill
+            out.append(projection)
+        return out
+
+    def _active(self) -> list[Skill]:
+        if self.found is None:
+            from mj_policy import skillmodel
+
+            self.found = []
+            if self.layer.section("skills").is_dir():
+                self.found = [s for s in skillmodel.load(self.layer).skills
+                              if not s.problems and s.data.get("status") == "active"]  # fmt: skip
+        return self.found
 
 
 def _nested(layer: Layer, root_file: Projection, name: str) -> list[Projection]:

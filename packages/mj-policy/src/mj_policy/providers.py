@@ -1,6 +1,6 @@
 """The provider table (`share/providers.yaml`): for each provider the file it reads, its format,
-whether it loads that file into every conversation, the budget of such a file, and where a rule
-is delivered as a file of its own.
+whether it loads that file into every conversation, the budget of such a file, where a rule
+is delivered as a file of its own, and where it loads skills from (or that it loads none).
 
 The table is shipped data, validated against `share/schemas/providers.schema.json` by the tests;
 it is read once per process from `share/providers.json`, which `python -m mj_core.declgen`
@@ -51,9 +51,11 @@ class Provider:
 
     @property
     def skills(self) -> str | None:
-        """The directory the client loads skills from (`<dir>/<id>/SKILL.md`), or None."""
+        """The directory the client loads skills from (`<dir>/<id>/SKILL.md`), or None when it
+        loads none natively (`supported: false`)."""
         found = self.data.get("skills")
-        return str(found["dir"]) if isinstance(found, dict) else None
+        where = found.get("dir") if isinstance(found, dict) else None
+        return str(where) if where else None
 
     @property
     def scoped(self) -> bool:
