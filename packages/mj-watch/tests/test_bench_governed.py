@@ -70,3 +70,30 @@ def test_the_generated_skills_and_records_are_accepted_as_they_are(tmp_path: Pat
     adrs = _mj(root, "adr", "check")
     assert adrs.returncode == 0 and "90 record(s), 90 valid; 0 defect(s)" in adrs.stdout, adrs
     assert "superseded" in _mj(root, "adr", "list", "--status", "superseded").stdout
+
+
+def test_the_records_fixture_is_committed_projected_and_past_the_racy_window(
+    tmp_path: Path,
+) -> None:
+    """`bench --fixture records`: the skills and records, every active skill projected, the
+    tree clean — and old enough that the first run keeps what it read, so the warm samples
+    read the parse cache as a user's second run would."""
+    from mj_watch.bench import fixture
+    from mj_watch.bench import scenario
+
+    root = tmp_path / "records"
+    env = {**scenario.environment(), "PATH": os.environ["PATH"]}
+    fixture.small(root, env)
+    fixture.records(root, env, skills=8, adrs=20)
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=root, env=ENV, check=True,
+                          capture_output=True, text=True).stdout == ""  # fmt: skip
+    active = sorted(p.parent.name for p in (root / ".claude/skills").glob("*/SKILL.md"))
+    assert active == sorted(p.parent.name for p in (root / ".agents/skills").glob("*/SKILL.md"))
+    assert active
+    for args, said in ((("skills", "check"), "8 discovered, 8 valid"),
+                       (("adr", "check"), "20 record(s), 20 valid")):  # fmt: skip
+        done = _mj(root, *args)
+        assert done.returncode == 0 and said in done.stdout, done
+    for kind, count in (("skill", 8), ("adr", 20)):
+        kept = (root / ".ai/local/cache" / f"{kind}.json").read_text()
+        assert kept.count('"stamp"') == count, kind  # every file was old enough to keep

@@ -1,5 +1,7 @@
-"""Generated repositories to measure on: `small` (a fresh layer), `large` (a busy one) and
-`governed` (the large one with 50 project rules and 20 context documents for doctor to judge).
+"""Generated repositories to measure on: `small` (a fresh layer), `large` (a busy one),
+`governed` (the large one with 50 project rules and 20 context documents for doctor to judge)
+and `records` (the small one with 200 skills and 500 decision records, for `skills check` and
+`adr check`).
 
 Both start as a git repository initialised by the real `majordomus init` and `update`, so the
 fixture is exactly what a user would have; `large` then gets its history and records from the
@@ -38,6 +40,8 @@ def scenario(name: str, scale: int) -> Scenario:
             large(root, env, scale)
         if name == "governed":
             governed(root)
+        if name == "records":
+            records(root, env)
         _scenario.settle(root)
     except BaseException:
         Scenario("", root, scratch, env).close()
@@ -84,6 +88,27 @@ def governed(root: Path) -> None:
 
     fixture_layer.write(root, rules=50, documents=20)
     _scenario.commit(root, "project rules and context documents")
+
+
+def records(root: Path, env: dict[str, str], skills: int = 200, adrs: int = 500) -> None:
+    """`skills` skills and `adrs` decision records of realistic shape
+    (`mj_watch.bench.fixture_records`), every one valid, the active skills projected by
+    `update`; committed."""
+    import time
+
+    from mj_policy import parsecache
+
+    from mj_watch.bench import fixture_records
+
+    fixture_records.skills(root, skills)
+    fixture_records.adrs(root, adrs)
+    if "update" in declare.public():
+        _majordomus(root, env, "update")
+    _scenario.commit(root, "skills and decision records")
+    # A file written in the last two seconds is never kept in the parse cache
+    # (`mj_policy.parsecache.RACY_NS`): a user's records are older than that, so wait it out
+    # here, or every warm sample of the first seconds would parse everything again.
+    time.sleep(parsecache.RACY_NS / 1e9)
 
 
 def _majordomus(root: Path, env: dict[str, str], *args: str) -> None:

@@ -121,7 +121,7 @@ class Session:
             raise Refused(
                 f"bench: task {active.id} is active in this checkout, and {', '.join(starting)} "
                 "start a task of their own — finish it first, name other targets, or measure a "
-                "generated repository (--fixture small, large or governed)"
+                "generated repository (--fixture small, large, governed or records)"
             )
 
     def run(self) -> int:
