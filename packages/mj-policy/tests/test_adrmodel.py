@@ -90,7 +90,8 @@ def test_the_batch_answers_are_read_one_per_question_in_order() -> None:
         + b"cc" * 20 + b" blob 3\nab\n\n"
     )  # fmt: skip
     found = adrtrees._parse(out, ["a", "b", "c", "d"])
-    assert found == {"a": ["0001-a.md", "sub"], "b": [], "c": []}  # d: no answer, asked again
+    tree = ("aa" * 20, ["0001-a.md", "sub"])
+    assert found == {"a": tree, "b": ("", []), "c": ("", [])}  # d: no answer, asked again
 
 
 def test_the_listing_of_each_commit_is_kept_and_a_new_tip_is_asked_again(root: Path) -> None:
@@ -110,5 +111,12 @@ def test_the_listing_of_each_commit_is_kept_and_a_new_tip_is_asked_again(root: P
                            capture_output=True, text=True).stdout.strip()  # fmt: skip
     both = adrtrees.listings(root, [head, newer], ".ai/repo/adrs")
     assert "0002-two.md" in both[newer] and "0002-two.md" not in both[head]
+    subprocess.run(["git", "commit", "-qm", "same tree", "--allow-empty"], cwd=root, env=ENV,
+                   check=True)  # fmt: skip
+    same = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, env=ENV, check=True,
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    shared = adrtrees.listings(root, [newer, same], ".ai/repo/adrs")
+    assert shared[same] == both[newer] and shared[same] is shared[newer]  # one list of names
+    assert (root / adrtrees.CACHE).read_text().count("0002-two.md") == 1
     (root / adrtrees.CACHE).write_text("not json")  # a broken cache is no cache
     assert adrtrees.listings(root, [newer], ".ai/repo/adrs") == {newer: both[newer]}

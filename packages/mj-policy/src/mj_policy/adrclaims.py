@@ -122,14 +122,26 @@ def _refs(claims: Claims, root: Path, section: str, tips: dict[str, list[str]] |
         claims.unreachable.append("refs: git for-each-ref failed")
         return
     listed = _listings(root, list(tips), section) if listed is None else listed
+    held: dict[int, dict[int, str]] = {}  # one reading per list of names, however many share it
     for sha, names in listed.items():
-        for name in names:
-            number = adrmodel.number_of(name)
-            for ref in tips.get(sha, []):
+        numbered = held.get(id(names))
+        if numbered is None:
+            numbered = held[id(names)] = _numbered(names)
+        for ref in tips.get(sha, []):
+            for number in numbered:
                 claims.add(number, ref)
-                if number is not None:
-                    claims.by_ref.setdefault(ref, {})[number] = name
+            claims.by_ref.setdefault(ref, {}).update(numbered)
     claims.sources.append(f"{len(tips)} commit(s) at the tips of the refs")
+
+
+def _numbered(names: list[str]) -> dict[int, str]:
+    """Each record file's number and name (`NNNN-<slug>.md`; anything else is no claim)."""
+    found = {}
+    for name in names:
+        number = adrmodel.number_of(name)
+        if number is not None:
+            found[number] = name
+    return found
 
 
 def base(root: Path, tips: dict[str, list[str]]) -> str | None:

@@ -1,9 +1,10 @@
 """The file names in the ADR directory of each commit at the tip of a ref, for
 `mj_policy.adrclaims`: every commit not yet known is asked of git in one `cat-file --batch`,
-however many refs there are, and what was found is kept per commit in
-`.ai/local/cache/adr-trees.json` — what a commit holds at a path never changes, so a kept
-listing is never stale. The cache keeps only the commits asked last; one that cannot be read or
-written is no cache (the listing is asked of git again), never a different answer.
+however many refs there are, and what was found is kept in `.ai/local/cache/adr-trees.json`:
+each commit's tree at that path, and each tree's names once, however many tips share it (what
+a commit holds at a path never changes, so a kept listing is never stale). The cache keeps only
+the commits asked last; one that cannot be read or written is no cache (the listing is asked of
+git again), never a different answer. Commits that share a tree share one list of names.
 """
 
 from __future__ import annotations
@@ -22,18 +23,19 @@ CACHE = ".ai/local/cache/adr-trees.json"
 
 def listings(root: Path, shas: list[str], section: str) -> dict[str, list[str]]:
     """Each commit's file names in `section` (none when it has no such directory)."""
-    kept = _load(root, section)
-    found = {sha: kept[sha] for sha in shas if sha in kept}
-    missing = [sha for sha in shas if sha not in found]
-    if missing:
-        asked = _ask(root, missing, section)
-        found.update(asked)
-    if set(kept) != set(found):
-        _save(root, section, found)
-    return found
+    commits, trees = _load(root, section)
+    missing = [sha for sha in shas if sha not in commits]
+    asked = _ask(root, missing, section) if missing else {}
+    for sha, (tree, names) in asked.items():
+        commits[sha] = tree
+        trees.setdefault(tree, names)
+    kept = {sha: commits[sha] for sha in shas if sha in commits}
+    if asked or len(kept) != len(commits):
+        _save(root, section, kept, trees)
+    return {sha: trees.get(tree, []) for sha, tree in kept.items()}
 
 
-def _ask(root: Path, shas: list[str], section: str) -> dict[str, list[str]]:
+def _ask(root: Path, shas: list[str], section: str) -> dict[str, tuple[str, list[str]]]:
     """One `git cat-file --batch` for every commit: its tree at `section`, parsed; a commit git
     could not answer for is left out (asked again next time)."""
     timing.count("git")
@@ -46,10 +48,10 @@ def _ask(root: Path, shas: list[str], section: str) -> dict[str, list[str]]:
     return _parse(out, shas) if code == 0 else {}
 
 
-def _parse(out: bytes, shas: list[str]) -> dict[str, list[str]]:
+def _parse(out: bytes, shas: list[str]) -> dict[str, tuple[str, list[str]]]:
     """The answers of `cat-file --batch`, one per question in order: `<oid> <type> <size>`
-    then the object, or `<name> missing` (no such path at that commit)."""
-    found: dict[str, list[str]] = {}
+    then the object, or `<name> missing` (no such path at that commit: the tree "")."""
+    found: dict[str, tuple[str, list[str]]] = {}
     at = 0
     for sha in shas:
         end = out.find(b"\n", at)
@@ -58,11 +60,14 @@ def _parse(out: bytes, shas: list[str]) -> dict[str, list[str]]:
         head = out[at:end].split(b" ")
         at = end + 1
         if head[-1] in (b"missing", b"ambiguous") or len(head) != 3 or not head[2].isdigit():
-            found[sha] = []  # no such directory at that commit
+            found[sha] = ("", [])  # no such directory at that commit
             continue
         size = int(head[2])
         body, at = out[at : at + size], at + size + 1
-        found[sha] = _names(body, len(head[0]) // 2) if head[1] == b"tree" else []
+        if head[1] != b"tree":
+            found[sha] = ("", [])
+            continue
+        found[sha] = (head[0].decode("ascii", "replace"), _names(body, len(head[0]) // 2))
     return found
 
 
@@ -79,24 +84,29 @@ def _names(raw: bytes, width: int) -> list[str]:
     return names
 
 
-def _load(root: Path, section: str) -> dict[str, list[str]]:
+def _load(root: Path, section: str) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """(commit → its tree at `section`, tree → its names), or two empty maps."""
     try:
         data = jsonl.loads_line((root / CACHE).read_bytes())
     except (OSError, ValueError):
-        return {}
+        return {}, {}
     if not isinstance(data, dict) or data.get("section") != section:
-        return {}
-    commits = data.get("commits")
-    if not isinstance(commits, dict):
-        return {}
-    return {str(k): [str(n) for n in v] for k, v in commits.items() if isinstance(v, list)}
+        return {}, {}
+    commits, trees = data.get("commits"), data.get("trees")
+    if not isinstance(commits, dict) or not isinstance(trees, dict):
+        return {}, {}
+    kept = {str(k): str(v) for k, v in commits.items() if isinstance(v, str)}
+    names = {str(k): [str(n) for n in v] for k, v in trees.items() if isinstance(v, list)}
+    return {k: v for k, v in kept.items() if v == "" or v in names}, names
 
 
-def _save(root: Path, section: str, found: dict[str, list[str]]) -> None:
+def _save(root: Path, section: str, commits: dict[str, str], trees: dict[str, list[str]]) -> None:
     from mj_core import atomic
     from mj_core.errors import MjError
 
-    data = jsonl.dumps({"section": section, "commits": dict(sorted(found.items()))})
+    used = {tree: trees[tree] for tree in sorted(set(commits.values())) if tree in trees}
+    data = jsonl.dumps({"section": section, "commits": dict(sorted(commits.items())),
+                        "trees": used})  # fmt: skip
     try:
         atomic.create(root / CACHE, data, mode=0o600, replace=True, root=root, durable=False)
     except (MjError, OSError):
