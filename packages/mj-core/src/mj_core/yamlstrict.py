@@ -119,7 +119,7 @@ def decode(raw: bytes, name: str) -> str:
         ) from None
 
 
-def read_text(path: Path, name: str | None = None, limit: tuple[int, int] = LAYER) -> str:
+def read_text(path: Path | str, name: str | None = None, limit: tuple[int, int] = LAYER) -> str:
     """A file's text within `limit` (bytes, line bytes), or the one-line error for a directory,
     a missing file, a file that is not regular, one over the limit or bad bytes."""
     shown = name or str(path)

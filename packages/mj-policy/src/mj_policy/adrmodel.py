@@ -11,6 +11,7 @@ and line. Nothing here opens git: the claims other refs hold are `mj_policy.adrc
 
 from __future__ import annotations
 
+import os
 import re
 
 from mj_core import yamlstrict
@@ -80,16 +81,13 @@ class Model:
         return {r.id: r for r in self.records}
 
 
-def files(directory: Path) -> list[Path]:
-    """The `*.md` files of the directory, by name (one listing, no stat per file)."""
-    import os
-
+def files(directory: Path) -> list[str]:
+    """The names of the directory's `*.md` files, sorted (one listing, no stat per file)."""
     try:
         entries = list(os.scandir(directory))
     except (FileNotFoundError, NotADirectoryError):
         return []
-    names = sorted(e.name for e in entries if e.name.endswith(".md") and e.is_file())
-    return [directory / name for name in names]
+    return sorted(e.name for e in entries if e.name.endswith(".md") and e.is_file())
 
 
 def number_of(name: str) -> int | None:
@@ -97,12 +95,12 @@ def number_of(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def read(path: Path, shown: str, cache: parsecache.Cache | None = None) -> Adr:
+def read(path: str, shown: str, cache: parsecache.Cache | None = None) -> Adr:
     """One record; from the cache when the file is as it was when last read."""
     now = parsecache.stamp(path) if cache is not None else None
     entry = cache.get(shown, now) if cache is not None and now is not None else None
     if entry is not None:
-        item = Adr(shown, number_of(path.name))
+        item = Adr(shown, number_of(shown.rpartition("/")[2]))
         item.doc, item.problems = parsecache.restored(shown, entry)
         return item
     item = _read(path, shown)
@@ -111,8 +109,8 @@ def read(path: Path, shown: str, cache: parsecache.Cache | None = None) -> Adr:
     return item
 
 
-def _read(path: Path, shown: str) -> Adr:
-    item = Adr(shown, number_of(path.name))
+def _read(path: str, shown: str) -> Adr:
+    item = Adr(shown, number_of(shown.rpartition("/")[2]))
     if item.number is None:
         item.problems.append((f"{shown}:1", "file name is not <NNNN>-<slug>.md"))
     found = frontmatter.read(path, shown, "adr")
@@ -144,8 +142,9 @@ def load(lay: Layer, *, save: bool = False) -> Model:
     directory = lay.section("adrs")
     model = Model(lay.relative(directory), [])
     cache = parsecache.Cache(lay, "adr")
-    for path in files(directory):
-        model.records.append(read(path, lay.relative(path), cache))
+    base = os.fspath(directory)  # paths as text: a Path per file costs more than its parse
+    for name in files(directory):
+        model.records.append(read(f"{base}/{name}", f"{model.directory}/{name}", cache))
     if save:
         cache.save()
     _set_wide(model, lay.root)

@@ -44,7 +44,7 @@ class Read:
         return self.doc is not None and isinstance(self.doc.data, dict)
 
 
-def read(path: Path, shown: str, kind: str) -> Read:
+def read(path: Path | str, shown: str, kind: str) -> Read:
     """The file at `path` (named `shown`) held to the allow list and schema of `kind`."""
     found = Read()
     try:

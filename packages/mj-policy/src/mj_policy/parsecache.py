@@ -37,7 +37,7 @@ def _racy(now: Any, since: int) -> bool:
     return isinstance(now, list) and any(_racy(part, since) for part in now)
 
 
-def stamp(path: Path) -> list[int] | None:
+def stamp(path: Path | str) -> list[int] | None:
     try:
         found = os.stat(path)
     except OSError:

@@ -22,7 +22,6 @@ from mj_policy import parsecache
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
     from mj_policy.layer import Layer
@@ -79,22 +78,27 @@ class Skills:
         return {s.id: s for s in self.skills}
 
 
-def _stamp(folder: Path) -> list[Any] | None:
+def _stamp(folder: str) -> list[Any] | None:
     """The stamps of SKILL.md, the examples directory and each example: what a read saw."""
-    found: list[Any] = [parsecache.stamp(folder / FILE), parsecache.stamp(folder / "examples")]
+    found: list[Any] = [
+        parsecache.stamp(f"{folder}/{FILE}"),
+        parsecache.stamp(f"{folder}/examples"),
+    ]
     if found[1] is not None:
-        for name in sorted(os.listdir(folder / "examples")):
-            found.append([name, parsecache.stamp(folder / "examples" / name)])
+        for name in sorted(os.listdir(f"{folder}/examples")):
+            found.append([name, parsecache.stamp(f"{folder}/examples/{name}")])
     return found if found[0] is not None else None
 
 
-def read(folder: Path, shown_dir: str, cache: parsecache.Cache | None = None) -> Skill:
-    """One skill; from the cache when its files are as they were when last read."""
-    shown = f"{shown_dir}/{folder.name}/{FILE}"
+def read(folder: str, shown_dir: str, cache: parsecache.Cache | None = None) -> Skill:
+    """One skill (`folder` the path of its directory, as text); from the cache when its files
+    are as they were when last read."""
+    name = folder.rpartition("/")[2]
+    shown = f"{shown_dir}/{name}/{FILE}"
     now = _stamp(folder) if cache is not None else None
     entry = cache.get(shown, now) if cache is not None and now is not None else None
     if entry is not None:
-        item = Skill(folder.name, shown)
+        item = Skill(name, shown)
         item.doc, item.problems = parsecache.restored(shown, entry)
         item.body, item.examples = str(entry["body"]), list(entry["examples"])
         return item
@@ -105,11 +109,12 @@ def read(folder: Path, shown_dir: str, cache: parsecache.Cache | None = None) ->
     return item
 
 
-def _read(folder: Path, shown_dir: str) -> Skill:
-    item = Skill(folder.name, f"{shown_dir}/{folder.name}/{FILE}")
-    path = folder / FILE
-    if not path.is_file():
-        item.problems.append((item.path, f"no {FILE} in {shown_dir}/{folder.name}/"))
+def _read(folder: str, shown_dir: str) -> Skill:
+    name = folder.rpartition("/")[2]
+    item = Skill(name, f"{shown_dir}/{name}/{FILE}")
+    path = f"{folder}/{FILE}"
+    if not os.path.isfile(path):
+        item.problems.append((item.path, f"no {FILE} in {shown_dir}/{name}/"))
         return item
     found = frontmatter.read(path, item.path, "skill")
     item.doc, item.body = found.doc, found.body
@@ -121,19 +126,20 @@ def _read(folder: Path, shown_dir: str) -> Skill:
         message = f"id {ident} is not its directory's name ({item.directory})"
         item.problems.append((item.where("id"), message))
     item.problems += frontmatter.empty_sections(found.body, found.first, item.path, SECTIONS, 1)
-    _examples(item, folder, shown_dir)
+    _examples(item, folder, f"{shown_dir}/{name}")
     return item
 
 
-def _examples(item: Skill, folder: Path, shown_dir: str) -> None:
-    examples = folder / "examples"
-    if not examples.is_dir():
+def _examples(item: Skill, folder: str, shown_folder: str) -> None:
+    try:
+        entries = list(os.scandir(f"{folder}/examples"))
+    except (FileNotFoundError, NotADirectoryError):
         return
-    for path in sorted(p for p in examples.glob("*.md") if p.is_file()):
-        shown = f"{shown_dir}/{folder.name}/examples/{path.name}"
+    for name in sorted(e.name for e in entries if e.name.endswith(".md") and e.is_file()):
+        shown = f"{shown_folder}/examples/{name}"
         item.examples.append(shown)
         try:
-            text = yamlstrict.read_text(path, shown)
+            text = yamlstrict.read_text(f"{folder}/examples/{name}", shown)
         except MjError as exc:
             item.problems.append((shown, exc.message))
             continue
@@ -153,9 +159,14 @@ def load(lay: Layer, *, save: bool = False) -> Skills:
     checkout's cache (`mj_policy.parsecache`) for the next run."""
     directory = lay.section("skills")
     shown = lay.relative(directory)
-    folders = sorted(p for p in directory.iterdir() if p.is_dir()) if directory.is_dir() else []
+    try:
+        entries = list(os.scandir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        entries = []
+    base = os.fspath(directory)  # paths as text: a Path per file costs more than its parse
+    folders = sorted(e.name for e in entries if e.is_dir())
     cache = parsecache.Cache(lay, "skill")
-    found = Skills(shown, [read(folder, shown, cache) for folder in folders])
+    found = Skills(shown, [read(f"{base}/{name}", shown, cache) for name in folders])
     if save:
         cache.save()
     _set_wide(found)
