@@ -6,6 +6,7 @@ a dead Markdown link a WARN (0); the graph cached by the index's blob ids."""
 from __future__ import annotations
 
 import json
+import shutil
 import stat
 from pathlib import Path
 
@@ -252,11 +253,11 @@ def _timed(repo: Repo, *args: str) -> dict[str, int]:
 
 def test_an_unchanged_index_is_read_back_from_the_cache(layer_repo: Repo) -> None:
     cold = _timed(layer_repo, "knowledge", "edges")
-    graph = layer_repo.root / ".ai/local/cache/knowledge-head.json"
+    graph = layer_repo.root / ".ai/local/cache/knowledge-head"
     assert graph.is_file() and stat.S_IMODE(graph.stat().st_mode) & 0o077 == 0
     warm = _timed(layer_repo, "knowledge", "edges")
-    # the repository's top level, then one `git ls-files -s`; no file read but sources.yaml
-    assert warm["git"] == 2 and cold["git"] == 3, (cold, warm)
+    # one `git ls-files -s` (the top level is found without git); no file read but sources.yaml
+    assert warm["git"] == 1 and cold["git"] == 2, (cold, warm)
     assert warm.get("yaml", 0) == 0 and warm["files read"] == 1
     before = layer_repo.mj("--json", "knowledge", "edges").out
     layer_repo.write(".ai/repo/prompts/resume.md", "# Resume\n\n[the policy](../policy.yaml)\n")
@@ -292,3 +293,20 @@ def test_the_tool_pipeline_reads_a_saved_index_fact(
     assert piped.out == direct.out
     empty = layer_repo.run("mj-knowledge", "graph", "--view", sub, stdin="")
     assert empty.code == 12, empty
+
+
+@pytest.mark.parametrize("args", [(), ("--type", "depends_on"), ("--scope", "shared")])
+def test_a_warm_listing_is_the_cold_one_byte_for_byte(
+    layer_repo: Repo, args: tuple[str, ...]
+) -> None:
+    plan(layer_repo)
+    layer_repo.write(".ai/repo/prompts/debug.md", PROMPT)
+    layer_repo.commit("links")
+    cache = layer_repo.root / ".ai/local/cache"
+    for form in ((), ("--json",)):
+        shutil.rmtree(cache, ignore_errors=True)
+        cold = layer_repo.mj(*form, "knowledge", "edges", *args)
+        assert (cache / "knowledge-listing.txt").is_file()
+        warm = layer_repo.mj(*form, "knowledge", "edges", *args)
+        assert cold.code == warm.code == 0 and cold.out == warm.out and cold.err == warm.err
+        assert warm.out.count("depends_on") >= 1

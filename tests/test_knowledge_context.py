@@ -67,7 +67,7 @@ def test_a_profile_without_knowledge_names_it_under_excluded(layer_repo: Repo) -
     assert (
         "- knowledge pointers — profile routine does not set context.knowledge: true" in result.out
     )
-    assert not (layer_repo.root / ".ai/local/cache/knowledge-head.json").exists()
+    assert not (layer_repo.root / ".ai/local/cache/knowledge-head").exists()
 
 
 def test_a_tight_budget_drops_the_pointers_before_the_documents(layer_repo: Repo) -> None:

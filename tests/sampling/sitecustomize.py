@@ -80,7 +80,13 @@ def _wrap(module: object, sink: _Sink) -> None:
         records = original(name, stage, options, context)
         try:
             for record in records:
-                sink.write(name, record)
+                if isinstance(record, dict) and record.get("kind") == "written":
+                    from mj_core import streams  # records already serialised: each sampled
+
+                    for each in streams.expanded(record):
+                        sink.write(name, each)
+                else:
+                    sink.write(name, record)
                 yield record
         finally:
             records.close()

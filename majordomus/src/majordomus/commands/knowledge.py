@@ -26,17 +26,25 @@ def listing(records: Iterable[Record], options: argparse.Namespace, inv: Invocat
     line would cost more than building them), then the count; the summary's exit code."""
     from mj_core import jsonl
     from mj_core.exitcodes import ExitCode
+    from mj_core.streams import written_part
 
     from majordomus import render as show
 
     summary: Record = {"exit": int(ExitCode.INTERNAL_ERROR)}
-    counted, block = 0, []
+    counted = 0
+    block: list[str] = []
     for record in records:
         kind = record.get("kind")
         if kind == "summary":
             summary = record
             if not inv.json:
                 continue
+        elif kind == "written":  # the cache's lines, copied (`mj_core.streams.written`)
+            counted += int(record["count"])
+            said = written_part(record, "jsonl" if inv.json else "text")
+            _write_bytes(inv, block, said)
+            block = []
+            continue
         elif kind in ("source", "node", "edge"):
             counted += 1
         block.append(jsonl.dumps(record).decode() if inv.json else f"{line(record)}\n")
@@ -53,24 +61,23 @@ def listing(records: Iterable[Record], options: argparse.Namespace, inv: Invocat
     return show.ended(summary, inv)
 
 
+def _write_bytes(inv: Invocation, block: list[str], data: bytes | memoryview) -> None:
+    """The lines so far, then `data` as it is: to the binary stream under a text one (no
+    decoding 20,000 lines to encode them again), else decoded."""
+    inv.stdout.write("".join(block))
+    binary = getattr(inv.stdout, "buffer", None)
+    if binary is None:
+        inv.stdout.write(str(data, "utf-8"))
+        return
+    inv.stdout.flush()
+    binary.write(data)
+
+
 def line(record: Record) -> str:
     """One record as the line a person reads."""
     from mj_core.findings import render_text
+    from mj_knowledge import listing
 
-    kind = record.get("kind")
-    if kind == "source":
-        return (
-            f"{record['class']} {record['scope']} {record['node_kind']} "
-            f"{record['blob'][:12]} {record['path']}"
-        )
-    if kind == "node":
-        title = f"  {record['title']}" if record["title"] else ""
-        return f"{record['id']}  {record['node_kind']}  {record['path']}{title}"
-    if kind == "edge":
-        where = record["provenance"]
-        field = f" ({where['field']})" if "field" in where else ""
-        return (
-            f"{record['source']} {record['type']} {record['target']}  "
-            f"{where['path']}:{where['line']}{field}"
-        )
+    if record.get("kind") in ("source", "node", "edge"):
+        return listing.line(record)
     return render_text(record)

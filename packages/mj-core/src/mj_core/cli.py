@@ -15,6 +15,7 @@ from pathlib import Path
 
 from mj_core import jsonl
 from mj_core import sanitise
+from mj_core import streams
 from mj_core import timing
 from mj_core.errors import MjError
 from mj_core.errors import UsageError
@@ -84,8 +85,11 @@ class Parser(argparse.ArgumentParser):
 
 
 def write_record(out: IO[bytes], record: Record, *, raw: bool) -> None:
-    if raw and record.get("kind") == "text":
+    kind = record.get("kind")
+    if raw and kind == "text":
         out.write(str(record["text"]).encode("utf-8", sanitise.ESCAPE))
+    elif kind == "written":  # records already serialised (`mj_core.streams.written`)
+        out.write(streams.written_part(record, "jsonl"))
     else:
         out.write(jsonl.dumps(record))
 

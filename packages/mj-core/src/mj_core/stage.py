@@ -105,6 +105,12 @@ def run_stream(
     try:
         for record in stage.run(options, context):
             kind = str(record.get("kind"))
+            if kind == streams.WRITTEN:  # records already serialised: counted as what they are
+                of, count = str(record["of"]), int(record["count"])
+                if count:
+                    counts[of] = counts.get(of, 0) + count
+                    yield record
+                continue
             counts[kind] = counts.get(kind, 0) + 1
             if kind == "finding":
                 findings.append(record)

@@ -10,6 +10,12 @@ own summary carries the first code in stage order that is not 0. So the exit sta
 last stage of `a | b | c` is the pipeline's, with no `pipefail`.
 
 The input of a stage is JSON Lines, or one JSON or YAML document (which is one record).
+
+A `written` record (`written`) is records a stage read back already serialised — a cache's
+lines, `count` records of kind `of` — passed on as bytes rather than rebuilt one object each:
+a tool writes its `jsonl` verbatim, a renderer its `text`, the summary counts `count` records
+of `of`, and a stage reading it in-process gets the records it stands for. It never appears in
+a stream's bytes.
 """
 
 from __future__ import annotations
@@ -21,11 +27,13 @@ from mj_core.exitcodes import ExitCode
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from collections.abc import Iterable
     from collections.abc import Iterator
     from typing import Any
 
     Record = dict[str, Any]
+    Bytes = bytes | memoryview | Callable[[], bytes | memoryview]
 
 COMPLETE = (0, int(ExitCode.CONTRACT_UNMET), int(ExitCode.DRIFT_FOUND))
 
@@ -57,8 +65,12 @@ class Upstream:
             self.read += 1
             if summary is not None:
                 raise InternalError(f"{self.name}: a record after the stream's summary")
-            if record.get("kind") == "summary":
+            kind = record.get("kind")
+            if kind == "summary":
                 summary = record
+                continue
+            if kind == WRITTEN:
+                yield from expanded(record)
                 continue
             yield record
         self._close(summary)
@@ -83,6 +95,32 @@ class Upstream:
         self.counts = dict(counts) if isinstance(counts, dict) else {}
         if code not in COMPLETE or self.error is not None:  # an error never ends a whole stream
             raise Stopped(f"{self.name}: the upstream stage stopped with {code}", ExitCode(code))
+
+
+WRITTEN = "written"
+
+
+def written(of: str, count: int, lines: Bytes, text: Bytes | None = None) -> Record:
+    """`count` records of kind `of`, as the JSON Lines `lines` (each exactly as `jsonl.dumps`
+    writes it) and, for a person, the `text` lines (UTF-8, surrogates escaped) or None; each
+    bytes, or a function that reads them when they are first asked for (`written_part`)."""
+    return {"kind": WRITTEN, "of": of, "count": count, "jsonl": lines, "text": text}
+
+
+def written_part(record: Record, part: str) -> bytes | memoryview:
+    """The `jsonl` or `text` of a `written` record, read now if it was left to be read."""
+    value = record[part]
+    data: bytes | memoryview = value() if callable(value) else value
+    return data
+
+
+def expanded(record: Record) -> Iterator[Record]:
+    """The records a `written` record stands for, parsed from its JSON Lines."""
+    from mj_core import jsonl
+
+    for line in bytes(written_part(record, "jsonl")).split(b"\n"):
+        if line:
+            yield jsonl.loads_line(line)
 
 
 def summary(stage: str, code: int, counts: dict[str, int], error: str | None = None) -> Record:

@@ -1,12 +1,16 @@
 """The graph's cache under `.ai/local/cache/`, keyed by what git's index says.
 
-`knowledge-head.json` (findings, counts), `-files`, `-nodes` and `-edges.json` hold the last
-graph, each part with its key (a digest of both sources files and the whole `git ls-files -s`
-listing): an unchanged repository reads back the parts a reading shows and asks git nothing
-more. `knowledge-entries.json` holds what each source file stated, keyed by its blob id,
-class kind and path, so a changed index re-reads only the blobs it has not seen. A cache that
-is missing, unreadable or of another version is a miss, never an error; a cache that cannot
-be written is skipped (it only saves time). Both are rewritten whole, atomically.
+`knowledge-head` (findings and counts, then the material the key names: both sources files
+and the whole `git ls-files -s` listing, compared byte for byte), `-files.json`,
+`-nodes.json` and `-edges.jsonl` hold the last graph, each part stamped with its key: an
+unchanged repository reads back the parts a reading shows and asks git nothing more.
+`knowledge-listing.jsonl` and `-listing.txt` hold every edge as written out (the JSON Lines a
+tool emits, the lines a person reads, `mj_knowledge.listing`), so listing the edges of an
+unchanged repository copies bytes. `knowledge-entries.json` holds what each source file
+stated, keyed by its blob id, class kind and path, so a changed index re-reads only the blobs
+it has not seen. A cache that is missing, unreadable or of another version is a miss, never an
+error; a cache that cannot be written is skipped (it only saves time). Each file is rewritten
+whole, atomically, the head last.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ DIRECTORY = ".ai/local/cache"
 EDGES = "knowledge-edges.jsonl"
 PARTS = ("files", "nodes", "edges")  # each in knowledge-<part>.json; the rest in -head
 FILES = "knowledge-entries.json"
-VERSION = 6
+HEAD = "knowledge-head"  # written last: a graph is whole once its head names its key
+LISTING = {"jsonl": "knowledge-listing.jsonl", "text": "knowledge-listing.txt"}
+VERSION = 7
 
 
 def _read(root: Path, name: str) -> Record | None:
@@ -62,6 +68,52 @@ def _lines(root: Path, key: str, only: set[str] | None) -> list[list[Any]] | Non
     return rows
 
 
+class Listing:
+    """One written form of the edges (`LISTING`), read when first asked for: a listing for a
+    person never reads the JSON Lines, nor a tool's the text."""
+
+    __slots__ = ("key", "name", "root")
+
+    def __init__(self, root: Path, key: str, name: str) -> None:
+        self.root, self.key, self.name = root, key, name
+
+    def __call__(self) -> memoryview:
+        from mj_core.errors import InternalError
+
+        data = _stamped(self.root, self.name, self.key)
+        if data is None:
+            raise InternalError(f"{DIRECTORY}/{self.name}: rewritten while it was read — run again")
+        return data
+
+
+def _stamped(root: Path, name: str, key: str) -> memoryview | None:
+    """The file's content after its first line, when that line is this version and key."""
+    data = _bytes(root, name)
+    stamp = (json.dumps([VERSION, key]) + "\n").encode()
+    return memoryview(data)[len(stamp) :] if data and data.startswith(stamp) else None
+
+
+def _bytes(root: Path, name: str) -> bytes | None:
+    try:
+        with open(root / DIRECTORY / name, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _listing(root: Path, key: str, count: int) -> Record | None:
+    """The written edges (`mj_core.streams.written`'s parts) when both files are this key's."""
+    stamp = (json.dumps([VERSION, key]) + "\n").encode()
+    for name in LISTING.values():
+        try:
+            with open(root / DIRECTORY / name, "rb") as handle:
+                if handle.read(len(stamp)) != stamp:
+                    return None
+        except OSError:
+            return None
+    return {"count": count, **{part: Listing(root, key, n) for part, n in LISTING.items()}}
+
+
 def edges_from(root: Path, key: str, sources: set[str]) -> list[list[Any]] | None:
     """The cached edges of these source nodes only, or None."""
     return _lines(root, key, sources)
@@ -77,25 +129,47 @@ def key(material: str) -> str:
     return f"{len(data):x}-{zlib.crc32(data):08x}-{zlib.adler32(data):08x}"
 
 
+def _head(root: Path, key: str, material: bytes) -> Record | None:
+    """The head (findings, problems, counts) when it was written for exactly this material:
+    after its stamp, the head as one JSON line, then the material, compared byte for byte."""
+    data = _bytes(root, HEAD)
+    stamp = (json.dumps([VERSION, key]) + "\n").encode()
+    if not data or not data.startswith(stamp):
+        return None
+    end = data.find(b"\n", len(stamp))
+    head = _json(data[len(stamp) : end]) if end >= 0 else None
+    if not isinstance(head, dict) or memoryview(data)[end + 1 :] != material:
+        return None
+    return head
+
+
+def _json(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
 def graph(root: Path, key: str, parts: tuple[str, ...], material: str) -> Record | None:
     """The cached result for this key with the parts asked for (of `PARTS`), or None; each
-    part is its own file, so a reading pays only for what it shows."""
-    result: Record = {}
-    for part in ("head", *parts):
+    part is its own file, so a reading pays only for what it shows; `written` is the edge
+    listing as written out."""
+    head = _head(root, key, material.encode())
+    if head is None:
+        return None
+    result: Record = dict(head)
+    for part in parts:
         value: Any
         if part == "edges":
             value = _lines(root, key, None)
+        elif part == "written":
+            value = _listing(root, key, int(head["counts"]["edges"]))
         else:
             data = _read(root, f"knowledge-{part}.json")
             value = data.get(part) if data is not None and data.get("key") == key else None
         if value is None:
             return None
-        if part == "head":
-            if value.get("material") != material:
-                return None
-            result.update({k: v for k, v in value.items() if k != "material"})
-        else:
-            result[part] = value
+        result[part] = value
     return result
 
 
@@ -123,15 +197,29 @@ def store(
                           durable=False)  # fmt: skip
         head = {k: v for k, v in result.items() if k not in PARTS}
         head["counts"] = {"nodes": len(result["nodes"]), "edges": len(result["edges"])}
-        head["material"] = material
         atomic.create(root / DIRECTORY / EDGES, _edge_lines(key, result["edges"]), replace=True,
                       root=root, durable=False)  # fmt: skip
-        for part, value in (*((p, result[p]) for p in PARTS if p != "edges"), ("head", head)):
+        _store_listing(root, key, result["edges"])
+        for part, value in ((p, result[p]) for p in PARTS if p != "edges"):
             body = {"version": VERSION, "key": key, part: value}
             atomic.create(root / DIRECTORY / f"knowledge-{part}.json", _dumps(body),
                           replace=True, root=root, durable=False)  # fmt: skip
+        stamp = (json.dumps([VERSION, key]) + "\n").encode()
+        written = stamp + _dumps(head) + b"\n" + material.encode()
+        atomic.create(root / DIRECTORY / HEAD, written, replace=True, root=root, durable=False)
     except (OSError, MjError):
         return
+
+
+def _store_listing(root: Path, key: str, rows: list[list[Any]]) -> None:
+    from mj_core import atomic
+
+    from mj_knowledge import listing
+
+    head = (json.dumps([VERSION, key]) + "\n").encode()
+    for part, data in zip(("jsonl", "text"), listing.edge_listing(rows), strict=True):
+        atomic.create(root / DIRECTORY / LISTING[part], head + data, replace=True, root=root,
+                      durable=False)  # fmt: skip
 
 
 def _edge_lines(key: str, rows: list[list[Any]]) -> bytes:

@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import re
 
-from mj_core import keys
-from mj_core import required
-from mj_core import schema
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
@@ -34,7 +31,12 @@ GLOB = ":(glob)"
 
 
 def _close(doc: yamlstrict.Document) -> yamlstrict.Document:
-    """Refuse (10) a sources file with an unknown or missing key or a wrong value."""
+    """Refuse (10) a sources file with an unknown or missing key or a wrong value (the schema's
+    modules are imported here: a cache hit reads the files, it does not parse them)."""
+    from mj_core import keys
+    from mj_core import required
+    from mj_core import schema
+
     if not isinstance(doc.data, dict):
         raise ContractUnmet(f"{doc.name}:1:1: not a mapping — write `key: value` lines")
     for where, key in keys.unknown_keys(doc, KIND):

@@ -87,7 +87,7 @@ def blobs(root: Path, wanted: list[str]) -> dict[str, bytes]:
     return out
 
 
-NEEDS = {"sources": ("files",), "nodes": ("nodes",), "edges": ("edges",), "check": ()}
+NEEDS = {"sources": ("files",), "nodes": ("nodes",), "edges": ("written",), "check": ()}
 
 
 def compute(
@@ -96,14 +96,14 @@ def compute(
     """The packed graph of the index fact (`cache.pack`), from the cache when its key matches
     (then with the `parts` asked for only); written back only when `store` (the readings
     that write nothing, `check` and the briefing's pointers, only read it)."""
-    from mj_knowledge import extract
-    from mj_knowledge import graph
-
     key = str(fact["key"])
     said = material(dict(fact["sources"]), str(fact["listing"]))
     hit = cache.graph(root, key, parts, said) if cache.key(said) == key else None
     if hit is not None:
         return hit
+    from mj_knowledge import extract  # only a miss reads a file
+    from mj_knowledge import graph
+
     index = sources.parse_index(str(fact["listing"]))  # parsed only when the cache misses
     files, problems = sources.classify(sources.load(dict(fact["sources"])), index)
     seen = cache.files(root)
@@ -121,6 +121,7 @@ def compute(
         extracted.append(got)
     tracked = sorted(p for p, _ in index)
     result = cache.pack(files, problems, graph.build(files, extracted, tracked))
+    result["findings"] = graph.findings_of(result["findings"], problems)  # kept as records
     if store:
         kept_or_none = kept if missing or len(kept) != len(seen) else None
         cache.store(root, key, said, result, kept_or_none)
@@ -129,11 +130,9 @@ def compute(
 
 def views(result: Record, options: argparse.Namespace) -> Iterator[Record]:
     """The view's records, built from the packed rows (`cache.pack`), then the findings."""
-    from mj_knowledge import graph
-
     view = options.view
     scope = getattr(options, "scope", None) or "all"
-    findings = graph.findings_of(result["findings"], result["problems"])
+    findings = result["findings"]
     if view == "sources":
         for path, blob, cls, kind, where in result["files"]:
             if scope in ("all", where):
@@ -147,6 +146,8 @@ def views(result: Record, options: argparse.Namespace) -> Iterator[Record]:
             if scope in ("all", where) and wanted in (None, kind):
                 yield {"kind": "node", "id": ident, "node_kind": kind, "path": path,
                        "title": title, "class": cls, "scope": where}  # fmt: skip
+    elif view == "edges" and "written" in result:
+        yield _written(result["written"], getattr(options, "type", None))
     elif view == "edges":
         yield from _edges(result, scope, getattr(options, "type", None))
     yield from findings
@@ -161,14 +162,24 @@ def views(result: Record, options: argparse.Namespace) -> Iterator[Record]:
 
 
 def _edges(result: Record, scope: str, wanted: str | None) -> Iterator[Record]:
+    from mj_knowledge import listing
+
     scopes = {row[0]: row[5] for row in result["nodes"]} if scope != "all" else {}
-    for kind, source, target, ref, path, line, field in result["edges"]:
-        if (scope == "all" or scopes[source] == scope) and wanted in (None, kind):
-            where = {"path": path, "line": line}
-            if field is not None:
-                where["field"] = field
-            yield {"kind": "edge", "type": kind, "source": source, "target": target,
-                   "ref": ref, "provenance": where}  # fmt: skip
+    for row in result["edges"]:
+        if (scope == "all" or scopes[row[1]] == scope) and wanted in (None, row[0]):
+            yield listing.edge(row)
+
+
+def _written(held: Record, wanted: str | None) -> Record:
+    """The cached edge listing as one `written` record (every edge, or one type's)."""
+    from mj_core import streams
+
+    if wanted is None:
+        return streams.written("edge", held["count"], held["jsonl"], held["text"])
+    from mj_knowledge import listing
+
+    return streams.written("edge", *listing.of_type(bytes(streams.written_part(held, "jsonl")),
+                                                    wanted))  # fmt: skip
 
 
 def _class_subjects(result: Record) -> set[str]:
