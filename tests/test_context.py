@@ -115,7 +115,7 @@ def test_budgeted_names_every_drop_and_exits_10(scenario: Repo) -> None:
     for kept in ("## TASK", "## PROFILE", "## OPEN QUESTIONS"):
         assert kept in result.out
     budget = re.search(r"^(\d+) of 30 lines \(dropped: (.*)\)$", result.out, re.M)
-    assert budget and budget.group(2) == "files documents decisions"
+    assert budget and budget.group(2) == "files documents knowledge decisions"  # as USE-CASE
     assert int(budget.group(1)) == result.out.count("\n")
     assert result.err == (
         f"majordomus: context: {budget.group(1)} lines over the budget of 30 "

@@ -131,3 +131,71 @@ def test_the_use_case_context_run_with_a_knowledge_section(layer_repo: Repo) -> 
     )
     machine = json.loads(layer_repo.mj("context", "--json").out)
     assert [s["id"] for s in machine["sections"] if s["id"] == "pointers"] == ["pointers"]
+
+
+def test_pointers_start_from_the_task_s_issue_nearest_first(layer_repo: Repo) -> None:
+    from test_knowledge import ISSUE
+    from test_knowledge import MILESTONE
+
+    base = ".ai/repo/project"
+    project = "schema_version: 1\nname: Demo\nrepository: demo/demo\ndefault_branch: main\n"
+    layer_repo.write(f"{base}/project.yaml", project)
+    layer_repo.write(f"{base}/milestones/M001.yaml", MILESTONE.replace("id: M1\n", "id: M001\n"))
+    for ident, needs in (("I0001", ""), ("I0002", "I0001"), ("I0003", "I0002")):
+        text = ISSUE.format(id=ident, milestone="M001", slug=ident.lower(), deps=needs)
+        layer_repo.write(f"{base}/issues/{ident}.yaml", text)
+    layer_repo.write("lib/parser.py", "x = 1\n")
+    layer_repo.commit("a plan")
+    result = layer_repo.mj("start", "build I0003", "--issue", "I0003")
+    assert result.code == 0, result
+    shown = section(layer_repo.mj("context").out, "## KNOWLEDGE POINTERS")
+    assert shown == [  # the issue, what it depends on (not further), its milestone
+        "## KNOWLEDGE POINTERS (3 of 3)",
+        f"- started for issue issue:I0003 {base}/issues/I0003.yaml — Issue I0003",
+        f"- depends_on issue issue:I0002 {base}/issues/I0002.yaml — Issue I0002",
+        f"- part_of milestone milestone:M001 {base}/milestones/M001.yaml — Outcome",
+    ]
+    data = json.loads(layer_repo.mj("context", "--json").out)
+    (pointers,) = [s for s in data["sections"] if s["id"] == "pointers"]
+    assert pointers["text"] == "\n".join(shown) + "\n"
+    layer_repo.git("rm", "-q", "--cached", f"{base}/issues/I0003.yaml")
+    layer_repo.git("commit", "-q", "--no-verify", "-m", "the issue leaves the index")
+    stale = section(layer_repo.mj("context").out, "## KNOWLEDGE POINTERS")
+    assert stale == [
+        "## KNOWLEDGE POINTERS (0 of 0)",
+        "- stale issue:I0003 is not a node of the graph: its record is not in git's index "
+        "(never added, or removed)",
+    ]
+
+
+def test_the_knowledge_section_stands_between_questions_and_decisions(layer_repo: Repo) -> None:
+    """USE-CASE-context: `## KNOWLEDGE` after the open questions, before the decisions; no
+    candidate is an answer; a 30-line budget drops it after the documents."""
+    layer_repo.write("lib/a", "a\n")
+    layer_repo.commit("lib")
+    for args, stdin in (
+        (("start", "narrow the parser", "--scope", "lib"), None),
+        (("checkpoint",), "the parser now refuses tabs\n"),
+        (("decision", "add", "refuse tabs in the parser", "--why", "two encodings"), None),
+        (("question", "add", "should tabs be an error or a warning?"), None),
+    ):
+        assert layer_repo.mj(*args, stdin=stdin).code == 0, args
+    layer_repo.write("lib/a", "b\n")
+    everything = layer_repo.mj("context")
+    assert everything.code == 0, everything
+    order = [line for line in everything.out.splitlines() if line.startswith("## ")]
+    at = order.index(
+        "## KNOWLEDGE (candidates awaiting review on this branch; majordomus knowledge candidates)"
+    )
+    assert order[at - 1].startswith("## OPEN QUESTIONS") and order[at + 1].startswith("## DECIS")
+    assert section(everything.out, "## KNOWLEDGE (")[1] == (
+        "No knowledge candidates await review on this branch. That is an answer, not a gap: "
+        "`majordomus knowledge candidates` lists every branch."
+    )
+    budgeted = layer_repo.mj("context", "--budget-lines", "30")
+    assert budgeted.code == 10, budgeted
+    assert "- knowledge — context budget 30 lines\n" in budgeted.out
+    assert "(dropped: files documents knowledge decisions)" in budgeted.out
+    machine = json.loads(layer_repo.mj("context", "--json").out)
+    (knowledge,) = [s for s in machine["sections"] if s["id"] == "knowledge"]
+    assert knowledge["lines"] == 2 and "No knowledge candidates" in knowledge["text"]

@@ -131,6 +131,11 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("knowledge", "nodes", "--kind", "rule"), None),
     (("knowledge", "edges", "--type", "depends_on"), None),
     (("knowledge", "check"), None),
+    (("knowledge", "candidates"), None),
+    (("knowledge", "derive"), None),
+    (("knowledge", "derive", "--dry-run"), None),
+    (("knowledge", "promote", "none"), "evidence\n"),
+    (("knowledge", "reject", "none", "--reason", "no"), None),
 ]
 
 

@@ -98,7 +98,10 @@ def test_every_ledger_line_while_open_is_stamped_and_the_record_lists_them(
     assert "session" not in lines[0]  # the decision recorded before the episode
     (record,) = closed_records(layer_repo)
     assert stat.S_IMODE(record.stat().st_mode) == 0o600
-    assert record.relative_to(layer_repo.root).as_posix() == closed.out.strip()
+    shown = closed.out.splitlines()  # the record, then the candidate its decision gave
+    assert record.relative_to(layer_repo.root).as_posix() == shown[0]
+    assert len(shown) == 2 and shown[1].startswith("knowledge candidate .ai/repo/knowledge/")
+    assert shown[1].endswith(" — inside")  # the decision before the episode gave none
     text = record.read_text()
     task_id = next(line["task_id"] for line in stamped if line["event"] == "task.started")
     assert f"tasks:\n  - {task_id}\n" in text and f"task_id: {task_id}\n" in text

@@ -132,6 +132,19 @@ def states(draw: st.DrawFn) -> list[dict[str, Any]]:
         fact("handover", record=draw(st.none() | bodies.map(record_of)), problem=None),
         fact("touched", files=[f"{p}/f{i}" for i, p in enumerate((task or {}).get("scope", []))]),
         fact(
+            "knowledge-candidates",
+            branch="main",
+            here=draw(
+                st.lists(
+                    st.from_regex(r"s-[0-9]{14}-[0-9a-f]{4}-[0-9a-f]{12}", fullmatch=True),
+                    max_size=12,
+                )
+            ),
+            unassigned=draw(st.lists(st.just("note-1"), max_size=2)),
+            total=0,
+            more="majordomus knowledge candidates",
+        ),
+        fact(
             "history",
             events=[
                 {"ts": NOW, "event": "task.started", "detail": d}
@@ -183,7 +196,7 @@ def test_budget_coverage_and_agreement(facts: list[dict[str, Any]], budget: int)
         # nothing left to drop: what remains may not be removed, or removing it would not
         # shorten the text (its EXCLUDED line costs as much as it saves)
         for s in brief.sections:
-            droppable = s["id"] not in ("git", "task", "profile", "questions", "knowledge")
+            droppable = s["id"] not in ("git", "task", "profile", "questions")
             if droppable and not s["body"][0].startswith("body omitted for budget"):
                 degrades = s["id"] in ("checkpoint", "handover")
                 saves = len(s["body"]) - 1 if degrades else len(s["body"]) + 2

@@ -1,4 +1,4 @@
-"""`majordomus knowledge sources|nodes|edges|check`."""
+"""`majordomus knowledge sources|nodes|edges|derive|candidates|promote|reject|check`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,52 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
     if options.command == "knowledge check":
         return show.findings("knowledge check", records, inv)
+    if options.command.split()[-1] in ("derive", "candidates", "promote", "reject"):
+        return reviewing(records, options, inv)
     return listing(records, options, inv)
+
+
+def reviewing(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    """The candidate records a derive, a listing or a judgement gave, one line each, then the
+    count (`knowledge <action>: …`); the summary's exit code."""
+    from mj_core.findings import render_text
+
+    from majordomus import render as show
+
+    seen: dict[str, int] = {}
+
+    def text(record: Record) -> str | None:
+        if record.get("kind") == "finding":
+            return render_text(record)
+        if record.get("kind") != "candidate":
+            return None
+        action = str(record["action"])
+        seen[action] = seen.get(action, 0) + 1
+        if action == "listed":
+            seen[str(record["status"])] = seen.get(str(record["status"]), 0) + 1
+            where = record["branch"] or "unassigned"
+            return f"{record['id']}  {record['status']}  {where}  {record['title']}"
+        return f"{SAID[action]} {record['path']}  {record['title']}"
+
+    code, summary = show.stream(records, inv, text)
+    action = options.command.split()[-1]
+    if not inv.json and not summary.get("error") and action in ("derive", "candidates"):
+        inv.stdout.write(_counted(action, seen) + "\n")
+    return code
+
+
+SAID = {"derived": "derived", "kept": "kept (already derived)", "planned": "would derive",
+        "promoted": "promoted to", "rejected": "rejected"}  # fmt: skip
+
+
+def _counted(action: str, seen: dict[str, int]) -> str:
+    if action == "candidates":
+        counts = [(seen.get("candidate", 0), "awaiting review"), (seen.get("rejected", 0),
+                  "rejected"), (seen.get("invalid", 0), "invalid")]  # fmt: skip
+        return "knowledge candidates: " + ", ".join(f"{n} {what}" for n, what in counts)
+    if "planned" in seen:
+        return f"knowledge derive: {seen['planned']} would be derived (dry run: nothing written)"
+    return f"knowledge derive: {seen.get('derived', 0)} derived, {seen.get('kept', 0)} kept"
 
 
 def listing(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:

@@ -19,6 +19,9 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
     only_path = bool(getattr(options, "path", False))
 
     def text(record: Record) -> str | None:
+        if record.get("kind") == "candidate":  # derived at the close: awaiting review
+            said = "knowledge candidate" if record["action"] == "derived" else "already derived"
+            return f"{said} {record['path']} — {record['title']}\n"
         if record.get("kind") != "session":
             return None
         if record["action"] == "malformed":

@@ -54,6 +54,7 @@ DROP_ORDER = (
     "files",
     "pointers",
     "documents",
+    "knowledge",
     "decisions",
     "checkpoint-body",
     "handover-body",

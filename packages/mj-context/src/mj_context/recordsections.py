@@ -16,8 +16,9 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
-NO_CANDIDATES = (
-    "no candidate records: `majordomus knowledge derive` is not built, so none awaits review"
+NONE_HERE = (
+    "No knowledge candidates await review on this branch. That is an answer, not a gap: "
+    "`majordomus knowledge candidates` lists every branch."
 )
 
 
@@ -26,8 +27,27 @@ def lines_of(text: str) -> list[str]:
     return [line.rstrip() for line in text.split("\n") if line.strip()]
 
 
-def knowledge(view: View) -> Excluded:
-    return Excluded("knowledge", f"{NO_CANDIDATES} — stated, not lost")
+def knowledge(view: View) -> Section | Excluded:
+    """The candidates awaiting review whose episode was on this branch, then those no episode
+    record assigns, by count and id; their absence is stated, not left out."""
+    fact = view.facts.get("knowledge-candidates")
+    if fact is None:
+        return Excluded("knowledge", "not read for this briefing: `majordomus context` reads it")
+    title = (
+        "## KNOWLEDGE (candidates awaiting review on this branch; majordomus knowledge candidates)"
+    )
+    body = []
+    listed = (
+        (fact["here"], "await review on this branch"),
+        (fact["unassigned"], "unassigned (no closed episode names them)"),
+    )
+    for ids, said in listed:
+        if ids:
+            more = f" … {len(ids) - view.cap} more" if len(ids) > view.cap else ""
+            body.append(f"{len(ids)} {said}: {', '.join(ids[: view.cap])}{more}")
+    if fact.get("problem"):
+        body.append(f"Not all read: {fact['problem']} — majordomus knowledge check")
+    return Section("knowledge", title, body or [NONE_HERE], drop="knowledge")
 
 
 def decisions(view: View) -> Section | Excluded | None:
@@ -101,10 +121,11 @@ def pointers(view: View) -> Section | Excluded | None:
     if fact.get("problem"):
         return Excluded("knowledge pointers", f"the graph did not build: {fact['problem']}")
     chosen, total = fact["pointers"], int(fact["total"])
-    if not chosen:
+    stale = [f"- stale {fact['stale']}"] if fact.get("stale") else []
+    if not chosen and not stale:
         why = "no knowledge node lies in the task's scope" if total == 0 else "capped at 0"
         return Excluded("knowledge pointers", f"{why} — run: {fact['more']}")
-    body = [
+    body = stale + [
         f"- {p['relation']} {p['node_kind']} {p['id']} {p['path']}"
         + (f" — {p['title']}" if p["title"] else "")
         for p in chosen

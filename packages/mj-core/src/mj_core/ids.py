@@ -33,3 +33,15 @@ def record_name(moment: int, branch: str | None, head: str | None) -> str:
     """`<YYYYMMDDTHHMMSSZ>--<branch-key>--<short-head>--<16 hex>.md`."""
     short = (head or "0000000")[:7]
     return f"{clock.compact(moment)}--{branch_key(branch)}--{short}--{random_hex(16)}.md"
+
+
+def session_record(name: str) -> tuple[str, str] | None:
+    """(session id, branch key) the name of a closed session record states —
+    `<stamp>--<session id>--<branch-key>--<short-head>--<16 hex>.md` — or None for another."""
+    parts = name.removesuffix(".md").split("--")
+    ident = parts[1] if len(parts) >= 2 else ""
+    if len(ident) != 21 or not ident.startswith("s-") or ident[16] != "-":
+        return None
+    if not (ident[2:16].isdigit() and all(c in "0123456789abcdef" for c in ident[17:])):
+        return None
+    return ident, "--".join(parts[2:-2])  # a branch key may hold `--` itself

@@ -19,6 +19,7 @@ import json
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
@@ -114,9 +115,28 @@ def _listing(root: Path, key: str, count: int) -> Record | None:
     return {"count": count, **{part: Listing(root, key, n) for part, n in LISTING.items()}}
 
 
-def edges_from(root: Path, key: str, sources: set[str]) -> list[list[Any]] | None:
-    """The cached edges of these source nodes only, or None."""
-    return _lines(root, key, sources)
+def edge_lookup(root: Path, key: str) -> Callable[[set[str]], list[list[Any]]] | None:
+    """A function from source node ids to their cached edge rows (the file read once, a source's
+    rows parsed only when asked for), or None when the cache holds no edges for this key."""
+    data = _stamped(root, EDGES, key)
+    if data is None:
+        return None
+    table: dict[str, str] = {}
+    for line in str(data, "utf-8", "replace").split("\n"):
+        source, _, said = line.partition("\t")
+        if said:
+            table[source] = said
+
+    def edges(sources: set[str]) -> list[list[Any]]:
+        rows: list[list[Any]] = []
+        for source in sorted(sources):
+            said = table.get(json.dumps(source))
+            parsed = _json(said.encode()) if said is not None else None
+            if isinstance(parsed, list):  # a line that does not parse is an edge less, no more
+                rows += [[row[0], source, *row[1:]] for row in parsed]
+        return rows
+
+    return edges
 
 
 def key(material: str) -> str:

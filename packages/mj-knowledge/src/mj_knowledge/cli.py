@@ -13,6 +13,10 @@ TABLE = LazyTable(
         "index": "mj_knowledge.stages",
         "graph": "mj_knowledge.stages",
         "pointers": "mj_knowledge.pointers",
+        "derive": "mj_knowledge.derive",
+        "candidates": "mj_knowledge.candidates",
+        "promote": "mj_knowledge.review",
+        "reject": "mj_knowledge.review",
     }
 )
 

@@ -1,13 +1,18 @@
-"""`mj-knowledge pointers`: the briefing's facts in, the same facts out with a `knowledge` fact
-added: a bounded slice of the graph for the active task (CONTEXT-COMMAND, KNOWLEDGE POINTERS).
+"""`mj-knowledge pointers`: the briefing's facts in, the same facts out with what the knowledge
+layer tells this briefing: the candidates awaiting review on this branch (a
+`knowledge-candidates` fact, for KNOWLEDGE) and a bounded slice of the graph for the active
+task (a `knowledge` fact, for KNOWLEDGE POINTERS; CONTEXT-COMMAND).
 
 Selection follows only edges the files state, nearest first, each level in byte order of id:
-the nodes whose source path lies inside the task's scope, then the nodes those name (the edge's
-type is the relation that selected them). Nothing is searched or scored. The fact is added
-only when a task is active and its profile sets `context.knowledge: true`; otherwise the stage
-passes the facts on and asks git nothing. The briefing writes nothing: it reads the graph's
-cache when `knowledge nodes|edges|sources` left one for this index, else compiles the graph.
-A graph that cannot be built is the fact's `problem`, never the briefing's failure.
+the issue the task was started for, the issues it depends on, its milestone, the claims that
+milestone declares, the nodes whose source path lies inside the task's scope, then the nodes
+those name (the edge's type is the relation that selected them). Nothing is searched or
+scored. An issue the task names that is not a node is a `stale` line, and the rest is still
+listed. The pointers are added only when a task is active and its profile sets
+`context.knowledge: true`; otherwise the graph is not asked for. The briefing writes nothing:
+it reads the graph's cache when `knowledge nodes|edges|sources` left one for this index, else
+compiles the graph. A graph that cannot be built is the fact's `problem`, never the
+briefing's failure.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from mj_knowledge import cache
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
     from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
@@ -26,12 +32,13 @@ if TYPE_CHECKING:
     from mj_core.stage import Context
 
     Record = dict[str, Any]
+    Edges = Callable[[set[str]], list[list[Any]]]
 
 MORE = "majordomus knowledge edges"
 
 
-def wanted(facts: dict[str, Record]) -> tuple[list[str], int] | None:
-    """(the task's scope claims, the cap) when the briefing asks for pointers, else None."""
+def wanted(facts: dict[str, Record]) -> tuple[list[str], int, str | None] | None:
+    """(the task's scope claims, the cap, its issue) when the briefing asks for pointers."""
     task = (facts.get("task") or {}).get("task")
     if not task or task.get("outcome") != "active":
         return None
@@ -43,7 +50,8 @@ def wanted(facts: dict[str, Record]) -> tuple[list[str], int] | None:
     own = context.get("knowledge_max_items")
     if isinstance(own, int) and not isinstance(own, bool):
         cap = min(cap, own)
-    return [str(s) for s in task.get("scope") or []], cap
+    issue = task.get("issue")
+    return [str(s) for s in task.get("scope") or []], cap, str(issue) if issue else None
 
 
 def in_scope(nodes: list[list[Any]], claims: list[str]) -> list[str]:
@@ -55,17 +63,35 @@ def in_scope(nodes: list[list[Any]], claims: list[str]) -> list[str]:
     return sorted(row[0] for row in nodes if row[2] in exact or row[2].startswith(below))
 
 
-def select(nodes: list[list[Any]], edges: list[list[Any]], first: list[str]) -> list[Record]:
-    """Every pointer, nearest first: nodes sourced in scope, then the nodes they name."""
+def select(
+    nodes: list[list[Any]], edges: Edges, first: list[str], issue: str | None = None
+) -> list[Record]:
+    """Every pointer, nearest first: the issue's levels, the nodes sourced in scope, then the
+    nodes they name. `edges(sources)` gives the edge rows of those source nodes."""
     rows = {row[0]: row for row in nodes}
-    chosen = dict.fromkeys(first)
+    chosen: dict[str, str] = {}  # id → the relation that selected it, in selection order
+
+    def level(relation: str, ids: list[str] | set[str]) -> None:
+        for ident in sorted(i for i in ids if i in rows and i not in chosen):
+            chosen[ident] = relation
+
+    node = f"issue:{issue}" if issue else None
+    if node in rows:
+        said = edges({node}) if node else []
+        level("started for", [node] if node else [])
+        level("depends_on", [t for k, s, t, *_ in said if k == "depends_on" and s == node])
+        milestones = [t for k, s, t, *_ in said if k == "part_of" and s == node]
+        level("part_of", milestones)
+        declared = edges(set(milestones)) if milestones else []
+        level("declares", [t for k, s, t, *_ in declared if k == "declares"])
+    level("in scope", first)
     named: dict[str, str] = {}
-    for kind, source, target, *_ in edges:
-        if source in chosen and target in rows and target not in chosen:
+    for kind, _, target, *_ in edges(set(first)) if first else []:
+        if target in rows and target not in chosen:
             named.setdefault(target, kind)
-    out = [_row("in scope", rows[i]) for i in first]
-    out += [_row(named[i], rows[i]) for i in sorted(named)]
-    return out
+    for ident in sorted(named):
+        chosen[ident] = named[ident]
+    return [_row(relation, rows[i]) for i, relation in chosen.items()]
 
 
 def _row(relation: str, row: list[Any]) -> Record:
@@ -73,7 +99,7 @@ def _row(relation: str, row: list[Any]) -> Record:
     return {"relation": relation, "node_kind": kind, "id": ident, "path": path, "title": title}
 
 
-def fact(root: Path, claims: list[str], cap: int) -> Record:
+def fact(root: Path, claims: list[str], cap: int, issue: str | None = None) -> Record:
     from mj_core.errors import MjError
 
     from mj_knowledge import stages
@@ -81,18 +107,40 @@ def fact(root: Path, claims: list[str], cap: int) -> Record:
     try:
         index = stages.index_fact(root)
         result = stages.compute(root, index, ("nodes",), store=False)
-        first = in_scope(result["nodes"], claims)
-        edges = result.get("edges")
-        if edges is None:  # the cache gave the nodes: read the edges of these nodes only
-            edges = cache.edges_from(root, str(index["key"]), set(first))
-        if edges is None:
-            result = stages.compute(root, index, store=False)
-            edges = result["edges"]
+        edges = cache.edge_lookup(root, str(index["key"])) if "edges" not in result else None
+        if edges is None:  # compiled now, or a cache without its edges
+            result = result if "edges" in result else stages.compute(root, index, store=False)
+            edges = _lookup(result["edges"])
+        chosen = select(result["nodes"], edges, in_scope(result["nodes"], claims), issue)
     except MjError as exc:
         return {"kind": "fact", "fact": "knowledge", "problem": exc.message}
-    chosen = select(result["nodes"], edges, first)
-    return {"kind": "fact", "fact": "knowledge", "pointers": chosen[:cap], "total": len(chosen),
-            "more": MORE}  # fmt: skip
+    out: Record = {"kind": "fact", "fact": "knowledge", "pointers": chosen[:cap],
+                   "total": len(chosen), "more": MORE}  # fmt: skip
+    if issue and not any(row[0] == f"issue:{issue}" for row in result["nodes"]):
+        out["stale"] = (f"issue:{issue} is not a node of the graph: its record is not in git's "
+                        "index (never added, or removed)")  # fmt: skip
+    return out
+
+
+def _lookup(rows: list[list[Any]]) -> Edges:
+    def edges(sources: set[str]) -> list[list[Any]]:
+        return [row for row in rows if row[1] in sources]
+
+    return edges
+
+
+def _candidates(root: Path, facts: dict[str, Record]) -> Record:
+    from mj_core.errors import MjError
+
+    from mj_knowledge import candidates
+
+    branch = (facts.get("git") or {}).get("branch")
+    try:
+        return candidates.briefing(root, branch)
+    except MjError as exc:  # a record that does not read is `knowledge check`'s to fail
+        return {"kind": "fact", "fact": "knowledge-candidates", "branch": branch, "here": [],
+                "unassigned": [], "total": 0, "more": candidates.MORE,
+                "problem": exc.message}  # fmt: skip
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
@@ -101,6 +149,8 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         if record.get("kind") == "fact":
             facts[str(record.get("fact"))] = record
         yield record
+    if "git" in facts:
+        yield _candidates(context.root(), facts)
     asked = wanted(facts) if facts else None
     if asked is not None:
         yield fact(context.root(), *asked)

@@ -128,11 +128,14 @@ def compute(
     return result
 
 
-def views(result: Record, options: argparse.Namespace) -> Iterator[Record]:
-    """The view's records, built from the packed rows (`cache.pack`), then the findings."""
+def views(
+    result: Record, options: argparse.Namespace, records: list[Record] | None = None
+) -> Iterator[Record]:
+    """The view's records, built from the packed rows (`cache.pack`), then the findings (for
+    `check`, those of the knowledge records too, `notes.findings`)."""
     view = options.view
     scope = getattr(options, "scope", None) or "all"
-    findings = result["findings"]
+    findings = [*result["findings"], *(records or [])]
     if view == "sources":
         for path, blob, cls, kind, where in result["files"]:
             if scope in ("all", where):
@@ -157,7 +160,7 @@ def views(result: Record, options: argparse.Namespace) -> Iterator[Record]:
         held = result.get("counts") or {"nodes": len(result["nodes"]),
                                          "edges": len(result["edges"])}  # fmt: skip
         counts = f"{held['nodes']} node(s), {held['edges']} edge(s)"
-        said = f"{counts}; every declared reference resolves"
+        said = f"{counts}; every declared reference resolves, every knowledge record reads"
         yield Finding("OK", "knowledge", sources.SHARED, said).record()
 
 
@@ -193,7 +196,14 @@ def _graph(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     if options.view == "edges" and (getattr(options, "scope", None) or "all") != "all":
         parts = ("nodes", "edges")  # an edge's scope is its source node's
     store = options.view != "check"  # `knowledge check` writes nothing (SCHEMAS)
-    yield from views(compute(context.root(), fact, parts, store=store), options)
+    root = context.root()
+    result = compute(root, fact, parts, store=store)
+    if options.view == "check":
+        from mj_knowledge import notes
+
+        yield from views(result, options, notes.findings(root))
+        return
+    yield from views(result, options)
 
 
 STAGES = {"index": Stage(_index), "graph": Stage(_graph)}

@@ -6,7 +6,8 @@ summary on stdin becomes the body (an identity-like line → 10). The steps, in 
 between any two leaves for `recover` to finish: (1) publish `.ai/repo/sessions/<stamp>--<id>--
 <branch-key>--<short-head>--<16 hex>.md` (0600) with its `session.closed` line (no line, no
 record); (2) append `## Close` to the working context; (3) remove the open file; (4) aim the
-pointer at the one episode still open, or remove it.
+pointer at the one episode still open, or remove it. The stream then carries the episode's
+facts (`mj_state.episodefacts`), from which `mj-knowledge derive` after it writes candidates.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         )
     summary = _summary(context)
     bodies.refuse_identity(summary, STDIN)
-    yield close(root, state, key, data, summary, outcome=options.outcome)
+    yield from close(root, state, key, data, summary, outcome=options.outcome)
 
 
 def _summary(context: Context) -> str:
@@ -83,7 +84,13 @@ def step(name: str) -> None:
         _before_step(name)
 
 
-def close(root: Path, state: Path, key: str, data: Record, summary: str, *, outcome: str) -> Record:
+def close(
+    root: Path, state: Path, key: str, data: Record, summary: str, *, outcome: str
+) -> Iterator[Record]:
+    """The episode's record written, then what it was: the `session` record and the `episode`
+    fact (`mj_state.episodefacts`) a deriver of knowledge candidates reads after it."""
+    from mj_state import episodefacts
+
     moment = clock.now()
     session_id = str(data["session_id"])
     here, changed = _here(root, str(data["start_head"]))
@@ -118,7 +125,7 @@ def close(root: Path, state: Path, key: str, data: Record, summary: str, *, outc
     sessions.remove_open(root, state, key)
     step("pointer")
     sessions.repoint_after_close(root, state, key)
-    return {
+    yield {
         "kind": "session",
         "action": "closed",
         "session_id": session_id,
@@ -126,6 +133,7 @@ def close(root: Path, state: Path, key: str, data: Record, summary: str, *, outc
         "path": path.relative_to(root).as_posix(),
         "outcome": outcome,
     }
+    yield episodefacts.fact(root, state, session_id, here, lines)
 
 
 def _here(root: Path, start: str) -> tuple[Record, list[str]]:

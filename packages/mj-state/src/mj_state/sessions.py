@@ -197,9 +197,11 @@ def load_closed(path: Path, root: Path) -> tuple[dict[str, Any], str]:
 
 def recorded_ids(root: Path) -> dict[str, list[str]]:
     """session id → the names of its closed records (from the names alone, no file read)."""
+    from mj_core import ids
+
     out: dict[str, list[str]] = {}
     for name in closed_names(root):
-        parts = name.split("--")
-        if len(parts) >= 2 and SESSION_ID.match(parts[1]):
-            out.setdefault(parts[1], []).append(name)
+        found = ids.session_record(name)
+        if found is not None:
+            out.setdefault(found[0], []).append(name)
     return out
