@@ -241,14 +241,26 @@ def test_check_fails_a_record_that_breaks_the_schema_or_its_directory(layer_repo
         assert listed.code == 10 and f"{path.stem}  invalid  " in listed.out, listed
         promote = layer_repo.mj("knowledge", "promote", path.stem, stdin="x\n")
         assert promote.code == 10 and promote.err.count("\n") == 1, promote
+        reject = layer_repo.mj("knowledge", "reject", path.stem, "--reason", "x")
+        assert reject.code == 10 and reject.err.count("\n") == 1, reject
     path.write_text(good)
     (layer_repo.root / BASE / "curated" / path.name).write_text(good)
     both = layer_repo.mj("knowledge", "check")
     assert both.code == 10 and "keep one of the two files" in both.out, both
 
 
-def test_no_knowledge_layer_is_12(git_repo: Repo) -> None:
+def test_no_knowledge_layer_is_12_and_a_usage_error_2(git_repo: Repo) -> None:
     assert git_repo.mj("knowledge", "candidates").code == 12
+    assert git_repo.mj("knowledge", "candidates", "--all").code == 2
+    assert git_repo.mj("knowledge", "promote").code == 2  # the id is required
+
+
+def test_an_episode_record_that_does_not_read_is_10(layer_repo: Repo) -> None:
+    ident = episode(layer_repo, "refuse tabs")
+    (record,) = (layer_repo.root / ".ai/repo/sessions").glob(f"*--{ident}--*.md")
+    record.write_text(record.read_text().replace("outcome: closed", "outcome: closed\ncolour: x"))
+    result = layer_repo.mj("knowledge", "derive", "--episode", ident)
+    assert result.code == 10 and "colour" in result.err and "Traceback" not in result.err, result
 
 
 def _composed_as_printed(repo: Repo, where: Path, args: tuple[str, ...], stdin: str | None) -> None:
