@@ -45,26 +45,19 @@ def _read(root: Path, name: str) -> Record | None:
     return data
 
 
-def _lines(root: Path, key: str, only: set[str] | None) -> list[list[Any]] | None:
-    """The edge rows of `knowledge-edges.jsonl` (its first line the version and key), all or
-    only those whose source is in `only` (the rest are never parsed)."""
-    try:
-        with open(root / DIRECTORY / EDGES, "rb") as handle:
-            data = handle.read().decode()
-    except (OSError, UnicodeDecodeError):
-        return None
-    head, _, rest = data.partition("\n")
-    if head != json.dumps([VERSION, key]):
+def _lines(root: Path, key: str) -> list[list[Any]] | None:
+    """Every edge row of `knowledge-edges.jsonl` (its first line the version and key)."""
+    data = _stamped(root, EDGES, key)
+    if data is None:
         return None
     rows: list[list[Any]] = []
-    wanted = None if only is None else {json.dumps(s) for s in only}
     try:
-        for line in rest.split("\n"):
+        for line in str(data, "utf-8").split("\n"):
             source, _, said = line.partition("\t")
-            if said and (wanted is None or source in wanted):
+            if said:
                 name = json.loads(source)
                 rows += [[row[0], name, *row[1:]] for row in json.loads(said)]
-    except ValueError:
+    except ValueError:  # undecodable or not JSON: a miss
         return None
     return rows
 
@@ -181,7 +174,7 @@ def graph(root: Path, key: str, parts: tuple[str, ...], material: str) -> Record
     for part in parts:
         value: Any
         if part == "edges":
-            value = _lines(root, key, None)
+            value = _lines(root, key)
         elif part == "written":
             value = _listing(root, key, int(head["counts"]["edges"]))
         else:
