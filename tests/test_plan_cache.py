@@ -18,6 +18,7 @@ from test_plan import milestone
 
 VIEWS = ("status", "list", "ready", "blocked", "waves", "graph", "next")
 CACHE = ".ai/local/cache/plan-model.json"
+KEPT = ".ai/local/cache/plan-views.json"  # the listings themselves (tests/test_plan_views.py)
 
 
 @pytest.fixture
@@ -68,6 +69,7 @@ def test_a_change_under_the_plan_is_seen_at_once(committed: Repo) -> None:
 
 def test_a_forged_or_broken_cache_is_never_taken_over_the_files(committed: Repo) -> None:
     honest = committed.mj("plan", "ready").out
+    (committed.root / KEPT).unlink()  # the kept listing aside: the model's cache is read
     cache = committed.root / CACHE
     data = json.loads(cache.read_text())
     data["key"] = "0" * 64  # another key: ignored
@@ -75,6 +77,7 @@ def test_a_forged_or_broken_cache_is_never_taken_over_the_files(committed: Repo)
         fields[1]["completed_at"] = "2026-12-01T12:00:00Z"
     cache.write_text(json.dumps(data))
     assert committed.mj("plan", "ready").out == honest
+    (committed.root / KEPT).unlink()
     cache.write_text("{not json")
     assert committed.mj("plan", "ready").out == honest
     assert json.loads(cache.read_text())["key"] != "0" * 64  # written again from the files

@@ -225,10 +225,16 @@ def main(argv: list[str] | None = None) -> int:
             timing.emit(sys.stderr, as_json="--json" in args)
         return code
     from mj_core import timing
-    from mj_core.cli import guard
+    from mj_core.funnel import guard
 
     def body() -> int:
         try:
+            if args[:1] == ["plan"]:  # a listing kept for this plan needs no parser
+                from majordomus import planfast
+
+                kept = planfast.answer(args, sys.stdout, sys.stderr)
+                if kept is not None:
+                    return kept
             return dispatch(args, sys.stdout, sys.stderr)
         finally:
             sys.stdout.flush()

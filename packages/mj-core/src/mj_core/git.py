@@ -19,11 +19,14 @@ before 2.40 has no switch that turns attributes off.)
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from mj_core import spawn
 from mj_core import timing
 from mj_core.errors import UsageError
+
+TYPE_CHECKING = False  # pathlib only where a Path is made: `plan ready` asks git before it
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _KEEP = {
     "GIT_AUTHOR_NAME",
@@ -157,6 +160,8 @@ def toplevel(cwd: Path | str) -> Path:
     found = gitlayout.toplevel(os.fspath(cwd)) or out("rev-parse", "--show-toplevel", cwd=cwd)
     if not found:
         raise UsageError(f"not inside a git repository: {cwd}")
+    from pathlib import Path
+
     return Path(found)
 
 
@@ -190,12 +195,12 @@ def remember_dirs(root: Path | str, git_dir: str, common: str) -> None:
 
 def common_dir(root: Path) -> Path:
     found = dirs(root)
-    return Path(found[1]) if found else root / ".git"
+    return root.joinpath(found[1]) if found else root / ".git"  # absolute: it replaces root
 
 
 def git_dir(root: Path) -> Path:
     found = dirs(root)
-    return Path(found[0]) if found else root / ".git"
+    return root.joinpath(found[0]) if found else root / ".git"  # absolute: it replaces root
 
 
 def head(root: Path) -> str | None:

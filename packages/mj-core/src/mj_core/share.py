@@ -1,18 +1,33 @@
-"""Where the tool's shipped data lives: `share/`, installed as package data of mj_core."""
+"""Where the tool's shipped data lives: `share/`, installed as package data of mj_core.
+
+`version` reads its file without `pathlib`: `plan ready` answered from its kept listing asks for
+the version and nothing else of `share/`.
+"""
 
 from __future__ import annotations
 
+import os
 from functools import cache
-from pathlib import Path
 
 from mj_core import files
 from mj_core.errors import InternalError
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+@cache
+def _directory() -> str:
+    return os.path.join(os.path.dirname(os.path.realpath(__file__)), "share")
 
 
 @cache
 def root() -> Path:
     """The share directory (in a wheel: `mj_core/share`; in a checkout: a link to `share/`)."""
-    here = Path(__file__).resolve().parent / "share"
+    from pathlib import Path
+
+    here = Path(_directory())
     if not (here / "version.txt").is_file():
         raise InternalError(f"broken install: {here} holds no version.txt")
     return here
@@ -31,4 +46,8 @@ def read_text(*parts: str) -> str:
 
 
 def version() -> str:
-    return read_text("version.txt").strip()
+    target = os.path.join(_directory(), "version.txt")
+    try:
+        return files.read_bytes(target).decode("utf-8").strip()
+    except OSError as exc:
+        raise InternalError(f"broken install: cannot read {target} ({exc.strerror})") from None

@@ -2,12 +2,12 @@
 `graph` and `next` read `.ai/local/cache/plan-model.json` instead of parsing every issue file,
 when git vouches that the files are the ones the cache was made from.
 
-The key is BLAKE2b over `git ls-files -s` of the plan's directory (every file's mode, blob id
-and path, as staged), this tool's version and the cache's format; it is used only when
-`git status` reports nothing changed, staged or untracked under that directory, so what the
-index names is what is on disk. Anything else — no cache, another key, a dirty plan, a cache
-that does not read — parses the files as before and, when the plan is clean, writes the cache
-again (atomically, 0600). The cache holds each valid file's fields the listings read and the
+The key is `planviews`' (BLAKE2b over the tree git records at HEAD for the plan's directory,
+this tool's version, the manifest and the cache's format), which exists only when `git status`
+reports nothing changed, staged or untracked under that directory, so what HEAD names is what
+is on disk. Anything else — no cache, another key, a dirty plan, a cache that does not read —
+parses the files as before and, when the plan is clean, writes the cache again (atomically,
+0600). The cache holds each valid file's fields the listings read and the
 model's problems; `show`, `body`, `validate` and every writer always read the files. A cache
 is this checkout's own and could be written by anyone who can write `.ai/local/`: it only
 ever shapes a listing, never a write or a verdict.
@@ -18,10 +18,9 @@ from __future__ import annotations
 import json
 
 from mj_core import git
-from mj_core import linehash
-from mj_core import share
 
 from mj_policy import planmodel
+from mj_policy import planviews
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
 
-FORMAT = 1
 CACHED_VIEWS = ("status", "list", "ready", "blocked", "waves", "graph", "next")
 KEPT = ("id", "milestone", "title", "priority", "parallel_safe", "scope", "depends_on",
         "evidence_required", "started_at", "verified_at", "completed_at", "cancelled", "order",
@@ -55,24 +53,19 @@ class Cached(planmodel.Item):
 
 def key(lay: Layer) -> str | None:
     """The cache key of the plan as git has it, or None when git cannot vouch for it."""
-    shown = lay.relative(lay.section("project"))
-    spec = f":(literal){shown}"
-    (listed, status) = git.run_many(
-        [
-            (("ls-files", "-s", "-z", "--", spec), lay.root),
-            (("status", "--porcelain", "-z", "--untracked-files=all", "--", spec), lay.root),
-        ]
-    )
-    if listed[0] != 0 or status[0] != 0 or status[1] or not listed[1]:
+    section = lay.relative(lay.section("project"))
+    try:
+        manifest = planviews.manifest_bytes(lay.root)
+    except OSError:
         return None
-    said = f"{FORMAT}\0{share.version()}\0{listed[1]}".encode("utf-8", "surrogateescape")
-    return linehash.hexdigest(said)
+    asked = git.run_many([(q, lay.root) for q in planviews.questions(section)])
+    return planviews.key_of(asked, section, manifest)[1]
 
 
-def model(lay: Layer) -> planmodel.Model:
-    """The plan for a listing: from the cache when it holds, else parsed (and cached)."""
+def model(lay: Layer, wanted: str | None) -> planmodel.Model:
+    """The plan for a listing under the key `wanted` (`key`): from the cache when it holds,
+    else parsed (and cached when there is a key)."""
     target = lay.root / ".ai" / "local" / "cache" / NAME
-    wanted = key(lay)
     if wanted is not None:
         found = _read(target, wanted, lay)
         if found is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
+from mj_core.errors import MjError
 from mj_core.errors import UsageError
 from mj_core.findings import Finding
 from mj_core.stage import Stage
@@ -19,6 +20,7 @@ from mj_policy import layer as layer_mod
 from mj_policy import plancache
 from mj_policy import planmodel
 from mj_policy import planstatus as derive
+from mj_policy import planviews
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -152,10 +154,29 @@ def body(item: planmodel.Item, status: str) -> str:
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     lay = layer_mod.load(context.root())
-    if options.view in plancache.CACHED_VIEWS:
-        yield from views(plancache.model(lay), options)
+    if options.view not in plancache.CACHED_VIEWS:
+        yield from views(planmodel.load(lay), options)
         return
-    yield from views(planmodel.load(lay), options)
+    wanted = plancache.key(lay)
+    model = plancache.model(lay, wanted)
+    if wanted is None or options.view not in planviews.VIEWS:
+        yield from views(model, options)
+        return
+    said: list[Record] = []
+    stopped: MjError | None = None
+    try:
+        said.extend(views(model, options))
+    except MjError as exc:
+        stopped = exc
+    error = (int(stopped.code), stopped.message) if stopped is not None else None
+    section = lay.relative(lay.section("project"))
+    milestone = getattr(options, "milestone", None)
+    planviews.remember(
+        lay.root, wanted, section, view=options.view, milestone=milestone, records=said, error=error
+    )
+    yield from said
+    if stopped is not None:
+        raise stopped
 
 
 STAGES = {"plan": Stage(_run)}

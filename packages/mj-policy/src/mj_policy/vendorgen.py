@@ -10,7 +10,7 @@ import sys
 
 from mj_core import share
 from mj_core import yamlstrict
-from mj_core.cli import guard
+from mj_core.funnel import guard
 
 from mj_policy import layer
 from mj_policy import rulepkg

@@ -14,8 +14,8 @@ from pathlib import Path
 from mj_core import declare
 from mj_core import git
 from mj_core.cli import Parser
-from mj_core.cli import guard
 from mj_core.errors import UsageError
+from mj_core.funnel import guard
 
 from mj_watch.bench import markdown
 from mj_watch.bench import session
