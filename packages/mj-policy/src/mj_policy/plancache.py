@@ -62,16 +62,16 @@ def key(lay: Layer) -> str | None:
     return planviews.key_of(asked, section, manifest)[1]
 
 
-def model(lay: Layer, wanted: str | None) -> planmodel.Model:
+def model(lay: Layer, wanted: str | None, *, store: bool = True) -> planmodel.Model:
     """The plan for a listing under the key `wanted` (`key`): from the cache when it holds,
-    else parsed (and cached when there is a key)."""
+    else parsed (and cached when there is a key and `store`: doctor only reads)."""
     target = lay.root / ".ai" / "local" / "cache" / NAME
     if wanted is not None:
         found = _read(target, wanted, lay)
         if found is not None:
             return found
     parsed = planmodel.load(lay)
-    if wanted is not None:
+    if wanted is not None and store:
         _write(lay, target, wanted, parsed)
     return parsed
 

@@ -38,6 +38,7 @@ TABLE = LazyTable(
         "recover": "mj_state.recover",
         "evidence": "mj_state.evidence",
         "plan-claims": "mj_state.planclaims",
+        "plan-markers": "mj_state.planmarkers",
         "capture-render": "mj_state.capturestore",
         "capture-reconcile": "mj_state.capturestore",
         "capture-prune": "mj_state.capturestore",

@@ -6,6 +6,10 @@ issue's derived status, then appends its line to the issue file (every other byt
 written) and publishes the file atomically with its ledger line (`plan.started`,
 `plan.verified`, `plan.evidence`, `plan.done`): both land or neither. So of N concurrent
 `plan start` on one READY issue exactly one wins; the others find it ACTIVE and are refused.
+No writer acts on a plan holding a lifecycle marker that neither git nor this checkout's ledger
+holds (`planmarkers`, 10): a status moved by hand moves nothing further. The `plan.evidence`
+line carries the entry it appended (type, command, result, artifact, commit), so an entry
+edited afterwards is told from the one written.
 
 `start` needs READY (15 naming what it waits on); `verify` ACTIVE; `evidence` a token the issue
 requires (15) and a `--command` or `--artifact` (2); `done` ACTIVE or VERIFY, every dependency
@@ -56,6 +60,7 @@ def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
         if model.problems:
             first = model.problems[0]
             raise ContractUnmet(f"{first.where}: {first.message} — run `majordomus plan validate`")
+        _vouched(lay)
         item = model.issues.get(ident)
         if item is None:
             raise MissingArtifact(f"{ident}: no such issue in {model.directory}")
@@ -75,6 +80,17 @@ def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
                "path": item.path, "line": line.rstrip("\n")}  # fmt: skip
         after = planmodel.load(lay)
     yield from _next(after)
+
+
+def _vouched(lay: Any) -> None:
+    """No writer acts on a plan with a marker neither git nor this checkout's ledger holds
+    (`planmarkers`): a status moved by hand moves nothing further (10)."""
+    from mj_state import planmarkers
+
+    forged = planmarkers.findings(lay)
+    if forged:
+        first = forged[0]
+        raise ContractUnmet(f"{first.subject}: {first.message} — run `{first.reproduce}`")
 
 
 def _allowed(
@@ -147,15 +163,16 @@ def _addition(
     if options.artifact:
         entry["artifact"] = options.artifact
     entry |= {"commit": git.head(root) or "0000000", "recorded_at": stamp}
+    said = {k: v for k, v in entry.items() if k != "recorded_at"}  # the ledger vouches for it
     lines = "".join(
         f"{'  - ' if index == 0 else '    '}{key}: {yamlwrite.scalar(value)}\n"
         for index, (key, value) in enumerate(entry.items())
     )
     if "evidence" not in item.data:
-        return "evidence:\n" + lines, payload | {"covers": token}
+        return "evidence:\n" + lines, payload | said
     if list(item.data)[-1] != "evidence":
         raise Refused(f"{item.path}: evidence: is not its last key; move it last to append to it")
-    return lines, payload | {"covers": token}
+    return lines, payload | said
 
 
 def _holds(item: planmodel.Item, new: bytes, action: str) -> None:

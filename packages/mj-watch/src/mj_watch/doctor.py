@@ -23,6 +23,7 @@ from mj_watch.factview import Facts
 from mj_watch.finishrules import decision_records
 from mj_watch.layercheck import layer_integrity
 from mj_watch.mcpcheck import mcp_wiring
+from mj_watch.plancheck import plan_integrity
 from mj_watch.policycheck import policy_schema
 from mj_watch.probes import environment
 from mj_watch.probes import optional_tools
@@ -82,6 +83,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     (None, capture_failures),
     (None, declaration_integrity),
     (None, mcp_wiring),
+    (None, plan_integrity),
     (None, environment),
     (None, optional_tools),
     (None, doctor_budget),

@@ -104,6 +104,9 @@ def _gathered(
     from mj_policy import declarations
 
     yield declarations.fact(root)
+    from mj_watch import plancheck
+
+    yield plancheck.fact(lay)
 
 
 def _prompts(lay: Layer | None) -> Record:
