@@ -51,6 +51,8 @@ def test_the_generated_plan_holds_together_and_has_work_in_every_state(tmp_path:
     subprocess.run(["git", "init", "-q"], cwd=root, env=ENV, check=True)
     assert _mj(root, "init").returncode == 0
     fixture_plan.write(root, 400)
+    subprocess.run(["git", "add", "-A"], cwd=root, env=ENV, check=True)  # the plan as a team
+    subprocess.run(["git", "commit", "-qm", "plan"], cwd=root, env=ENV, check=True)  # has it
     assert _mj(root, "plan", "validate").returncode == 0
     status = _mj(root, "plan", "status").stdout
     assert all(word in status for word in ("ACTIVE", "BLOCKED", "DONE", "READY")), status

@@ -14,6 +14,7 @@ from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
 from mj_core.stage import Stage
 
+from mj_context import plansections as plan
 from mj_context import recordsections as records
 from mj_context import sections
 from mj_context.sections import Excluded
@@ -36,6 +37,7 @@ AUTHORITY: tuple[Builder, ...] = (
     sections.git,
     sections.task,
     sections.profile,
+    plan.issue,
     sections.documents,
     sections.questions,
     sections.workspaces,
@@ -44,6 +46,7 @@ AUTHORITY: tuple[Builder, ...] = (
     records.checkpoint,
     records.handover,
     records.pointers,
+    plan.ready,
     records.files,
     records.history,
     records.prompt,
@@ -52,22 +55,27 @@ DROP_ORDER = (
     "history",
     "prompt",
     "files",
+    "plan-ready",
     "pointers",
     "documents",
     "knowledge",
     "decisions",
+    "plan-issue",
     "checkpoint-body",
     "handover-body",
 )
 DROPPED_ITEM = {
     "documents": "context documents",
     "pointers": "knowledge pointers",
+    "plan-ready": "ready next",
+    "plan-issue": "plan issue body",
     "checkpoint-body": "checkpoint body",
     "handover-body": "handover body",
 }
 RUN = {  # the command that prints what a drop removed
     "documents": "; run: majordomus context resolve <path>",
     "pointers": "; run: majordomus knowledge edges",
+    "plan-ready": "; run: majordomus plan ready",
 }
 HEADER_LINES = 3  # title, disclaimer, blank
 BUDGET_LINES = 2  # "## BUDGET" and its line

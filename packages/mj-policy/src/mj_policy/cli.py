@@ -18,6 +18,7 @@ TABLE = LazyTable(
         "context-affected": "mj_policy.contextsync",
         "archive-plan": "mj_policy.archive",
         "plan": "mj_policy.planstages",
+        "plan-brief": "mj_policy.planbrief",
         "adr": "mj_policy.adrstages",
         "adr-show": "mj_policy.adrstages",
         "skills": "mj_policy.skillstages",
