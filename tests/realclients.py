@@ -62,7 +62,12 @@ def clients() -> Path:
     return prefix
 
 
-def _install(prefix: Path, packages: tuple[str, ...] = PACKAGES, want: Path | None = None) -> None:
+def _install(
+    prefix: Path,
+    packages: tuple[str, ...] = PACKAGES,
+    want: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> None:
     """npm install into `prefix`, run from inside it: `--prefix` would also move npm's global
     configuration (`globalconfig` is the global prefix's etc/npmrc), losing a certificate
     authority or registry the machine sets there. A failure is kept in `.install-failed` under
@@ -82,8 +87,9 @@ def _install(prefix: Path, packages: tuple[str, ...] = PACKAGES, want: Path | No
     argv = (npm, "install", "-q", "--no-save", "--fetch-retries=1", "--fetch-timeout=60000")
     try:
         proc = subprocess.run(
-            (*argv, *packages), cwd=prefix, capture_output=True, text=True, timeout=600, check=False
-        )
+            (*argv, *packages), cwd=prefix, capture_output=True, text=True, timeout=600,
+            check=False, env=env,
+        )  # fmt: skip
     except subprocess.TimeoutExpired:
         _give_up(failed, run_id, "real clients: npm install ran 10 minutes (registry?)")
     done = want.exists() if want is not None else _installed(prefix)
