@@ -138,3 +138,11 @@ def test_the_pre_commit_hook_stops_a_hand_written_done(planned: Repo) -> None:
     committed = planned.shell("git commit -q -m 'I0001 done, by hand'")
     assert committed.code != 0 and "I0001 completed_at" in committed.out + committed.err
     assert planned.git("rev-parse", "HEAD") == head
+
+
+def test_a_stored_status_fails_doctor_as_it_fails_validate(planned: Repo) -> None:
+    issue(planned, "I0002", "I0001", extra="status: DONE\n")
+    planned.commit("a status written down")  # committed: the defect is the model's, not a marker's
+    for found in (_marker_fails(planned), _marker_fails(planned, "doctor")):
+        assert [f[1].split(":")[0] for f in found] == [f"{BASE}/issues/I0002.yaml"], found
+        assert "unknown-key" in found[0][2] and "status" in found[0][2]
