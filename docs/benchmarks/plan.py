@@ -1,7 +1,7 @@
 """Side by side, in one run: `majordomus plan ready` on a 4,000-issue plan against the bare
 interpreter's start-up, and `majordomus context` with a 400-issue plan on the large fixture.
 
-    python docs/benchmarks/plan.py [--samples 21]
+    python docs/benchmarks/plan.py [--samples 21] [--before <majordomus executable>]
 
 Both plans come from the benchmark's generator (`mj_watch.bench.fixture_plan`: milestones of 40
 issues, one to three dependencies each, a tenth done, some under way, one in ten serial),
@@ -17,9 +17,15 @@ and the CPU time of the process and the git processes it reaped). The rows:
   from `.ai/local/cache/plan-model.json` and the statuses derived;
 - `plan ready, no cache`: both removed: every issue file parsed;
 - `context`: a task started with `--issue`, the plan's model cache left by a listing and the
-  knowledge graph's by `knowledge nodes` (the briefing reads caches, it writes none);
+  knowledge graph's by `knowledge nodes` (the briefing reads caches, it writes none), in a copy
+  of the large fixture (whose records then name another worktree: the worst case, as the
+  benchmark's `context` meets it);
 - `context, no plan cache`: the plan's 400 files parsed by the briefing;
 - `context, no cache`: the knowledge graph compiled by the briefing's pointers as well.
+
+`--before` adds `plan ready` and `context` run by another `majordomus` (another commit's,
+installed in its own environment), each in its own copy of the repository, so that the two
+never read or replace each other's caches.
 """
 
 from __future__ import annotations
@@ -102,20 +108,43 @@ def rows(ready: Path, brief: Path) -> list[tuple[str, list[str], Path, object]]:
     return out
 
 
+def before_rows(
+    other: str, ready: Path, large: object, env: dict[str, str]
+) -> list[tuple[str, list[str], Path, object]]:
+    """The same two commands by another majordomus, in copies of their own."""
+    import shutil
+
+    copy = ready.parent / "plan-4000-before"
+    shutil.copytree(ready, copy, symlinks=True)
+    brief = large.copy()  # type: ignore[attr-defined]
+    scenarios.settle(copy)
+    for where, warm in ((copy, ("plan", "ready")), (brief, ("knowledge", "nodes"))):
+        subprocess.run([other, *warm], cwd=where, env=env, capture_output=True, check=False)
+    kept = {name: (brief / name).read_bytes() for name in KNOWLEDGE}
+    return [
+        ("plan ready, before", [other, "plan", "ready"], copy, None),
+        ("context, before", [other, "context"], brief, restoring(brief, kept)),
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=21)
+    parser.add_argument("--before", help="another majordomus executable, measured beside")
     options = parser.parse_args()
     env = scenarios.environment()
     scratch = Path(tempfile.mkdtemp(prefix="mj-plan-bench-"))
     ready = ready_repo(scratch, env)
-    brief, large = context_repo(env)
+    _, large = context_repo(env)
+    brief = large.copy()  # type: ignore[attr-defined]  # as `--before`'s is: a copy each
     for where, warm in ((ready, ("plan", "ready")), (brief, ("plan", "status")),
                         (brief, ("knowledge", "nodes")), (brief, ("context",))):  # fmt: skip
         subprocess.run(
             [*executable(), *warm], cwd=where, env=env, capture_output=True, check=False
         )  # the listing kept, the caches written, bytecode compiled
     table = rows(ready, brief)
+    if options.before:
+        table += before_rows(options.before, ready, large, env)
     load = [os.getloadavg()]
     wall: dict[str, list[float]] = {name: [] for name, *_ in table}
     cpu: dict[str, list[float]] = {name: [] for name, *_ in table}

@@ -39,8 +39,7 @@ def brief(model: Model, issue: str | None, cap: int) -> Record:
         said = f"{first.where}: {first.cls}: {first.message} — run `majordomus plan validate`"
         return {"kind": "fact", "fact": FACT, "directory": model.directory, "problem": said}
     statuses = derive.issue_statuses(model)
-    ready = [i for i in derive.ranked(model, list(model.issues)) if statuses[i] == "READY"]
-    ready = [i for i in ready if i != issue]
+    ready = derive.ranked(model, [i for i, s in statuses.items() if s == "READY" and i != issue])
     return {
         "kind": "fact",
         "fact": FACT,
@@ -65,8 +64,7 @@ def _issue(model: Model, statuses: dict[str, str], ident: str) -> Record:
     if item is None:
         return {"id": ident, "declared": False}
     data = item.data
-    milestone = model.milestones.get(data["milestone"])
-    of = derive.milestone_statuses(model, statuses) if milestone is not None else {}
+    of = derive.milestone_statuses(model, statuses, only=data["milestone"])
     covered = {e.get("covers") for e in data.get("evidence") or [] if isinstance(e, dict)}
     deps = [d for d in data["depends_on"] if d in model.issues]
     return {

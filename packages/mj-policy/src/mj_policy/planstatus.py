@@ -46,9 +46,17 @@ def blockers(model: Model, statuses: dict[str, str], ident: str) -> list[str]:
     return [f"{d} {statuses.get(d, 'undeclared')}" for d in deps if statuses.get(d) != "DONE"]
 
 
-def milestone_statuses(model: Model, statuses: dict[str, str]) -> dict[str, str]:
+def milestone_statuses(
+    model: Model, statuses: dict[str, str], only: str | None = None
+) -> dict[str, str]:
+    """Each milestone's status (`only`: that one's, when it is declared)."""
     found: dict[str, str] = {}
-    for ident, item in model.milestones.items():
+    chosen: dict[str, Item | None] = dict(model.milestones)
+    if only is not None:
+        chosen = {only: model.milestones.get(only)}
+    for ident, item in chosen.items():
+        if item is None:
+            continue
         own = [statuses[i] for i, issue in model.issues.items() if issue.data["milestone"] == ident]
         covered = {e["covers"] for e in item.data.get("evidence") or []}
         required = set(item.data["evidence_required"])
