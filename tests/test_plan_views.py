@@ -106,3 +106,26 @@ def test_only_a_plain_listing_is_answered_from_what_was_kept(committed: Repo) ->
     for other in (("ready", "--pipeline"), ("ready", "--help"), ("ready", "extra"),
                   ("--repo", ".", "ready"), ("waves",), ("validate",)):  # fmt: skip
         assert not run(committed, other)[3], other
+
+
+@pytest.mark.parametrize(
+    "args", [("plan", "ready"), ("plan", "list"), ("plan", "validate"), ("context",)], ids=" ".join
+)
+def test_the_printed_pipeline_equals_the_command_a_kept_listing_included(
+    committed: Repo, args: tuple[str, ...]
+) -> None:
+    from test_pipeline_equivalence import _normal
+    from test_pipeline_equivalence import _sh
+
+    assert committed.mj("start", "the third part", "--issue", "I0003").code == 0
+    issue(committed, "I0002", "I0001", extra="started_at: 2026-12-01T10:00:00Z\n")  # by hand
+    printed = committed.mj(*args, "--json", "--pipeline")
+    assert printed.code == 0 and printed.out.startswith("mj-"), printed
+    code, out, _ = _sh(committed, printed.out.strip(), None)
+    committed.commit("the hand-written marker committed: history now")  # a clean plan, kept
+    for _ in range(2):  # computed, then (for a listing) answered from what was kept
+        direct = committed.mj(*args, "--json")
+        again = _sh(committed, printed.out.strip(), None)
+        assert again[0] == direct.code
+        assert _normal(again[1], committed.root) == _normal(direct.out, committed.root)
+    assert code == (10 if args == ("plan", "validate") else 0), out  # the marker, uncommitted
