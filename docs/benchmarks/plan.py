@@ -46,8 +46,11 @@ from mj_watch.bench.targets import executable
 
 KEPT = ".ai/local/cache/plan-views.json"
 MODEL = ".ai/local/cache/plan-model.json"
-PARTS = ("edges.jsonl", "entries.json", "files.json", "head.json", "nodes.json")
-KNOWLEDGE = tuple(f".ai/local/cache/knowledge-{part}" for part in PARTS)
+KNOWLEDGE = "knowledge-*"  # the knowledge graph's cache files, whatever their parts
+
+
+def knowledge(root: Path) -> list[str]:
+    return [f".ai/local/cache/{p.name}" for p in (root / ".ai/local/cache").glob(KNOWLEDGE)]
 
 
 def planned(root: Path, env: dict[str, str], issues: int) -> None:
@@ -90,7 +93,7 @@ def restoring(root: Path, kept: dict[str, bytes]) -> object:
 
 def rows(ready: Path, brief: Path) -> list[tuple[str, list[str], Path, object]]:
     mj = executable()
-    kept = {name: (brief / name).read_bytes() for name in (MODEL, *KNOWLEDGE)}
+    kept = {name: (brief / name).read_bytes() for name in (MODEL, *knowledge(brief))}
     out = [
         ("python -c pass", [sys.executable, "-c", "pass"], ready, None),
         ("plan ready (4,000 issues)", [*mj, "plan", "ready"], ready, None),
@@ -103,7 +106,7 @@ def rows(ready: Path, brief: Path) -> list[tuple[str, list[str], Path, object]]:
             restoring(brief, kept),
         ),
         ("context, no plan cache", [*mj, "context"], brief, removing(brief, MODEL)),
-        ("context, no cache", [*mj, "context"], brief, removing(brief, MODEL, *KNOWLEDGE)),
+        ("context, no cache", [*mj, "context"], brief, removing(brief, MODEL, *knowledge(brief))),
     ]
     return out
 
@@ -120,7 +123,7 @@ def before_rows(
     scenarios.settle(copy)
     for where, warm in ((copy, ("plan", "ready")), (brief, ("knowledge", "nodes"))):
         subprocess.run([other, *warm], cwd=where, env=env, capture_output=True, check=False)
-    kept = {name: (brief / name).read_bytes() for name in KNOWLEDGE}
+    kept = {name: (brief / name).read_bytes() for name in knowledge(brief)}
     return [
         ("plan ready, before", [other, "plan", "ready"], copy, None),
         ("context, before", [other, "context"], brief, restoring(brief, kept)),
