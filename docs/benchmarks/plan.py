@@ -7,7 +7,8 @@ Both plans come from the benchmark's generator (`mj_watch.bench.fixture_plan`: m
 issues, one to three dependencies each, a tenth done, some under way, one in ten serial),
 committed, the index refreshed a second later as `git status` leaves it. The commands take
 turns, one sample each per round, so a change in the machine's load falls on all alike; each
-sample is one whole process under the benchmark's launcher (`mj_watch.bench.measure`: wall time,
+sample is one whole process, after `sync` (so that no run pays for writing back the cache the run
+before wrote), under the benchmark's launcher (`mj_watch.bench.measure`: wall time,
 and the CPU time of the process and the git processes it reaped). The rows:
 
 - `python -c pass`: the interpreter's own start-up, the floor every ratio is read against;
@@ -146,8 +147,9 @@ def main() -> int:
             [*executable(), *warm], cwd=where, env=env, capture_output=True, check=False
         )  # the listing kept, the caches written, bytecode compiled
     table = rows(ready, brief)
-    if options.before:
-        table += before_rows(options.before, ready, large, env)
+    if options.before:  # each beside its own: the warm rows of both first, then the cold ones
+        ready_before, context_before = before_rows(options.before, ready, large, env)
+        table = [*table[:2], ready_before, *table[2:4], table[4], context_before, *table[5:]]
     load = [os.getloadavg()]
     wall: dict[str, list[float]] = {name: [] for name, *_ in table}
     cpu: dict[str, list[float]] = {name: [] for name, *_ in table}
@@ -155,6 +157,7 @@ def main() -> int:
         for name, argv, where, before in table:
             if before is not None:
                 before()  # type: ignore[operator]
+            os.sync()  # no sample pays for writing back what the one before wrote
             sample = measure.run(argv, where, env)
             wall[name].append(sample.ms)
             cpu[name].append(sample.cpu_ms)
