@@ -37,14 +37,17 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from mj_watch.bench import fixture
 from mj_watch.bench import fixture_plan
 from mj_watch.bench import measure
 from mj_watch.bench import scenario as scenarios
+from mj_watch.bench.scenario import Scenario
 from mj_watch.bench.targets import executable
 
+Row = tuple[str, list[str], Path, "Callable[[], None] | None"]
 KEPT = ".ai/local/cache/plan-views.json"
 MODEL = ".ai/local/cache/plan-model.json"
 KNOWLEDGE = "knowledge-*"  # the knowledge graph's cache files, whatever their parts
@@ -67,7 +70,7 @@ def ready_repo(scratch: Path, env: dict[str, str]) -> Path:
     return root
 
 
-def context_repo(env: dict[str, str]) -> tuple[Path, object]:
+def context_repo(env: dict[str, str]) -> tuple[Path, Scenario]:
     large = fixture.scenario("large", 1)
     planned(large.root, env, 400)
     mj = executable()
@@ -76,7 +79,7 @@ def context_repo(env: dict[str, str]) -> tuple[Path, object]:
     return large.root, large
 
 
-def removing(root: Path, *names: str) -> object:
+def removing(root: Path, *names: str) -> Callable[[], None]:
     def before() -> None:
         for name in names:
             (root / name).unlink(missing_ok=True)
@@ -84,7 +87,7 @@ def removing(root: Path, *names: str) -> object:
     return before
 
 
-def restoring(root: Path, kept: dict[str, bytes]) -> object:
+def restoring(root: Path, kept: dict[str, bytes]) -> Callable[[], None]:
     def before() -> None:  # the briefing writes no cache: what the cold rows removed comes back
         for name, data in kept.items():
             (root / name).write_bytes(data)
@@ -92,7 +95,7 @@ def restoring(root: Path, kept: dict[str, bytes]) -> object:
     return before
 
 
-def rows(ready: Path, brief: Path) -> list[tuple[str, list[str], Path, object]]:
+def rows(ready: Path, brief: Path) -> list[Row]:
     mj = executable()
     kept = {name: (brief / name).read_bytes() for name in (MODEL, *knowledge(brief))}
     out = [
@@ -112,15 +115,13 @@ def rows(ready: Path, brief: Path) -> list[tuple[str, list[str], Path, object]]:
     return out
 
 
-def before_rows(
-    other: str, ready: Path, large: object, env: dict[str, str]
-) -> list[tuple[str, list[str], Path, object]]:
+def before_rows(other: str, ready: Path, large: Scenario, env: dict[str, str]) -> list[Row]:
     """The same two commands by another majordomus, in copies of their own."""
     import shutil
 
     copy = ready.parent / "plan-4000-before"
     shutil.copytree(ready, copy, symlinks=True)
-    brief = large.copy()  # type: ignore[attr-defined]
+    brief = large.copy()
     scenarios.settle(copy)
     for where, warm in ((copy, ("plan", "ready")), (brief, ("knowledge", "nodes"))):
         subprocess.run([other, *warm], cwd=where, env=env, capture_output=True, check=False)
@@ -140,7 +141,7 @@ def main() -> int:
     scratch = Path(tempfile.mkdtemp(prefix="mj-plan-bench-"))
     ready = ready_repo(scratch, env)
     _, large = context_repo(env)
-    brief = large.copy()  # type: ignore[attr-defined]  # as `--before`'s is: a copy each
+    brief = large.copy()  # as `--before`'s is: a copy each
     for where, warm in ((ready, ("plan", "ready")), (brief, ("plan", "status")),
                         (brief, ("knowledge", "nodes")), (brief, ("context",))):  # fmt: skip
         subprocess.run(
@@ -156,7 +157,7 @@ def main() -> int:
     for _ in range(options.samples):
         for name, argv, where, before in table:
             if before is not None:
-                before()  # type: ignore[operator]
+                before()
             os.sync()  # no sample pays for writing back what the one before wrote
             sample = measure.run(argv, where, env)
             wall[name].append(sample.ms)
@@ -173,7 +174,7 @@ def main() -> int:
         median = statistics.median(times)
         print(f"| `{name}` | {median:.1f} | {median / floor:.1f} | {p95:.1f} | "
               f"{statistics.median(cpu[name]):.1f} |")  # fmt: skip
-    large.close()  # type: ignore[attr-defined]
+    large.close()
     return 0
 
 
