@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_knowledge import derive
+from mj_knowledge import harvest
 from mj_knowledge import notes
 from mj_knowledge import pointers
 
@@ -32,7 +32,7 @@ def _made(
     title: str, scope: list[str], tracked: set[str], issue: str | None = None
 ) -> tuple[str, dict[str, Any], str]:
     episode = _episode(title, scope, issue)
-    return derive.candidate(episode, episode["decisions"][0], tracked)
+    return harvest.candidate(episode, episode["decisions"][0], tracked)
 
 
 @settings(max_examples=60, deadline=None)
@@ -56,7 +56,7 @@ def test_the_id_is_the_episode_and_a_digest_of_the_evidence() -> None:
     again = _made("refuse  tabs", ["x"], set())[0]  # the same words, a scope git does not track
     other = _made("keep tabs", [], set())[0]
     assert one == again != other
-    assert one.startswith(SESSION + "-") and len(one) == len(SESSION) + 1 + derive.DIGEST
+    assert one.startswith(SESSION + "-") and len(one) == len(SESSION) + 1 + harvest.DIGEST
 
 
 @pytest.mark.parametrize(

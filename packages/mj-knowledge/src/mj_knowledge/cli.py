@@ -13,7 +13,7 @@ TABLE = LazyTable(
         "index": "mj_knowledge.stages",
         "graph": "mj_knowledge.stages",
         "pointers": "mj_knowledge.pointers",
-        "derive": "mj_knowledge.derive",
+        "derive": "mj_knowledge.harvest",
         "candidates": "mj_knowledge.candidates",
         "promote": "mj_knowledge.review",
         "reject": "mj_knowledge.review",
