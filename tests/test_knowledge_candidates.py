@@ -308,3 +308,23 @@ def test_the_writers_printed_pipelines_do_what_the_commands_do(
     assert code == 0 and '"kind":"candidate","action":"derived"' in out, out
     assert [front(p)["title"] for p in candidates(layer_repo)] == ["again"]
     assert len(events(layer_repo, "knowledge.derived")) == 3  # close, derive, this close
+
+
+def test_a_candidate_claiming_verified_is_refused_by_check_and_doctor(layer_repo: Repo) -> None:
+    """SCHEMAS: a record under candidates/ claiming `verified` is refused by `check`, `doctor`
+    and `knowledge check` alike, each naming the record's status line."""
+    episode(layer_repo, "refuse tabs")
+    (path,) = candidates(layer_repo)
+    good = path.read_text()
+    quiet = layer_repo.mj("check")  # the episode's task is still active
+    assert quiet.code in (0, 10) and "status verified" not in quiet.out, quiet
+    path.write_text(good.replace("status: candidate", "status: verified"))
+    line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "status:" in t)
+    where = f"{BASE}/candidates/{path.name}:{line}"
+    for argv in (("check",), ("doctor",), ("knowledge", "check")):
+        result = layer_repo.mj(*argv)
+        assert result.code == 10, (argv, result)
+        said = [(s, m) for c, s, m, _ in failures(result.out) if c == "knowledge"]
+        assert any(s.startswith(where) and "status verified" in m for s, m in said), (argv, said)
+    path.write_text(good.replace("status: candidate", "status: rejected"))
+    assert not any(c == "knowledge" for c, _, _, _ in failures(layer_repo.mj("check").out))

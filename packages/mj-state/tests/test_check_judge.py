@@ -170,3 +170,16 @@ def test_the_refusal_names_the_record_and_the_field(tmp_path: Path) -> None:
         10,
         "mj-state: <stdin>: record 1 (fact 'place'): policy: 7 is not of type 'object'\n",
     )
+
+
+def test_a_knowledge_record_in_the_wrong_directory_is_reported_as_gathered(tmp_path: Path) -> None:
+    said = {
+        "level": "FAIL",
+        "category": "knowledge",
+        "subject": "k/candidates/a.md:8",
+        "message": "status verified: not held here",
+        "reproduce": "majordomus knowledge check",
+    }
+    code, found = judge(facts(**{"knowledge-records": {"records": 1, "findings": [said]}}),
+                        tmp_path)  # fmt: skip
+    assert code == 10 and failures(found) == [("knowledge", said["subject"], said["message"])]

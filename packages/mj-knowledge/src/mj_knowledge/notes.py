@@ -173,3 +173,21 @@ def findings(root: Path) -> list[Record]:
                 out.append(Finding("FAIL", KIND, path, message, "ls " + BASE + "/*/").record())
             held[note.id] = path
     return out
+
+
+def misplaced(root: Path) -> list[Record]:
+    """A FAIL finding for each candidate record claiming a status `candidates/` does not hold
+    (`verified` above all: only promote writes it, into `curated/`). The one defect of the
+    records `check` refuses too; a directory with no records costs one listing."""
+    from mj_core.findings import Finding
+
+    out: list[Record] = []
+    for path in listed(root, CANDIDATES):
+        note = read(root, path)
+        status = note.text("status") if note.doc is not None else ""
+        if status and status not in HELD[CANDIDATES] and note.doc is not None:
+            said = f"status {status}: {CANDIDATES}/ holds candidate or rejected (only promote "
+            said += "writes verified, into curated/)"
+            where = note.doc.where(("status",))
+            out.append(Finding("FAIL", KIND, where, said, "majordomus knowledge check").record())
+    return out

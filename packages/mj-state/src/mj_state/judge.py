@@ -75,6 +75,9 @@ def all_findings(facts: Facts, record: Record) -> Iterator[Finding]:
     ledger = facts.get("ledger")
     yield from ledger_lines(place, int(ledger.get("count") or 0), ledger.get("problems") or [],
                             situation)  # fmt: skip
+    yield from (
+        Finding.from_record(r) for r in facts.get("knowledge-records").get("findings") or []
+    )
 
 
 def foreign(place: Place, situation: taskstate.Situation) -> Finding | None:

@@ -21,6 +21,7 @@ from mj_watch.contextcheck import prompt_integrity
 from mj_watch.declcheck import declaration_integrity
 from mj_watch.factview import Facts
 from mj_watch.finishrules import decision_records
+from mj_watch.knowledgecheck import knowledge_records
 from mj_watch.layercheck import layer_integrity
 from mj_watch.mcpcheck import mcp_wiring
 from mj_watch.plancheck import plan_integrity
@@ -84,6 +85,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     (None, declaration_integrity),
     (None, mcp_wiring),
     (None, plan_integrity),
+    (None, knowledge_records),
     (None, environment),
     (None, optional_tools),
     (None, doctor_budget),

@@ -104,9 +104,11 @@ def _gathered(
     from mj_policy import declarations
 
     yield declarations.fact(root)
+    from mj_watch import knowledgecheck
     from mj_watch import plancheck
 
     yield plancheck.fact(lay)
+    yield knowledgecheck.fact(root)
 
 
 def _prompts(lay: Layer | None) -> Record:
