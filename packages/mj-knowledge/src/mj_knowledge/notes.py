@@ -177,17 +177,14 @@ def findings(root: Path) -> list[Record]:
 
 def misplaced(root: Path) -> list[Record]:
     """A FAIL finding for each candidate record claiming a status `candidates/` does not hold
-    (`verified` above all: only promote writes it, into `curated/`). The one defect of the
-    records `check` refuses too; a directory with no records costs one listing."""
+    (`verified` above all: only promote writes it, into `curated/`): the one defect of the
+    records `check` refuses too, as `_problems` words it; no records cost one listing."""
     from mj_core.findings import Finding
 
     out: list[Record] = []
     for path in listed(root, CANDIDATES):
-        note = read(root, path)
-        status = note.text("status") if note.doc is not None else ""
-        if status and status not in HELD[CANDIDATES] and note.doc is not None:
-            said = f"status {status}: {CANDIDATES}/ holds candidate or rejected (only promote "
-            said += "writes verified, into curated/)"
-            where = note.doc.where(("status",))
-            out.append(Finding("FAIL", KIND, where, said, "majordomus knowledge check").record())
+        for where, message in read(root, path).problems:
+            if message.startswith("status "):
+                said = Finding("FAIL", KIND, where, message, "majordomus knowledge check")
+                out.append(said.record())
     return out
