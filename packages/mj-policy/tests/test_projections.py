@@ -122,3 +122,35 @@ def test_policy_hash_is_the_policy_then_profiles_in_byte_order(root: Path) -> No
     parts += [(profiles / name).read_bytes() for name in names]
     expected = hashlib.sha256(b"".join(parts)).hexdigest()
     assert projections.inputs(layer_mod.load(root)).policy_sha256 == expected
+
+
+def test_a_generated_file_is_published_unsynced_and_a_region_host_synced(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole generated file can be rebuilt from the policy (one a crash left empty is
+    `missing`); a region's host holds the person's text, which nothing could rebuild."""
+    import os
+
+    from mj_core import tempfiles
+    from mj_policy import update
+
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(tempfiles.os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
+    for item in update.plan(root).judged:
+        before = len(synced)
+        update._write(root, item)
+        wrote_synced = len(synced) > before
+        assert wrote_synced == (item.rendered.projection.mode == "region"), (
+            item.rendered.projection.target
+        )
+        assert (root / item.rendered.projection.target).read_text() == item.new
+    assert synced  # the shipped policy has a region target (CLAUDE.md)
+
+
+def test_an_empty_generated_file_is_missing_an_empty_host_gets_its_region(root: Path) -> None:
+    data, rendered = _render_all(root)
+    codex = next(r for r in rendered if r.projection.provider == "codex")
+    assert targets.judge(codex, data, "").state == targets.MISSING
+    claude = next(r for r in rendered if r.projection.mode == "region")
+    assert targets.judge(claude, data, "").state == targets.APPEND

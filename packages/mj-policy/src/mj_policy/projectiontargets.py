@@ -59,7 +59,7 @@ class Judged:
     ) -> None:
         self.rendered = rendered
         self.state = state
-        self.old = old  # the whole file as it is, None when missing
+        self.old = old  # the whole file as it is, None when there is no file
         self.new = new  # the whole file as update would write it
         self.old_part = old_part  # what --diff compares: the file, or in region mode its body
         self.new_part = new_part
@@ -93,8 +93,8 @@ def judge(rendered: Rendered, data: Inputs, old: str | None) -> Judged:
     if rendered.projection.mode == "region":
         return _judge_region(rendered, data, old, name)
     new = file_text(rendered, data)
-    if old is None:
-        return Judged(rendered, MISSING, None, new, "", new)
+    if not old:  # an empty file holds nothing to lose: a write a crash left empty, or a `touch`
+        return Judged(rendered, MISSING, old, new, "", new)
     seen = verify(old, "file", name)
     return Judged(rendered, _state(seen, old, new, rendered), old, new, old, new)
 

@@ -181,11 +181,18 @@ def _check(judged: list[Judged], budget: int) -> Iterator[Record]:
 
 
 def _write(root: Path, item: Judged) -> None:
+    """Publish one projection atomically. A whole generated file is not synced: it is derived
+    from the policy and stamped, so one a crash lost or left empty is `missing` to `update
+    --check` and doctor, and `update` writes it again. A region's host holds the person's own
+    text around it, which nothing could rebuild: it is synced, as records are."""
     from mj_core import atomic  # tempfile and its imports: paid only when something is written
 
-    path = root / item.rendered.projection.target
+    projection = item.rendered.projection
+    path = root / projection.target
     mode = os.lstat(path).st_mode & 0o777 if path.exists() else 0o644
-    atomic.create(path, item.new.encode("utf-8"), mode=mode, replace=True, root=root)
+    data = item.new.encode("utf-8")
+    durable = projection.mode == "region"
+    atomic.create(path, data, mode=mode, replace=True, root=root, durable=durable)
 
 
 def _refuse_if_needed(judged: list[Judged], budget: int, force: bool) -> None:

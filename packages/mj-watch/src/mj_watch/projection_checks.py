@@ -57,12 +57,13 @@ def inspect(facts: Facts, projection: Projection) -> Seen:
     refusal = seen.get("refusal")
     if refusal is not None:
         return Seen(projection, None, confinement.target_finding(target, str(refusal)))
-    if seen.get("type") != "file":
+    empty = projection.mode == "file" and seen.get("type") == "file" and not seen.get("text")
+    if seen.get("type") != "file" or (empty and not seen.get("problem")):
         missing = Finding(
             "FAIL",
             CATEGORY,
             target,
-            "missing — run `majordomus update`",
+            f"{'empty' if empty else 'missing'} — run `majordomus update`",
             f"ls -l {shlex.quote(target)}",
             code=12,
         )
