@@ -139,6 +139,27 @@ def test_an_emptied_generated_file_is_written_again_without_force(adopted: Repo)
     assert adopted.mj("update", "--check").code == 0
 
 
+def test_a_write_asks_git_once_and_the_ledger_line_names_head(adopted: Repo) -> None:
+    """The ledger line's question to git is begun before the files are written and answered
+    from that one process (`MJ_TIMING` counts the git processes a run started)."""
+    import json
+
+    (adopted.root / "GEMINI.md").unlink()
+    adopted.env["MJ_TIMING"] = "1"
+    try:
+        result = adopted.mj("update")
+    finally:
+        del adopted.env["MJ_TIMING"]
+    assert result.code == 0, result
+    assert re.search(r"^count +1 +git$", result.err, re.M), result.err
+    last = (adopted.root / ".ai/local/state/ledger.jsonl").read_text().splitlines()[-1]
+    line = json.loads(last)
+    assert line["event"] == "projections.updated"
+    head = adopted.shell("git rev-parse HEAD").out.strip()
+    branch = adopted.shell("git symbolic-ref --short HEAD").out.strip()
+    assert (line["head"], line["branch"]) == (head, branch)
+
+
 def test_an_emptied_region_host_is_not_taken_for_missing(adopted: Repo) -> None:
     """A region lives in a host file that is the person's: an empty host gets its region
     appended (as any host without one), and the write of a host is synced."""

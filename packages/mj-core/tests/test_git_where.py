@@ -4,6 +4,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from mj_core import git
 from mj_core import gitwhere
 
@@ -30,3 +31,38 @@ def test_where_matches_the_separate_calls(tmp_path: Path) -> None:
     assert found == (git.common_dir(tmp_path), git.head(tmp_path), "feature/x")
     sh(tmp_path, "checkout", "-q", "--detach")
     assert gitwhere.where(tmp_path) == (git.common_dir(tmp_path), git.head(tmp_path), None)
+
+
+def test_an_unborn_head_asks_git_only_for_the_branch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The failed question already printed the directories: HEAD has no SHA to give, so the
+    fallback asks one process (the branch), never `rev-parse --verify HEAD` as well."""
+    sh(tmp_path, "init", "-q", "-b", "feature/y")
+    asked: list[tuple[str, ...]] = []
+    real = git.run
+
+    def counted(*args: str, cwd: Path | str) -> tuple[int, str, str]:
+        asked.append(args)
+        return real(*args, cwd=cwd)
+
+    monkeypatch.setattr(git, "run", counted)
+    common, head, branch = gitwhere.where(tmp_path)
+    assert (head, branch) == (None, "feature/y")
+    assert common == Path(subprocess.run(
+        ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+        cwd=tmp_path, env=ENV, check=True, capture_output=True, text=True,
+    ).stdout.strip())  # fmt: skip
+    assert [a[0] for a in asked] == ["rev-parse", "symbolic-ref"]
+
+
+def test_the_funnel_reaps_a_question_begun_ahead_that_nobody_asked(tmp_path: Path) -> None:
+    """A stage may begin git's answer for a later stage (`git.ahead`); when no stage asks
+    for it, the run's funnel waits for the process and forgets it."""
+    from mj_core import funnel
+
+    sh(tmp_path, "init", "-q")
+    git.ahead([(gitwhere.WHERE_ARGS, tmp_path)])
+    assert git._AHEAD
+    assert funnel.guard("t", lambda: 0) == 0
+    assert not git._AHEAD and not git._ANSWERS

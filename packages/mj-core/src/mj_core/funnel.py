@@ -22,7 +22,10 @@ def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> 
     sanitise.escape_streams()
     err = stderr if stderr is not None else sys.stderr
     try:
-        return body()
+        try:
+            return body()
+        finally:
+            _settle()
     except MjError as exc:
         text = exc.message if exc.message.startswith(prog) else f"{prog}: {exc.message}"
         err.write(text.splitlines()[0] if text else prog)
@@ -46,6 +49,15 @@ def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> 
             return int(fault.code)
         err.write(f"{prog}: internal error: {type(exc).__name__}: {exc}\n")
         return int(ExitCode.INTERNAL_ERROR)
+
+
+def _settle() -> None:
+    """Reap the git questions begun ahead that no stage asked for (`mj_core.git.ahead`): a
+    stage whose answer another stage would use (or another process, in a printed pipeline)
+    cannot wait for it itself. git is not imported for a run that never asked it."""
+    git = sys.modules.get("mj_core.git")
+    if git is not None:
+        git.settle()
 
 
 def _world(exc: Exception) -> MjError | None:

@@ -80,6 +80,12 @@ class Snapshot:
 def parse_where(root: Path, code: int, stdout: str) -> tuple[Path, str | None, str | None]:
     """`where` from the result of `git <WHERE_ARGS>` (asked alone or among `run_many`)."""
     lines = stdout.split("\n")
+    if code != 0 and len(lines) >= 3 and all(line.startswith("/") for line in lines[:2]):
+        # The directories were printed before HEAD failed to resolve (an unborn branch, or a
+        # HEAD naming no commit): `git.head` could give no SHA either, so only the branch is
+        # asked (one process where two were).
+        git.remember_dirs(root, lines[0], lines[1])
+        return Path(lines[1]), None, git.branch(root)
     if code != 0 or len(lines) < 4:
         return git.common_dir(root), git.head(root), git.branch(root)
     git.remember_dirs(root, lines[0], lines[1])  # asked here, never again

@@ -224,6 +224,8 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     changed = [item for item in judged if item.state != targets.CURRENT]
     if not options.dry_run:
         with timing.phase("projections: write"):
+            if changed or found.orphans:  # the ledger line's envelope asks git where HEAD is:
+                _ask_where_ahead(root)  # begun now, answered while the files are written
             for item in changed:
                 _write(root, item)
             for orphan in found.orphans:
@@ -235,7 +237,7 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         yield _orphan_record(orphan, options.dry_run, data)
     count = len(changed) + len(found.orphans)
     if count and not options.dry_run:
-        yield from _ledger(root, data, count)
+        yield from _ledger(root, data, count)  # (`mj_core.funnel` reaps the question begun)
 
 
 def _refuse_orphans(found: list[Orphan], force: bool) -> None:
@@ -259,6 +261,15 @@ def _orphan_record(orphan: Orphan, dry_run: bool, data: projections.Inputs) -> R
         "policy": data.policy_sha256[:12],
         "content": "",
     }
+
+
+def _ask_where_ahead(root: Path) -> None:
+    """Begin `gitwhere.where`'s question for the ledger line this run owes (`git.ahead`):
+    writing the working tree's files leaves git's directories, HEAD and branch as they are."""
+    from mj_core import git
+    from mj_core import gitwhere
+
+    git.ahead([(gitwhere.WHERE_ARGS, root)])
 
 
 def _ledger(root: Path, data: projections.Inputs, count: int) -> Iterator[Record]:
