@@ -289,3 +289,33 @@ def test_rules_list_still_lists_when_update_would_refuse_a_template(ruled: Repo)
     listed = ruled.mj("rules", "list")
     assert listed.code == 0 and "project.api-errors@1" in listed.out
     assert "codex: AGENTS.md" not in listed.out
+
+
+def test_update_reads_rules_through_its_cache_and_the_judges_never_do(ruled: Repo) -> None:
+    """`update` keeps what it parsed of each rule file in `.ai/local/cache/rule.json` and uses
+    an entry only while the file's size and times are the ones recorded. A forged entry can
+    make a write wrong; `update --check` parses every file, so it fails that write."""
+    import json
+    import time
+
+    time.sleep(2.1)  # a file changed in the last two seconds is never kept (racy times)
+    assert ruled.mj("update").code == 0
+    cache = ruled.root / ".ai/local/cache/rule.json"
+    kept = json.loads(cache.read_text())
+    entry = kept["entries"][".ai/repo/rules/project/no-print.md"]
+    assert entry["data"]["title"] == "No print in library code"
+    assert cache.stat().st_mode & 0o777 == 0o600
+    assert ruled.mj("update", "--check").code == 0
+    entry["data"]["title"] = "Print freely"  # forged: the file on disk is as it was
+    cache.write_text(json.dumps(kept))
+    (ruled.root / "AGENTS.md").unlink()
+    assert ruled.mj("update").code == 0
+    assert "## Print freely (`project.no-print@1`)" in (ruled.root / "AGENTS.md").read_text()
+    check = ruled.mj("update", "--check")
+    assert check.code == 10 and "AGENTS.md" in check.out, check
+    # the file changed since the entry was kept: it is parsed again, and the write is right
+    path = ruled.root / ".ai/repo/rules/project/no-print.md"
+    path.write_text(path.read_text() + "\nPrefer structured fields.\n")
+    assert ruled.mj("update").code == 0
+    assert "## No print in library code" in (ruled.root / "AGENTS.md").read_text()
+    assert ruled.mj("update", "--check").code == 0

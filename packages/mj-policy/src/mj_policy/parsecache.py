@@ -1,5 +1,6 @@
-"""What reading a skill or decision record found, kept in `.ai/local/cache/<kind>.json` between
-runs: a file whose size, modification and change times are those recorded is not parsed again.
+"""What reading a skill, a decision record or (for `update`, a writer) a rule file found, kept
+in `.ai/local/cache/<kind>.json` between runs: a file whose size, modification and change
+times are those recorded is not parsed again.
 
 The cache is this checkout's own and never a source: an entry is used only when its stamp
 matches the file on disk exactly (a file written in the last two seconds is never kept), the

@@ -15,20 +15,22 @@ from mj_policy import projections
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from mj_policy.layer import Layer
+    from mj_policy.parsecache import Cache
     from mj_policy.projections import Projection
     from mj_policy.ruleprojections import Delivered
     from mj_policy.skillmodel import Skill
 
 
-def planned(layer: Layer) -> list[Projection]:
+def planned(layer: Layer, cache: Cache | None = None) -> list[Projection]:
     """The declared projections and the rules they carry: a provider with rule files gets one
-    projection per delivered rule (scoped where it can scope), any other carries them inline."""
+    projection per delivered rule (scoped where it can scope), any other carries them inline.
+    `cache` is the rules' parse cache, for a writer only (`mj_policy.rules.discover`)."""
     from mj_policy import providers
     from mj_policy import ruleprojections
 
     base = projections.declared(layer.policy.data)
     _check_imports(layer, base)
-    wanted = ruleprojections.delivered(layer)
+    wanted = ruleprojections.delivered(layer, cache)
     out: list[Projection] = []
     skills = _Skills(layer)
     for projection in base:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from mj_policy.layer import Layer
+    from mj_policy.parsecache import Cache
     from mj_policy.rules import Rule
 
 __all__ = ["MARKER", "Delivered", "delivered", "front_matter", "one_directory"]
@@ -97,7 +98,7 @@ def _demote(body: str, level: int) -> str:
     return "\n".join(out)
 
 
-def delivered(layer: Layer) -> list[Delivered]:
+def delivered(layer: Layer, cache: Cache | None = None) -> list[Delivered]:
     """The effective rules that declare paths or always-loaded delivery, in resolved order.
 
     The rule set is resolved only when some rule file's front matter has a `paths:` or
@@ -108,7 +109,7 @@ def delivered(layer: Layer) -> list[Delivered]:
 
     if not _any_declares(layer):
         return []
-    wanted = [r for r in rules.effective(layer) if _declares(r)]
+    wanted = [r for r in rules.effective(layer, cache) if _declares(r)]
     return [Delivered(r, _body(layer.root / r.path, r.path)) for r in wanted]
 
 

@@ -21,7 +21,10 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from mj_core.yamlstrict import Document
+
     from mj_policy.layer import Layer
+    from mj_policy.parsecache import Cache
 
 RESERVED = "majordomus."
 
@@ -49,16 +52,34 @@ class Rule:
         return self.data.get("status") == "active"
 
 
-def _read(root: Path, path: Path, provenance: str) -> Rule:
+def _read(root: Path, path: Path, provenance: str, cache: Cache | None) -> Rule:
+    shown = path.relative_to(root).as_posix()
+    if cache is None:
+        doc = _parsed(path, shown)
+    else:
+        from mj_policy import parsecache
+
+        now = parsecache.stamp(path)
+        entry = cache.get(shown, now) if now is not None else None
+        kept, _ = parsecache.restored(shown, entry) if entry is not None else (None, [])
+        if kept is None:  # only a rule that passed is ever kept
+            kept = _parsed(path, shown)
+            if now is not None:
+                cache.put(shown, now, parsecache.keep(kept, []))
+        doc = kept
+    return Rule(str(doc.data["id"]), int(doc.data["version"]), shown, provenance, doc.data)
+
+
+def _parsed(path: Path, shown: str) -> Document:
+    """The rule file's front matter, parsed strictly and held to the rule schema (10)."""
     from mj_core import schema
 
-    shown = path.relative_to(root).as_posix()
     doc = layer_mod.close(rulepkg.front_matter(path, shown), "rule")
     problems = schema.quick_violations(doc, "rule")
     if problems:  # worded by jsonschema, imported only for a rule that is wrong
         for where, message in [*schema.violations(doc, "rule"), *problems][:1]:
             raise ContractUnmet(f"{where}: {message} — fix the rule's front matter")
-    return Rule(str(doc.data["id"]), int(doc.data["version"]), shown, provenance, doc.data)
+    return doc
 
 
 def vendored_files(package: Path) -> list[Path]:
@@ -72,8 +93,12 @@ def vendored_files(package: Path) -> list[Path]:
     return [package / str(entry.get("file")) for entry in entries if isinstance(entry, dict)]
 
 
-def discover(layer: Layer) -> list[Rule]:
-    """Every rule file of the layer, parsed strictly, in base order (before resolution)."""
+def discover(layer: Layer, cache: Cache | None = None) -> list[Rule]:
+    """Every rule file of the layer, parsed strictly, in base order (before resolution).
+
+    `cache` (`mj_policy.parsecache`, kind `rule`) is for a writer only (`update`): what a
+    judge reads is always parsed from the file, so a cache forged or gone wrong can make a
+    write wrong, which the judges then show, but never a verdict."""
     base = layer.section("rules")
     if not base.is_dir():
         raise MissingArtifact(
@@ -84,11 +109,11 @@ def discover(layer: Layer) -> list[Rule]:
     packages = [p for p in vendor.iterdir() if p.is_dir()] if vendor.is_dir() else []
     for package in sorted(p for p in packages if not p.name.startswith(".")):
         for path in vendored_files(package):
-            found.append(_read(layer.root, path, f"vendor:{package.name}"))
+            found.append(_read(layer.root, path, f"vendor:{package.name}", cache))
     project = base / "project"
     for path in sorted(project.rglob("*.md"), key=lambda p: p.name) if project.is_dir() else []:
         if path.name != "README.md":
-            found.append(_read(layer.root, path, "project"))
+            found.append(_read(layer.root, path, "project", cache))
     return found
 
 
@@ -142,8 +167,8 @@ def resolve(rules: list[Rule]) -> list[Rule]:
     return placed
 
 
-def effective(layer: Layer) -> list[Rule]:
-    return resolve(discover(layer))
+def effective(layer: Layer, cache: Cache | None = None) -> list[Rule]:
+    return resolve(discover(layer, cache))
 
 
 def enforcement(rule: Rule) -> str:

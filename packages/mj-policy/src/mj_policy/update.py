@@ -51,14 +51,25 @@ class Plan:
         self.budget = budget  # context.always_loaded_budget_lines
 
 
-def plan(root: Path) -> Plan:
-    """Render and judge every planned projection; find the rule files nothing plans."""
+def plan(root: Path, *, writing: bool = False) -> Plan:
+    """Render and judge every planned projection; find the rule files nothing plans.
+
+    `writing` (a run that writes) reads the rules through this checkout's parse cache and
+    keeps it; `--check`, `--diff` and `--dry-run` parse every rule file, so a forged cache can
+    make a write wrong — which `update --check` then fails — but never a verdict."""
     from mj_policy import orphans
 
     layer = layer_mod.load(root)
     data = projections.inputs(layer)
     judged = []
-    planned = projectionplan.planned(layer)
+    cache = None
+    if writing:
+        from mj_policy import parsecache
+
+        cache = parsecache.Cache(layer, "rule")
+    planned = projectionplan.planned(layer, cache)
+    if cache is not None:
+        cache.save()
     for projection in planned:
         rendered = projections.render(projection, data)
         path = confined(root, projection.target)
@@ -210,7 +221,7 @@ def _refuse_if_needed(judged: list[Judged], budget: int, force: bool) -> None:
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     root = context.root()
     with timing.phase("projections: render and judge"):
-        found = plan(root)
+        found = plan(root, writing=not (options.check or options.diff or options.dry_run))
     data, judged, budget = found.data, found.judged, found.budget
     if options.diff:
         yield from _diff(root, options.diff, judged)
