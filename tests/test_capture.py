@@ -163,6 +163,35 @@ def test_lifecycle_events_drive_the_episode_and_stamp_the_ledger(layer_repo: Rep
     assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()
 
 
+def test_session_start_asks_git_for_the_identity_ahead_and_only_for_a_new_episode(
+    layer_repo: Repo,
+) -> None:
+    """The hook begins the episode's identity questions before the briefing is read, and they
+    are answered from those processes (MJ_TIMING counts each git process once): as many
+    processes as asked one after the other, and two fewer for an episode already open (kept:
+    no identity is asked). The open record's identity is git's."""
+    import re
+
+    installed(layer_repo)
+    layer_repo.commit("capture installed")
+    layer_repo.write("notes.txt", "uncommitted\n")
+    layer_repo.env["MJ_TIMING"] = "1"
+    payload = {"hook_event_name": "SessionStart", "session_id": "cc-9", "source": "startup"}
+    try:
+        first = shim(layer_repo, "majordomus-session-start", payload)
+        again = shim(layer_repo, "majordomus-session-start", payload)
+    finally:
+        del layer_repo.env["MJ_TIMING"]
+    counts = [re.search(r"^count +(\d+) +git$", r.stderr, re.M) for r in (first, again)]
+    assert all(counts), (first.stderr, again.stderr)
+    opened, kept = (int(c.group(1)) for c in counts if c)
+    assert opened == kept + 2, (opened, kept)
+    text = (layer_repo.root / STATE / "sessions-open/cc-9.yaml").read_text()
+    head = layer_repo.shell("git rev-parse HEAD").out.strip()
+    assert f"start_head: {head}" in text and "start_working_tree: dirty" in text, text
+    assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()
+
+
 def test_session_end_without_a_task_hands_over_without_one(layer_repo: Repo) -> None:
     installed(layer_repo)
     assert shim(layer_repo, "majordomus-session-start", {"session_id": "cc-2"}).returncode == 0

@@ -185,6 +185,7 @@ def _session(root: Path, provider: str, event: str, payload: Record, inv: Invoca
         os.environ["MAJORDOMUS_PROVIDER_SESSION"] = key  # every line this run appends is stamped
     named = ["--provider", provider, "--provider-session", key] if key else []
     if event == "start":
+        _identity_ahead(root, key)
         records = _composed(root, "session start", ["--if-open", "keep", *named])
         from mj_policy import hookadapters
 
@@ -205,6 +206,20 @@ def _session(root: Path, provider: str, event: str, payload: Record, inv: Invoca
         outcome = "closed" if payload.get("reason") in DELIBERATE else "interrupted"
         ending = ["--if-none", "ignore", "--outcome", outcome]
         _composed(root, "session close", [*ending, *named[2:]])
+
+
+def _identity_ahead(root: Path, key: str | None) -> None:
+    """`session start` asks git for the new episode's identity (HEAD, branch, a dirty tree)
+    once the briefing is built; begun now (`git.ahead`), git answers while the briefing is
+    read, which writes nothing. Not for an episode already open under this key: it is kept,
+    and nothing is asked (`mj_core.funnel` reaps an answer nobody took)."""
+    from mj_core import git
+    from mj_state import identity
+    from mj_state import sessions
+
+    state = root / ".ai" / "local" / "state"  # where `session start` looks, as it does
+    if not sessions.open_path(state, key or sessions.HAND).is_file():
+        git.ahead(identity.calls(root))
 
 
 def _composed(root: Path, name: str, argv: list[str]) -> list[Record]:
