@@ -205,6 +205,29 @@ def test_over_budget_writes_nothing(adopted: Repo) -> None:
     assert snapshot(adopted) == before
 
 
+def test_the_log_stage_writes_no_line_where_there_is_no_layer(tmp_path) -> None:
+    """`mj-state log` (the ledger writer a printed `update` pipeline ends in) needs only the
+    layer's place; without a manifest it refuses (12) and creates nothing."""
+    import subprocess
+
+    from conftest import bin_dir
+    from conftest import make_env
+
+    repo = tmp_path / "bare"
+    repo.mkdir()
+    env = make_env(tmp_path)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
+    owed = '{"kind":"append","event":"projections.updated","policy_sha256":"%s","targets":1}'
+    stream = owed % ("a" * 64) + '\n{"kind":"summary","stage":"mj-policy update","exit":0,'
+    stream += '"counts":{"append":1}}\n'
+    done = subprocess.run(
+        [str(bin_dir() / "mj-state"), "log"],
+        cwd=repo, env=env, input=stream, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 12 and "majordomus init" in done.stderr, done
+    assert sorted(p.name for p in repo.iterdir()) == [".git"]
+
+
 def test_dry_run_and_check_write_nothing(adopted: Repo) -> None:
     (adopted.root / "GEMINI.md").unlink()
     before = snapshot(adopted)

@@ -25,18 +25,21 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     if not any(record.get("kind") == "append" for record in arrived):
         yield from arrived  # nothing owed (`update --check`): the ledger is not even imported
         return
-    from mj_policy.layer import load
+    from mj_policy import layer as layer_mod
 
     from mj_state import ledger
 
-    layer = load(context.root())
+    root = context.root()
+    if not (root / layer_mod.MANIFEST).is_file():  # the stage before read the whole layer;
+        raise layer_mod.absent(root)  # a line needs only the layer's place (12 without one)
+    state = root / ".ai" / "local" / "state"  # `Layer.state`: fixed by the layout
     for record in arrived:
         if record.get("kind") != "append":
             yield record
             continue
         payload = {k: v for k, v in record.items() if k not in ("kind", "event", "task_id")}
         event = str(record["event"])
-        ledger.append(layer.root, layer.state, event, payload, task_id=record.get("task_id"))
+        ledger.append(root, state, event, payload, task_id=record.get("task_id"))
         yield {"kind": "record", "action": "appended", "event": event}
 
 

@@ -10,7 +10,6 @@ pointer. Closed records live in `.ai/repo/sessions/`, one immutable file each.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from pathlib import Path
@@ -128,6 +127,15 @@ def read_open(state: Path, key: str, root: Path) -> dict[str, Any]:
     return dict(doc.data)
 
 
+def _unlink(name: str, dir_fd: int) -> None:
+    """Remove `name` in `dir_fd` if it is there (`contextlib` is not imported on the ledger's
+    path for this alone)."""
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return  # not there: nothing to remove
+
+
 def point(root: Path, state: Path, key: str | None) -> None:
     """Aim the pointer at episode `key`, or remove it (None). A link is made beside it, then
     renamed over it: a reader sees the old pointer or the new one."""
@@ -137,12 +145,10 @@ def point(root: Path, state: Path, key: str | None) -> None:
     try:
         with confine.Faults(where.shown):
             if key is None:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(where.name, dir_fd=where.fd)
+                _unlink(where.name, where.fd)
                 return
             temp = f".{POINTER}.{os.getpid()}"
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp, dir_fd=where.fd)
+            _unlink(temp, where.fd)
             os.symlink(f"{OPEN}/{key}.yaml", temp, dir_fd=where.fd)
             os.replace(temp, where.name, src_dir_fd=where.fd, dst_dir_fd=where.fd)
     finally:
