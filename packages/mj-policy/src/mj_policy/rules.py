@@ -98,7 +98,7 @@ def discover(layer: Layer, cache: Cache | None = None) -> list[Rule]:
 
     `cache` (`mj_policy.parsecache`, kind `rule`) is for a writer only (`update`): what a
     judge reads is always parsed from the file, so a cache forged or gone wrong can make a
-    write wrong, which the judges then show, but never a verdict."""
+    write wrong, which `update --check` then fails, but never a verdict."""
     base = layer.section("rules")
     if not base.is_dir():
         raise MissingArtifact(
