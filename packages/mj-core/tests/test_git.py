@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from mj_core import git
+from mj_core import gitrun
 from mj_core import gitwhere
 from mj_core.errors import UsageError
 
@@ -131,3 +132,54 @@ def test_run_many_takes_what_was_asked_ahead_and_asks_the_rest_together(repo: Pa
         assert timing.counters().get("git", 0) == counted + 1
     finally:
         git.settle()
+
+
+def test_an_answer_begun_ahead_for_two_readers_is_given_twice_then_asked_again(
+    repo: Path,
+) -> None:
+    """`times=2`: the two readers of one run (a briefing's facts, then the episode it opens)
+    share one process; a third reader asks git, and sees what git says then."""
+    from mj_core import timing
+
+    git.ahead([(("branch", "--show-current"), repo)], times=2)
+    try:
+        counted = timing.counters().get("git", 0)
+        _git(repo, "checkout", "-q", "-b", "later")  # the answer was begun before this
+        assert git.out("branch", "--show-current", cwd=repo) == "main"
+        assert git.out("branch", "--show-current", cwd=repo) == "main"
+        assert timing.counters().get("git", 0) == counted  # both from the one process
+        assert git.out("branch", "--show-current", cwd=repo) == "later"  # asked again
+        assert timing.counters().get("git", 0) == counted + 1
+    finally:
+        git.settle()
+
+
+def test_a_snapshot_takes_what_was_begun_ahead_and_starts_the_rest(repo: Path) -> None:
+    from mj_core import timing
+
+    base = git.head(repo)
+    (repo / "c.txt").write_text("c\n")
+    git.ahead([(gitwhere.WHERE_ARGS, repo), (git.STATUS_ARGS, repo)])
+    try:
+        counted = timing.counters().get("git", 0)
+        with gitwhere.Snapshot(repo, base) as pending:
+            here, status, changed = pending.result()
+        assert timing.counters().get("git", 0) == counted + 1  # only the diff was started
+        assert (here, status, changed) == (gitwhere.where(repo), ["c.txt"], [])
+        assert not gitrun._AHEAD and not gitrun._ANSWERS  # each answer given once
+    finally:
+        git.settle()
+
+
+def test_a_question_begun_ahead_and_settled_before_its_reader_is_asked_again(
+    repo: Path,
+) -> None:
+    """A reader that began while an answer was pending, and finds it settled (forgotten) by
+    the time it waits, asks git itself: never a missing answer."""
+    pending = git.begin([(("branch", "--show-current"), repo)])  # nothing begun: asked now
+    git.ahead([(("rev-parse", "HEAD"), repo)])
+    late = git.begin([(("rev-parse", "HEAD"), repo), (("branch", "--show-current"), repo)])
+    git.settle()
+    (code, head, _), (_, branch, _) = late.wait()
+    assert code == 0 and head.strip() == git.head(repo) and branch.strip() == "main"
+    assert [a[1].strip() for a in pending.wait()] == ["main"]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from mj_core import git
+from mj_core import gitrun
 from mj_core import gitwhere
 
 ENV = {
@@ -63,6 +64,6 @@ def test_the_funnel_reaps_a_question_begun_ahead_that_nobody_asked(tmp_path: Pat
 
     sh(tmp_path, "init", "-q")
     git.ahead([(gitwhere.WHERE_ARGS, tmp_path)])
-    assert git._AHEAD
+    assert gitrun._AHEAD
     assert funnel.guard("t", lambda: 0) == 0
-    assert not git._AHEAD and not git._ANSWERS
+    assert not gitrun._AHEAD and not gitrun._ANSWERS

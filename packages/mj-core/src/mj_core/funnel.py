@@ -52,12 +52,12 @@ def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> 
 
 
 def _settle() -> None:
-    """Reap the git questions begun ahead that no stage asked for (`mj_core.git.ahead`): a
+    """Reap the git questions begun ahead that no stage asked for (`mj_core.gitrun.ahead`): a
     stage whose answer another stage would use (or another process, in a printed pipeline)
     cannot wait for it itself. git is not imported for a run that never asked it."""
-    git = sys.modules.get("mj_core.git")
-    if git is not None:
-        git.settle()
+    runner = sys.modules.get("mj_core.gitrun")
+    if runner is not None:
+        runner.settle()
 
 
 def _world(exc: Exception) -> MjError | None:

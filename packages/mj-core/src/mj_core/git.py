@@ -1,19 +1,5 @@
-"""The module that spawns git (`gitstdin` too, for the questions git reads on stdin): one
-runner, NUL-separated output, `GIT_*` scrubbed.
-
-Inside a git hook, git exports `GIT_DIR`, `GIT_INDEX_FILE` and friends; a tool that inherits
-them would answer for the wrong repository, so the runner removes them (keeping the few that
-configure identity and behaviour, not location).
-
-Every command the tool runs only reads, and none may start a program the repository's
-configuration names: `core.fsmonitor` is switched off (status, diff and ls-files would run it),
-signatures are not verified (`log.showSignature` runs `gpg.program`), there is no pager, and
-the diffs the tool asks for are name lists, which run no external diff or textconv driver
-(`--no-ext-diff --no-textconv` say so anyway). `-c` settings reach the git processes git
-itself starts (submodules) through `GIT_CONFIG_PARAMETERS`. Every git process has the
-`spawn.TIMEOUT` deadline. (Clean filters named in `.gitattributes` and defined in the
-repository's configuration can still run under `git status` on a racily clean file: git
-before 2.40 has no switch that turns attributes off.)
+"""The questions the tool asks git, each answered from the runner (`gitrun`, which says how git
+is run and why it is safe to): NUL-separated output, the git directories asked once per process.
 """
 
 from __future__ import annotations
@@ -23,105 +9,38 @@ import os
 from mj_core import spawn
 from mj_core import timing
 from mj_core.errors import UsageError
+from mj_core.gitrun import NO_DRIVERS
+from mj_core.gitrun import SAFE
+from mj_core.gitrun import ahead
+from mj_core.gitrun import begin
+from mj_core.gitrun import clean_env
+from mj_core.gitrun import decoded
+from mj_core.gitrun import run_many
+from mj_core.gitrun import settle
+from mj_core.gitrun import start_many
 
 TYPE_CHECKING = False  # pathlib only where a Path is made: `plan ready` asks git before it
 if TYPE_CHECKING:
     from pathlib import Path
 
-_KEEP = {
-    "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
-    "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
-    "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM",
-    "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH",
-    "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_TERMINAL_PROMPT",
-}  # fmt: skip
-
-
-SAFE = ("--no-pager", "-c", "core.fsmonitor=false", "-c", "log.showSignature=false")
-NO_DRIVERS = ("--no-ext-diff", "--no-textconv")
-
-
-def clean_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in _KEEP}
-    env["GIT_OPTIONAL_LOCKS"] = "0"  # read-only commands must not take the index lock
-    env.setdefault("LC_ALL", "C")
-    return env
+__all__ = [  # the runner's, named here for git's callers
+    "NO_DRIVERS",
+    "SAFE",
+    "ahead",
+    "begin",
+    "clean_env",
+    "decoded",
+    "run_many",
+    "settle",
+    "start_many",
+]
 
 
 def run(*args: str, cwd: Path | str) -> tuple[int, str, str]:
     """Run `git <args>` in `cwd`; (exit code, stdout, stderr). Never raises on a git failure.
 
-    A question `ahead` began is answered from that process instead, once."""
+    A question `ahead` began is answered from that process instead (`gitrun.ahead`)."""
     return run_many([(args, cwd)])[0]
-
-
-_AHEAD: dict[tuple[str, tuple[str, ...]], spawn.Running] = {}
-_ANSWERS: dict[tuple[str, tuple[str, ...]], tuple[int, str, str]] = {}
-
-
-def ahead(calls: list[tuple[tuple[str, ...], Path | str]]) -> None:
-    """Begin several questions at once that `run` will be asked later, one by one: a reader
-    that knows its questions (doctor's facts) waits for one round of git, not for each. Each
-    answer is given once; asked again, git is asked again. Only for reads: a write in between
-    would leave the answer stale."""
-    keys = list(dict.fromkeys((os.fspath(cwd), tuple(args)) for args, cwd in calls))
-    running = start_many([(args, cwd) for cwd, args in keys])
-    for key in keys:
-        _AHEAD[key] = running
-
-
-def settle() -> None:
-    """Wait for every question begun `ahead` and forget the answers nobody asked for."""
-    for running in {id(r): r for r in _AHEAD.values()}.values():
-        running.wait()
-    _AHEAD.clear()
-    _ANSWERS.clear()
-
-
-def _answer(key: tuple[str, tuple[str, ...]]) -> tuple[int, str, str] | None:
-    if key in _ANSWERS:
-        return _ANSWERS.pop(key)
-    running = _AHEAD.get(key)
-    if running is None:
-        return None
-    keys = [k for k, r in _AHEAD.items() if r is running]
-    for each, result in zip(keys, decoded(running.wait()), strict=True):
-        del _AHEAD[each]
-        _ANSWERS[each] = result
-    return _ANSWERS.pop(key)
-
-
-def run_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> list[tuple[int, str, str]]:
-    """Run several `git <args>` at once (each in its own cwd); results in call order.
-
-    For independent questions to several worktrees: the processes overlap instead of queueing.
-    A missing `cwd` is a git failure (128), like any other.
-    """
-    if not (_AHEAD or _ANSWERS):
-        return decoded(start_many(calls).wait())
-    answers = [_answer((os.fspath(cwd), tuple(args))) for args, cwd in calls]
-    missing = [index for index, answer in enumerate(answers) if answer is None]
-    if missing:  # asked now, together
-        asked = decoded(start_many([calls[i] for i in missing]).wait())
-        for index, answer in zip(missing, asked, strict=True):
-            answers[index] = answer
-    return [answer for answer in answers if answer is not None]
-
-
-def start_many(calls: list[tuple[tuple[str, ...], Path | str]]) -> spawn.Running:
-    """`run_many` without the wait: the caller works while git answers, then `decoded(.wait())`."""
-    for _ in calls:
-        timing.count("git")
-    argv = [("git", *SAFE, "-C", str(cwd), *args) for args, cwd in calls]
-    return spawn.start_all(argv, clean_env())
-
-
-def decoded(done: list[spawn.Result]) -> list[tuple[int, str, str]]:
-    """(exit code, stdout, stderr) as text, undecodable bytes kept as surrogates."""
-    return [
-        (code, stdout.decode("utf-8", "surrogateescape"), stderr.decode("utf-8", "surrogateescape"))
-        for code, stdout, stderr in done
-    ]
 
 
 def run_with_index(index: Path, *args: str, cwd: Path | str) -> tuple[int, str, str]:

@@ -25,10 +25,14 @@ def where(root: Path) -> tuple[Path, str | None, str | None]:
     return parse_where(root, code, stdout)
 
 
-def where_dirty(root: Path) -> tuple[tuple[Path, str | None, str | None], bool]:
-    """(`where`, `is_dirty`) from two git processes run at once."""
+def where_dirty(
+    root: Path, status: tuple[str, ...] = git.DIRTY_ARGS
+) -> tuple[tuple[Path, str | None, str | None], bool]:
+    """(`where`, `is_dirty`) from two git processes run at once. `status` is the status
+    question asked (`git.DIRTY_ARGS`; `git.STATUS_ARGS`, which lists each untracked file, is
+    the one a briefing's facts ask, so a run that asks both can ask git once)."""
     (code, stdout, _), (dirty_code, dirty_out, _) = git.run_many(
-        [(WHERE_ARGS, root), (git.DIRTY_ARGS, root)]
+        [(WHERE_ARGS, root), (status, root)]
     )
     return parse_where(root, code, stdout), dirty_code == 0 and bool(dirty_out)
 
@@ -45,7 +49,8 @@ def snapshot(
 
 
 class Snapshot:
-    """`snapshot` begun: git answers while the caller works; `result` waits for it.
+    """`snapshot` begun: git answers while the caller works; `result` waits for it. A
+    question begun `git.ahead` is answered from that process.
 
     Leaving the `with` block reaps the processes even when `result` was never asked.
     """
@@ -61,10 +66,10 @@ class Snapshot:
         ]
         if base:
             calls.append((("diff", *git.NO_DRIVERS, "--name-only", "-z", f"{base}..HEAD"), root))
-        self._running = git.start_many(calls)
+        self._running = git.begin(calls)
 
     def result(self) -> tuple[tuple[Path, str | None, str | None], list[str], list[str]]:
-        results = git.decoded(self._running.wait())
+        results = self._running.wait()
         here = parse_where(self._root, results[0][0], results[0][1])
         status = git.parse_status(results[1][1]) if results[1][0] == 0 else []
         changed = git.zsplit(results[2][1]) if self._base and results[2][0] == 0 else []
@@ -74,7 +79,7 @@ class Snapshot:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._running.wait()
+        self._running.reap()
 
 
 def parse_where(root: Path, code: int, stdout: str) -> tuple[Path, str | None, str | None]:
