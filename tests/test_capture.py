@@ -163,13 +163,14 @@ def test_lifecycle_events_drive_the_episode_and_stamp_the_ledger(layer_repo: Rep
     assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()
 
 
-def test_session_start_asks_git_for_the_identity_ahead_and_only_for_a_new_episode(
+def test_session_start_asks_git_once_for_the_briefing_and_the_new_episode(
     layer_repo: Repo,
 ) -> None:
-    """The hook begins the episode's identity questions before the briefing is read, and they
-    are answered from those processes (MJ_TIMING counts each git process once): as many
-    processes as asked one after the other, and two fewer for an episode already open (kept:
-    no identity is asked). The open record's identity is git's."""
+    """The hook begins git's questions before the briefing is read: HEAD, its branch and the
+    status are answered from one process each for both readers (the briefing's facts and the
+    new episode's identity), so opening an episode asks git no more processes than keeping one
+    (MJ_TIMING counts each git process once): one per distinct question. The open record's
+    identity is git's."""
     import re
 
     installed(layer_repo)
@@ -185,7 +186,7 @@ def test_session_start_asks_git_for_the_identity_ahead_and_only_for_a_new_episod
     counts = [re.search(r"^count +(\d+) +git$", r.stderr, re.M) for r in (first, again)]
     assert all(counts), (first.stderr, again.stderr)
     opened, kept = (int(c.group(1)) for c in counts if c)
-    assert opened == kept + 2, (opened, kept)
+    assert opened == kept == 3, (opened, kept)  # where, status, the layer's files
     text = (layer_repo.root / STATE / "sessions-open/cc-9.yaml").read_text()
     head = layer_repo.shell("git rev-parse HEAD").out.strip()
     assert f"start_head: {head}" in text and "start_working_tree: dirty" in text, text

@@ -185,7 +185,7 @@ def _session(root: Path, provider: str, event: str, payload: Record, inv: Invoca
         os.environ["MAJORDOMUS_PROVIDER_SESSION"] = key  # every line this run appends is stamped
     named = ["--provider", provider, "--provider-session", key] if key else []
     if event == "start":
-        _identity_ahead(root, key)
+        _git_ahead(root, key)
         records = _composed(root, "session start", ["--if-open", "keep", *named])
         from mj_policy import hookadapters
 
@@ -208,18 +208,22 @@ def _session(root: Path, provider: str, event: str, payload: Record, inv: Invoca
         _composed(root, "session close", [*ending, *named[2:]])
 
 
-def _identity_ahead(root: Path, key: str | None) -> None:
-    """`session start` asks git for the new episode's identity (HEAD, branch, a dirty tree)
-    once the briefing is built; begun now (`git.ahead`), git answers while the briefing is
-    read, which writes nothing. Not for an episode already open under this key: it is kept,
-    and nothing is asked (`mj_core.funnel` reaps an answer nobody took)."""
+def _git_ahead(root: Path, key: str | None) -> None:
+    """Begin now (`git.ahead`) what git is asked next: HEAD, its branch and the working tree's
+    status, which the briefing's facts ask and, for a new episode, `session start` asks again
+    for its identity (one process for both readers, `times=2`; an episode already open under
+    this key is kept, and the facts are the only reader), and the layer's files, which the
+    facts list for an active task's context chain. Git answers while the briefing's files are
+    read (which writes nothing); `mj_core.funnel` reaps an answer nobody took."""
     from mj_core import git
+    from mj_policy.contextdocs import LAYER_FILES
     from mj_state import identity
     from mj_state import sessions
 
     state = root / ".ai" / "local" / "state"  # where `session start` looks, as it does
-    if not sessions.open_path(state, key or sessions.HAND).is_file():
-        git.ahead(identity.calls(root))
+    kept = sessions.open_path(state, key or sessions.HAND).is_file()
+    git.ahead(identity.calls(root, git.STATUS_ARGS), times=1 if kept else 2)
+    git.ahead([(LAYER_FILES, root)])
 
 
 def _composed(root: Path, name: str, argv: list[str]) -> list[Record]:

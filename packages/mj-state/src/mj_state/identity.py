@@ -35,14 +35,18 @@ IDENTITY_KEYS = (
 LABELS = ("exact", "advanced", "diverged", "different_context")
 
 
-def calls(root: Path) -> list[tuple[tuple[str, ...], Path | str]]:
+def calls(
+    root: Path, status: tuple[str, ...] = git.DIRTY_ARGS
+) -> list[tuple[tuple[str, ...], Path | str]]:
     """The git questions `identity` asks, for `git.ahead`."""
-    return [(gitwhere.WHERE_ARGS, root), (git.DIRTY_ARGS, root)]
+    return [(gitwhere.WHERE_ARGS, root), (status, root)]
 
 
-def identity(root: Path) -> dict[str, Any]:
-    """The six git-computed fields, in record order (two git processes, run at once)."""
-    here, dirty = gitwhere.where_dirty(root)
+def identity(root: Path, status: tuple[str, ...] = git.DIRTY_ARGS) -> dict[str, Any]:
+    """The six git-computed fields, in record order (two git processes, run at once).
+
+    `status` is the status question whose answer tells a dirty tree (`gitwhere.where_dirty`)."""
+    here, dirty = gitwhere.where_dirty(root, status)
     return {**from_where(root, *here), "working_tree": "dirty" if dirty else "clean"}
 
 

@@ -12,6 +12,7 @@ every SessionStart).
 from __future__ import annotations
 
 from mj_core import clock
+from mj_core import git
 from mj_core import ids
 from mj_core import yamlstrict
 from mj_core.errors import MissingArtifact
@@ -97,7 +98,9 @@ def opened(
 
     moment = clock.now()
     session_id = ids.session_id(moment)
-    here = identity.identity(root)
+    # git's status asked as the briefing's facts ask it (each file listed): the hook begins both
+    # questions once for the two readers (`git.ahead(times=2)`); a dirty tree is a non-empty one
+    here = identity.identity(root, git.STATUS_ARGS)
     data = _open_record(session_id, moment, options, here)
     path = sessions.open_path(state, key)
 
