@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from mj_core.paths import within
 
-from mj_context import promptvalues
 from mj_context.sections import Excluded
 from mj_context.sections import Section
 from mj_context.sections import View
@@ -172,6 +171,8 @@ def prompt(view: View) -> Section | Excluded | None:
     fact = view.facts.get("prompt")
     if fact is None:
         return None
+    from mj_context import promptvalues  # only a briefing that asks for a prompt renders one
+
     if promptvalues.nests_context(fact):
         return Excluded(
             "prompt",

@@ -14,10 +14,10 @@ SHAPES = {
     "Anthropic API key": rb"\bsk-ant-[A-Za-z0-9_-]{20,}",
     "OpenAI API key": rb"\bsk-(?:proj-)?[A-Za-z0-9]{32,}\b",
 }
-_TEXT = re.compile("|".join(f"(?:{p.decode()})" for p in SHAPES.values()))
+_TEXT = "|".join(f"(?:{p.decode()})" for p in SHAPES.values())  # compiled on first use
 MARK = "[REDACTED]"
 
 
 def redact(text: str) -> tuple[str, int]:
     """`text` with every credential-shaped span replaced by `[REDACTED]`; (text, how many)."""
-    return _TEXT.subn(MARK, text)
+    return re.subn(_TEXT, MARK, text)

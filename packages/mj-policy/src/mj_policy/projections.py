@@ -14,6 +14,7 @@ from mj_core import share
 from mj_core.errors import MissingArtifact
 from mj_core.yamlstrict import decode
 
+from mj_policy import providers
 from mj_policy import stamps
 from mj_policy import template
 from mj_policy.layer import section_value
@@ -69,15 +70,6 @@ class Projection:
         self.skill: Skill | None = None  # a skill file of the provider's own: the skill
 
 
-def loaded_always(item: Mapping[str, Any]) -> bool:
-    """A `projections[]` entry is always loaded when the policy says so or when its provider
-    puts its file into every conversation (share/providers.yaml)."""
-    from mj_policy import providers
-
-    known = providers.table().get(str(item.get("provider")))
-    return bool(item.get("always_loaded", False)) or (known is not None and known.always)
-
-
 class Inputs:
     """Everything a projection is rendered from, read once."""
 
@@ -116,7 +108,7 @@ def declared(policy: Mapping[str, Any]) -> list[Projection]:
             provider=str(item["provider"]),
             target=str(item["target"]),
             mode=str(item.get("mode") or "file"),
-            always_loaded=loaded_always(item),
+            always_loaded=providers.loaded_always(item),
         )
         found.imports = str(item["imports"]) if item.get("imports") else None
         out.append(found)
@@ -203,7 +195,6 @@ def file_text(rendered: Rendered, data: Inputs) -> str:
 
 
 def _render_rule(projection: Projection, item: Delivered, data: Inputs) -> Rendered:
-    from mj_policy import providers
     from mj_policy import ruleprojections
 
     spec = providers.get(projection.provider).rules or {}

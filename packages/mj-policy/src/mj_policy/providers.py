@@ -16,6 +16,7 @@ from mj_core.errors import ContractUnmet
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 TABLE = "share/providers.yaml"
@@ -89,6 +90,13 @@ def get(key: str, where: str = "") -> Provider:
             f"{prefix}unknown provider '{key}' — the providers are {', '.join(names())} ({TABLE})"
         )
     return found
+
+
+def loaded_always(item: Mapping[str, Any]) -> bool:
+    """A `projections[]` entry is always loaded when the policy says so or when its provider
+    puts its file into every conversation (this table's `always`)."""
+    known = table().get(str(item.get("provider")))
+    return bool(item.get("always_loaded", False)) or (known is not None and known.always)
 
 
 def lines_budget(provider: Provider, policy_lines: int) -> int:

@@ -11,7 +11,6 @@ person's prompt.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from pathlib import Path
@@ -33,7 +32,7 @@ TEXT_KEYS = ("prompt", "prompt_text", "text")
 PROMPT_EVENTS = ("UserPromptSubmit", "BeforeAgent")  # Claude Code's, Gemini CLI's
 FAILURES = "failures.log"
 MAX_PAYLOAD = 1 << 20
-_SLUG = re.compile(r"[^a-z0-9]+")
+_SLUG = r"[^a-z0-9]+"  # compiled on first use (a hook that archives no prompt never does)
 
 
 def archive_dir(root: Path) -> Path:
@@ -50,6 +49,8 @@ def log_failure(root: Path, where: str, message: str) -> None:
 
     if not (root / ".ai").is_dir():
         return  # a repository without a layer: nothing of ours to write into
+    import contextlib  # only a failure is logged: not imported on a hook run that succeeds
+
     line = f"{clock.iso(clock.now())} {where}: {' '.join(message.split())}\n"
     with contextlib.suppress(Exception):  # the log of last resort has nowhere else to go
         atomic.append_block(failure_log(root), line.encode(), root=root)
@@ -150,7 +151,7 @@ def _write(root: Path, record: Record) -> Path:
     from mj_core import atomic
 
     moment = clock.parse_iso(str(record["captured_at"])) or clock.now()
-    slug = _SLUG.sub("-", str(record["prompt"]).lower()).strip("-")[:40] or "prompt"
+    slug = re.sub(_SLUG, "-", str(record["prompt"]).lower()).strip("-")[:40] or "prompt"
     stem = f"{clock.digits(moment)}-{slug}"
     directory = archive_dir(root)
     data = (json.dumps(record, indent=2, ensure_ascii=True) + "\n").encode()

@@ -88,7 +88,7 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
 
 def _policy(lay: Layer) -> Record:
     data = lay.policy.data
-    from mj_policy.projections import loaded_always
+    from mj_policy.providers import loaded_always
 
     projections = [  # always loaded: as the provider loads it (share/providers.yaml)
         {

@@ -9,7 +9,6 @@ from mj_core import limits
 from mj_core.errors import MjError
 from mj_policy import contextchain
 from mj_policy import contexttree
-from mj_policy import prompts
 from mj_policy.layer import Layer
 
 from mj_state import ledger
@@ -64,6 +63,8 @@ def _event(record: dict[str, Any]) -> dict[str, Any]:
 
 def prompt(lay: Layer, name: str) -> dict[str, Any]:
     """The asset, checked in full (unknown → 12, a bad token → 10 naming the line)."""
+    from mj_policy import prompts  # only a briefing that asks for a prompt reads one
+
     directory = lay.section("prompts")
     asset = prompts.load(directory, name, lay.relative(directory))
     shown = {k: v for k, v in asset.record().items() if k != "kind"}

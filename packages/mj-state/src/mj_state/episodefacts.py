@@ -105,7 +105,7 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     root, state = layer.root, layer.state
     ident = getattr(options, "episode", None)
     if ident:
-        if not sessions.SESSION_ID.match(ident):
+        if not sessions.is_session_id(ident):
             from mj_core.errors import UsageError
 
             raise UsageError(f"--episode {ident!r}: not an episode id (s-<14 digits>-<4 hex>)")

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-_KEY_END = re.compile(rb'"\s*:')
+_KEY_END = rb'"\s*:'  # compiled on first use: only a line with a blank after a quote needs it
 
 
 class Event:
@@ -212,7 +212,7 @@ def _plainly_unique(text: bytes, value: dict[str, Any]) -> bool:
     """
     if not _blank_after_quote(text):
         return text.count(b'":') == _count_keys(value)
-    return len(_KEY_END.findall(text)) == _count_keys(value)
+    return len(re.findall(_KEY_END, text)) == _count_keys(value)
 
 
 def _count_keys(value: Any) -> int:

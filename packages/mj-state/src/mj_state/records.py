@@ -20,7 +20,6 @@ from mj_core.errors import ContractUnmet
 from mj_core.errors import UsageError
 from mj_core.sanitise import undecodable
 
-from mj_state import bodies
 from mj_state import identity
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -94,6 +93,8 @@ def publish(
 ) -> Path:
     """Refuse an identity-like body line (10), then publish a new 0600 file; return its path.
     `then(path)` (the writes that go with the record) runs after; if it fails, no record."""
+    from mj_state import bodies  # a reader of records never needs it
+
     bodies.refuse_identity(body, name)
     stamped = clock.parse_iso(front["created_at"])
     moment = clock.now() if stamped is None else stamped

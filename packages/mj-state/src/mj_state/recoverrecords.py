@@ -150,7 +150,7 @@ def _session_of(text: str) -> str | None:
     for line in text.split("\n")[1:40]:
         if line.startswith("session_id: "):
             value = line.removeprefix("session_id: ").strip().strip('"')
-            return value if sessions.SESSION_ID.match(value) else None
+            return value if sessions.is_session_id(value) else None
     return None
 
 

@@ -155,7 +155,7 @@ def context_path(options: argparse.Namespace, context: Context) -> Iterator[Reco
         if key is None:
             raise MissingArtifact("no open session in this worktree — name one: <session-id>")
         session_id = sessions.read_open(state, key, root)["session_id"]
-    elif not sessions.SESSION_ID.match(session_id):
+    elif not sessions.is_session_id(session_id):
         raise ContractUnmet(f"{session_id!r}: not a session id (s-<YYYYMMDDHHMMSS>-<4 hex>)")
     path = sessionrecord.context_path(root, str(session_id))
     if path is None:

@@ -30,7 +30,12 @@ HAND = "hand"
 ENV_KEYS = ("MAJORDOMUS_PROVIDER_SESSION", "CLAUDE_CODE_SESSION_ID")
 MODE = 0o600
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-SESSION_ID = re.compile(r"^s-[0-9]{14}-[0-9a-f]{4}$")
+_SESSION_ID = r"^s-[0-9]{14}-[0-9a-f]{4}$"  # compiled on first use
+
+
+def is_session_id(value: str) -> bool:
+    """Whether `value` has the shape of an episode's id (`s-<14 digits>-<4 hex>`)."""
+    return re.match(_SESSION_ID, value) is not None
 
 
 def open_dir(state: Path) -> Path:
