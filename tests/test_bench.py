@@ -280,3 +280,26 @@ def test_an_active_task_here_refuses_the_targets_that_start_one_and_never_breaks
     others = bench(layer_repo, "history", "doctor", *QUICK, "--no-save")
     assert others.code in (0, 10), others  # targets that start nothing still run
     assert "history             repository" in others.out
+
+
+SESSION_START = "capture session (SessionStart)"
+
+
+def test_the_session_start_hook_is_measured_only_when_it_opened_the_episode(
+    layer_repo: Repo,
+) -> None:
+    """The hook exits 0 even when it failed (it only logs), so its target `expect`s the open
+    episode it writes: with it, a sample counts; where the hook cannot write it (here the
+    episodes' directory is a file), the target fails `expect-missing` (13), never a fast
+    number for a run that did nothing."""
+    result = bench(layer_repo, SESSION_START, *QUICK, "--no-save", "--format", "json")
+    assert result.code == 0, result
+    (row,) = json.loads(result.out)["results"]
+    assert row["command"] == SESSION_START and row["status"] == "ok", row
+    assert row["class"] == "mutating" and row["p50_ms"] > 0
+    assert not (layer_repo.root / ".ai/local/state/sessions-open").exists()  # a copy's
+    layer_repo.write(".ai/local/state/sessions-open", "not a directory\n")
+    failed = bench(layer_repo, SESSION_START, *QUICK, "--no-save")
+    assert failed.code == 13, failed
+    assert f"target {SESSION_START} failed in repository: expect-missing" in failed.err
+    assert ".ai/local/state/sessions-open/bench-1.yaml: not written by the run" in failed.out

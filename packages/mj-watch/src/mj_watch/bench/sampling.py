@@ -3,7 +3,8 @@
 Read-only targets run in the scenario's repository (or in one private copy when they need a
 setup); mutating targets get a fresh copy of the scenario for every run, warm-up included, so
 no sample sees what an earlier one wrote. A run that exits with a code its target does not
-accept stops the target with status `exit-<code>`; a failed setup run gives `setup-failed`.
+accept stops the target with status `exit-<code>`; a failed setup run gives `setup-failed`, and
+a run that did not write the file its target `expect`s gives `expect-missing`.
 """
 
 from __future__ import annotations
@@ -62,8 +63,12 @@ class _Runs:
         self.progress(f"{self.scenario.name}: {self.target.command} {self.done}/{self.total}")
         with self._place() as where:
             sample = measure.run(self.target.argv, where, self.scenario.env, self.target.stdin)
+            expected = self.target.expect
+            missing = expected is not None and not (Path(where) / expected).is_file()
         if sample.code not in self.target.accept:
             raise TargetFailed(f"exit-{sample.code}", sample.said or f"exit {sample.code}")
+        if missing:
+            raise TargetFailed("expect-missing", f"{expected}: not written by the run")
         return sample
 
     def _place(self) -> Any:

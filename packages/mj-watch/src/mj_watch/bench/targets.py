@@ -4,8 +4,10 @@ plus the start-up floor.
 Adding a target is one entry under its command: its `argv` (after `majordomus`), its `class`
 (read-only targets share one repository; mutating ones get a fresh copy per sample), the exit
 codes its scenario `accept`s, optional unmeasured `setup` runs, the `stdin` it reads,
-`repository: empty` for a command that needs a repository without a layer, and a `label` for
-a second target of one command (`finish --check`).
+`repository: empty` for a command that needs a repository without a layer, a `label` for
+a second target of one command (`finish --check`), and the file a run must leave behind
+(`expect`, repository-relative) for a command whose exit code proves nothing: a provider hook
+exits 0 even when it failed and only logged it.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ LOOP = "sum(range(10**6))"  # a fixed amount of work: its CPU time is the machin
 class Target:
     """One measured command: its argv, its class, the exit codes it may end with."""
 
-    __slots__ = ("accept", "argv", "command", "empty", "klass", "once", "setup", "stdin")
+    __slots__ = (
+        "accept", "argv", "command", "empty", "expect", "klass", "once", "setup", "stdin",
+    )  # fmt: skip
 
     def __init__(  # noqa: PLR0917 - a catalogue entry's fields, in their order
         self,
@@ -38,6 +42,7 @@ class Target:
         empty: bool = False,  # runs in a new repository without a layer (`init`), one per run
         stdin: bytes | None = None,  # what the process reads on stdin (a record body)
         once: bool = False,  # measured in the first scenario only: its work does not depend on it
+        expect: str | None = None,  # a path every run must have written, else the target fails
     ) -> None:
         self.command = command
         self.argv = argv
@@ -47,6 +52,7 @@ class Target:
         self.empty = empty
         self.stdin = stdin
         self.once = once
+        self.expect = expect
 
     @property
     def mutating(self) -> bool:
@@ -96,6 +102,7 @@ def _target(entry: dict[str, Any], prefix: list[str]) -> Target:
         empty=entry.get("repository") == "empty",
         stdin=entry["stdin"].encode() if "stdin" in entry else None,
         once=bool(entry.get("once")),
+        expect=str(entry["expect"]) if "expect" in entry else None,
     )
 
 
