@@ -128,6 +128,11 @@ def test_git_is_asked_without_fsmonitor_signatures_or_a_pager(tmp_path: Path) ->
     assert not touched.exists()
     code, out, _ = git.run("config", "--get", "log.showSignature", cwd=root)
     assert (code, out) == (0, "false\n")
+    (root / "a.txt").write_text("a\n")
+    index = tmp_path / "private-index"  # what `finish` verifies a tree with (`verifying.tree`)
+    assert git.run_with_index(index, "add", "--", "a.txt", cwd=root)[0] == 0
+    assert git.run_with_index(index, "write-tree", cwd=root)[0] == 0
+    assert not touched.exists()  # nor with a private index
 
 
 def test_input_larger_than_a_pipe_is_fed_while_the_output_is_read() -> None:

@@ -47,7 +47,7 @@ def run_with_index(index: Path, *args: str, cwd: Path | str) -> tuple[int, str, 
     """`run` against a private index file (`GIT_INDEX_FILE`), never the user's index."""
     env = {**clean_env(), "GIT_INDEX_FILE": str(index)}
     timing.count("git")
-    done = spawn.start_all([("git", "-C", str(cwd), *args)], env).wait()
+    done = spawn.start_all([("git", *SAFE, "-C", str(cwd), *args)], env).wait()
     return decoded(done)[0]
 
 
