@@ -122,3 +122,21 @@ def test_the_events_judge_names_a_wrong_entry() -> None:
         "c.d: `required` is a list of key names",
         "e.f: exactly `writer`, `required` and `optional`",
     ]
+
+
+@pytest.mark.parametrize("where", ["../outside", "a/../../b", "./x", ".", "/etc/passwd"])
+def test_a_bench_target_expects_a_file_inside_the_repository(where: str) -> None:
+    """`expect` names a file the measured run leaves in the fixture's copy: a path that climbs
+    out of it (or is absolute) is a schema violation naming the entry."""
+    from pathlib import Path
+
+    from mj_core import schema
+    from mj_core import yamlstrict
+
+    doc = yamlstrict.load_file(Path(share.path("commands.yaml")))
+    names = [c["name"] for c in doc.data["commands"]]
+    target = doc.data["commands"][names.index("capture session")]["bench"][0]
+    assert list(schema.violations(doc, "commands")) == []
+    target["expect"] = where
+    (problem,) = schema.violations(doc, "commands")
+    assert ".bench.0.expect:" in problem[1] and repr(where) in problem[1]
