@@ -183,3 +183,21 @@ def test_a_question_begun_ahead_and_settled_before_its_reader_is_asked_again(
     (code, head, _), (_, branch, _) = late.wait()
     assert code == 0 and head.strip() == git.head(repo) and branch.strip() == "main"
     assert [a[1].strip() for a in pending.wait()] == ["main"]
+
+
+def test_a_question_begun_again_is_asked_afresh_and_the_earlier_process_reaped(
+    repo: Path,
+) -> None:
+    """Beginning a question that is already begun (by another reader, before a write) drops
+    the earlier answer: the readers get what git says after the write, and the earlier
+    process, which shared a round with another question, still answers that one."""
+    git.ahead([(("branch", "--show-current"), repo), (("rev-parse", "HEAD"), repo)])
+    try:
+        _git(repo, "checkout", "-q", "-b", "later")
+        git.ahead([(("branch", "--show-current"), repo)], times=2)
+        assert git.out("branch", "--show-current", cwd=repo) == "later"
+        assert git.out("branch", "--show-current", cwd=repo) == "later"
+        assert git.out("rev-parse", "HEAD", cwd=repo) == git.head(repo)
+        assert not gitrun._AHEAD and not gitrun._ANSWERS and not gitrun._TIMES
+    finally:
+        git.settle()

@@ -47,7 +47,7 @@ def clean_env() -> dict[str, str]:
     return env
 
 
-_AHEAD: dict[tuple[str, tuple[str, ...]], spawn.Running] = {}
+_AHEAD: dict[tuple[str, tuple[str, ...]], tuple[spawn.Running, int]] = {}  # process, position
 _ANSWERS: dict[tuple[str, tuple[str, ...]], tuple[int, str, str]] = {}
 _TIMES: dict[tuple[str, tuple[str, ...]], int] = {}  # readers an answer begun ahead is left for
 
@@ -56,18 +56,25 @@ def ahead(calls: list[tuple[tuple[str, ...], Path | str]], *, times: int = 1) ->
     """Begin several questions at once that `run` will be asked later, one by one: a reader
     that knows its questions (doctor's facts) waits for one round of git, not for each. Each
     answer is given `times` times (to as many readers of one run, e.g. a briefing's facts and
-    the episode opened after them); asked again, git is asked again. Only for reads: a write in
-    between would leave the answer stale."""
+    the episode opened after them); asked again, git is asked again. A question begun again is
+    begun afresh: the earlier process is reaped and its answer dropped, since a write may have
+    come between. Only for reads: a write between `ahead` and its readers would leave the
+    answer stale."""
     keys = list(dict.fromkeys((os.fspath(cwd), tuple(args)) for args, cwd in calls))
-    running = start_many([(args, cwd) for cwd, args in keys])
     for key in keys:
-        _AHEAD[key] = running
+        earlier = _AHEAD.pop(key, None)
+        if earlier is not None:
+            earlier[0].wait()
+        _ANSWERS.pop(key, None)
         _TIMES[key] = times
+    running = start_many([(args, cwd) for cwd, args in keys])
+    for position, key in enumerate(keys):
+        _AHEAD[key] = (running, position)
 
 
 def settle() -> None:
     """Wait for every question begun `ahead` and forget the answers nobody asked for."""
-    for running in {id(r): r for r in _AHEAD.values()}.values():
+    for running in {id(r): r for r, _ in _AHEAD.values()}.values():
         running.wait()
     _AHEAD.clear()
     _ANSWERS.clear()
@@ -76,13 +83,11 @@ def settle() -> None:
 
 def _answer(key: tuple[str, tuple[str, ...]]) -> tuple[int, str, str] | None:
     if key not in _ANSWERS:
-        running = _AHEAD.get(key)
-        if running is None:
+        begun = _AHEAD.pop(key, None)
+        if begun is None:
             return None
-        keys = [k for k, r in _AHEAD.items() if r is running]
-        for each, result in zip(keys, decoded(running.wait()), strict=True):
-            del _AHEAD[each]
-            _ANSWERS[each] = result
+        running, position = begun
+        _ANSWERS[key] = decoded([running.wait()[position]])[0]
     left = _TIMES.get(key, 1) - 1
     if left > 0:
         _TIMES[key] = left
