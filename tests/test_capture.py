@@ -169,8 +169,8 @@ def test_session_start_asks_git_once_for_the_briefing_and_the_new_episode(
     """The hook begins git's questions before the briefing is read: HEAD, its branch and the
     status are answered from one process each for both readers (the briefing's facts and the
     new episode's identity), so opening an episode asks git no more processes than keeping one
-    (MJ_TIMING counts each git process once): one per distinct question. The open record's
-    identity is git's."""
+    (MJ_TIMING counts each git process once): one per distinct question, with a task or
+    without one. The open record's identity is git's."""
     import re
 
     installed(layer_repo)
@@ -186,11 +186,21 @@ def test_session_start_asks_git_once_for_the_briefing_and_the_new_episode(
     counts = [re.search(r"^count +(\d+) +git$", r.stderr, re.M) for r in (first, again)]
     assert all(counts), (first.stderr, again.stderr)
     opened, kept = (int(c.group(1)) for c in counts if c)
-    assert opened == kept == 3, (opened, kept)  # where, status, the layer's files
+    assert opened == kept == 2, (opened, kept)  # where, status: no task, no context chain
     text = (layer_repo.root / STATE / "sessions-open/cc-9.yaml").read_text()
     head = layer_repo.shell("git rev-parse HEAD").out.strip()
     assert f"start_head: {head}" in text and "start_working_tree: dirty" in text, text
     assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()
+    assert layer_repo.mj("start", "hooked task", "--scope", "src").code == 0
+    layer_repo.env["MJ_TIMING"] = "1"
+    payload["session_id"] = "cc-10"
+    try:  # with a task: the layer's files (begun ahead too) and the task's changes since it began
+        runs = [shim(layer_repo, "majordomus-session-start", payload) for _ in range(2)]
+    finally:
+        del layer_repo.env["MJ_TIMING"]
+    counts = [re.search(r"^count +(\d+) +git$", r.stderr, re.M) for r in runs]
+    assert [int(c.group(1)) for c in counts if c] == [4, 4], [r.stderr for r in runs]
+    assert "hooked task" in runs[0].stdout  # the briefing names the task it was built for
 
 
 def test_session_end_without_a_task_hands_over_without_one(layer_repo: Repo) -> None:

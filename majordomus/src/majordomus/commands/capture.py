@@ -212,9 +212,10 @@ def _git_ahead(root: Path, key: str | None) -> None:
     """Begin now (`git.ahead`) what git is asked next: HEAD, its branch and the working tree's
     status, which the briefing's facts ask and, for a new episode, `session start` asks again
     for its identity (one process for both readers, `times=2`; an episode already open under
-    this key is kept, and the facts are the only reader), and the layer's files, which the
-    facts list for an active task's context chain. Git answers while the briefing's files are
-    read (which writes nothing); `mj_core.funnel` reaps an answer nobody took."""
+    this key is kept, and the facts are the only reader), and, when a task's copy is there
+    (`current.yaml`), the layer's files, which the facts list for an active task's context
+    chain (without the copy they are asked when needed). Git answers while the briefing's files
+    are read (which writes nothing); `mj_core.funnel` reaps an answer nobody took."""
     from mj_core import git
     from mj_policy.contextdocs import LAYER_FILES
     from mj_state import identity
@@ -223,7 +224,8 @@ def _git_ahead(root: Path, key: str | None) -> None:
     state = root / ".ai" / "local" / "state"  # where `session start` looks, as it does
     kept = sessions.open_path(state, key or sessions.HAND).is_file()
     git.ahead(identity.calls(root, git.STATUS_ARGS), times=1 if kept else 2)
-    git.ahead([(LAYER_FILES, root)])
+    if (state / "current.yaml").is_file():
+        git.ahead([(LAYER_FILES, root)])
 
 
 def _composed(root: Path, name: str, argv: list[str]) -> list[Record]:
