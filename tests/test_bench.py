@@ -303,3 +303,17 @@ def test_the_session_start_hook_is_measured_only_when_it_opened_the_episode(
     assert failed.code == 13, failed
     assert f"target {SESSION_START} failed in repository: expect-missing" in failed.err
     assert ".ai/local/state/sessions-open/bench-1.yaml: not written by the run" in failed.out
+
+
+def test_the_session_start_target_refuses_an_episode_that_was_there_before_the_run(
+    layer_repo: Repo,
+) -> None:
+    """An open episode planted under the target's key would make the hook keep it (no
+    episode opened, a faster path) and still leave the expected file: the target fails
+    `expect-present` (13) instead."""
+    planted = ".ai/local/state/sessions-open/bench-1.yaml"
+    layer_repo.write(planted, "session_id: s-20261203000000-abcd\n")
+    failed = bench(layer_repo, SESSION_START, *QUICK, "--no-save")
+    assert failed.code == 13, failed
+    assert f"target {SESSION_START} failed in repository: expect-present" in failed.err
+    assert f"{planted}: there before the run" in failed.out

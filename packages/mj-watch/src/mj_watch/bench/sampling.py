@@ -4,11 +4,14 @@ Read-only targets run in the scenario's repository (or in one private copy when 
 setup); mutating targets get a fresh copy of the scenario for every run, warm-up included, so
 no sample sees what an earlier one wrote. A run that exits with a code its target does not
 accept stops the target with status `exit-<code>`; a failed setup run gives `setup-failed`, and
-a run that did not write the file its target `expect`s gives `expect-missing`.
+a run that did not write the file its target `expect`s gives `expect-missing`, and one where
+that file was there before it ran gives `expect-present` (a hook that kept an episode planted
+in the copy would be timed on a path that opens nothing).
 """
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -61,9 +64,13 @@ class _Runs:
     def one(self) -> measure.Sample:
         self.done += 1
         self.progress(f"{self.scenario.name}: {self.target.command} {self.done}/{self.total}")
+        expected = self.target.expect
         with self._place() as where:
+            if expected is not None and os.path.lexists(Path(where) / expected):
+                raise TargetFailed(
+                    "expect-present", f"{expected}: there before the run, which then proves nothing"
+                )
             sample = measure.run(self.target.argv, where, self.scenario.env, self.target.stdin)
-            expected = self.target.expect
             missing = expected is not None and not (Path(where) / expected).is_file()
         if sample.code not in self.target.accept:
             raise TargetFailed(f"exit-{sample.code}", sample.said or f"exit {sample.code}")
