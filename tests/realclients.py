@@ -6,12 +6,14 @@ repository, pointed at a recording model server on 127.0.0.1 (../shared/testing/
   `~/.cache/majordomus/real-clients`) when they are absent, and skips with the reason when
   npm is missing or cannot install them. `extra("qwen")` does the same for Qwen Code, in a
   prefix of its own (`$MJ_REAL_CLIENTS_EXTRA/qwen`, else `real-clients-extra/qwen` beside
-  the cache), answered through the server's OpenAI-compatible chat completions.
+  the cache), answered through the server's OpenAI-compatible chat completions; so is
+  `extra("copilot")`, GitHub Copilot CLI in its offline mode.
 - `Recorder` is the model server: each request's path and JSON body is kept; the answer is the
-  minimal reply in the client's wire format — or, for Claude Code, one scripted tool call
-  first (`read=`), so a test can make the client touch a file.
-- `run_claude`, `run_codex`, `run_gemini`, `run_qwen` run one client in a repository, HOME
-  in the test's temporary directory, under a timeout; only 127.0.0.1 is contacted.
+  minimal reply in the client's wire format — or one scripted tool call first (Claude Code's
+  Read, `read=`; a chat-completions call, `call=`), so a test can make the client touch a file.
+- `run_claude`, `run_codex`, `run_gemini`, `run_qwen`, `run_copilot` run one client in a
+  repository, HOME in the test's temporary directory, under a timeout; only 127.0.0.1 is
+  contacted.
 
 A test asserts on the captured requests only, never on the canned reply.
 """
@@ -110,7 +112,11 @@ def binary(prefix: Path, name: str) -> str:
 
 
 # clients beyond the three, each in its own prefix (its executable named as the key)
-EXTRA = {"qwen": "@qwen-code/qwen-code", "mcp-inspector": "@modelcontextprotocol/inspector"}
+EXTRA = {
+    "qwen": "@qwen-code/qwen-code",
+    "copilot": "@github/copilot",
+    "mcp-inspector": "@modelcontextprotocol/inspector",
+}
 
 
 def extra(name: str) -> Path:
@@ -134,9 +140,12 @@ def extra(name: str) -> Path:
 class Recorder:
     """A model server on 127.0.0.1 that keeps every request it is sent."""
 
-    def __init__(self, *, read: str | None = None) -> None:
+    def __init__(
+        self, *, read: str | None = None, call: tuple[str, dict[str, Any]] | None = None
+    ) -> None:
         self.requests: list[dict[str, Any]] = []
         self.read = read  # Claude Code: answer a request without a tool result with Read(read)
+        self.call = call  # chat completions: answer one without a tool result with this call
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -196,22 +205,32 @@ class Recorder:
         if "/messages" in path:
             return _anthropic(body, self.read)
         if "/chat/completions" in path:
-            return _chat(body)
+            return _chat(body, self.call)
         return "application/json", b"{}"
 
 
-def _chat(body: dict[str, Any]) -> tuple[str, bytes]:
-    """An OpenAI chat-completions reply (Qwen Code, OpenCode)."""
+def _chat(body: dict[str, Any], call: tuple[str, dict[str, Any]] | None) -> tuple[str, bytes]:
+    """An OpenAI chat-completions reply (Qwen Code, Copilot CLI): "ok", or `call` (one tool
+    call) to a request that offers tools and carries no tool result yet."""
     usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
     head = {"id": "chatcmpl-1", "created": 0, "model": str(body.get("model") or "mock")}
+    answered = any(m.get("role") == "tool" for m in body.get("messages") or [])
+    said: dict[str, Any] = {"role": "assistant", "content": "ok"}
+    stop = "stop"
+    if call is not None and body.get("tools") and not answered:
+        function = {"name": call[0], "arguments": json.dumps(call[1])}
+        said = {"role": "assistant", "content": None,
+                "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                "function": function}]}  # fmt: skip
+        stop = "tool_calls"
     if not body.get("stream"):
-        choice = {"index": 0, "message": {"role": "assistant", "content": "ok"}}
+        choice = {"index": 0, "message": said}
         reply = {**head, "object": "chat.completion", "usage": usage}
-        reply["choices"] = [{**choice, "finish_reason": "stop"}]
+        reply["choices"] = [{**choice, "finish_reason": stop}]
         return "application/json", json.dumps(reply).encode()
     chunk = {**head, "object": "chat.completion.chunk"}
-    first = {"index": 0, "delta": {"role": "assistant", "content": "ok"}, "finish_reason": None}
-    last = {"index": 0, "delta": {}, "finish_reason": "stop"}
+    first = {"index": 0, "delta": said, "finish_reason": None}
+    last = {"index": 0, "delta": {}, "finish_reason": stop}
     parts = [{**chunk, "choices": [first]}, {**chunk, "choices": [last], "usage": usage}]
     data = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in parts)
     return "text/event-stream", data + b"data: [DONE]\n\n"
@@ -426,4 +445,27 @@ def run_qwen(
         },
     )
     argv = [str(prefix / "node_modules" / ".bin" / "qwen"), "--auth-type", "openai", "-p", prompt]
+    return _run(argv, repo, env)
+
+
+def run_copilot(
+    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+) -> subprocess.CompletedProcess[str]:
+    """GitHub Copilot CLI in offline mode (`COPILOT_OFFLINE`: no GitHub sign-in, no telemetry,
+    no update), its model the server's OpenAI-compatible chat completions (BYOK,
+    `COPILOT_PROVIDER_BASE_URL`), as its `copilot help environment` describes."""
+    env = _env(
+        home,
+        {
+            "COPILOT_OFFLINE": "true",
+            "COPILOT_PROVIDER_BASE_URL": f"{server.url}/v1",
+            "COPILOT_PROVIDER_TYPE": "openai",
+            "COPILOT_PROVIDER_API_KEY": "dummy",
+            "COPILOT_MODEL": "gpt-mock",
+            "COPILOT_AUTO_UPDATE": "false",
+            "COPILOT_HOME": str(home / ".copilot"),
+        },
+    )
+    argv = [str(prefix / "node_modules" / ".bin" / "copilot"), "-p", prompt, "-s"]
+    argv += ["--allow-tool", "view"]
     return _run(argv, repo, env)

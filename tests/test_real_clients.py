@@ -33,16 +33,33 @@ def prefix() -> Path:
     return realclients.clients()
 
 
-@pytest.fixture
-def projected(layer_repo: Repo) -> Repo:
+# Copilot CLI alone: it reads AGENTS.md too, where a scoped rule is inlined for Codex
+COPILOT = """
+projections:
+  - provider: copilot
+    target: .github/copilot-instructions.md
+"""
+
+
+def _projected(layer_repo: Repo, projections: str) -> Repo:
     path = layer_repo.root / POLICY
     text = path.read_text(encoding="utf-8")
-    path.write_text(text[: text.index("\nprojections:")] + PROJECTIONS, encoding="utf-8")
+    path.write_text(text[: text.index("\nprojections:")] + projections, encoding="utf-8")
     add_rules(layer_repo)
     layer_repo.write("src/api/handler.py", "def handle():\n    return None\n")
     assert layer_repo.mj("update").code == 0
     layer_repo.commit("projections with rules")
     return layer_repo
+
+
+@pytest.fixture
+def projected(layer_repo: Repo) -> Repo:
+    return _projected(layer_repo, PROJECTIONS)
+
+
+@pytest.fixture
+def copiloted(layer_repo: Repo) -> Repo:
+    return _projected(layer_repo, COPILOT)
 
 
 def home(repo: Repo) -> Path:
@@ -111,6 +128,35 @@ def test_qwen_code_gets_both_rules_inside_qwen_md(projected: Repo) -> None:
     assert server.requests, "the client sent nothing to the recording server"
     sent = "\n".join(server.texts())
     assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent and SCOPED_TEXT in sent
+
+
+def test_copilot_cli_loads_the_always_loaded_rule_and_not_the_scoped_one(copiloted: Repo) -> None:
+    copilot = realclients.extra("copilot")
+    with realclients.Recorder() as server:
+        run = realclients.run_copilot(copilot, copiloted.root, home(copiloted), server)
+    assert run.returncode == 0, run.stderr
+    assert server.requests, "the client sent nothing to the recording server"
+    sent = "\n".join(server.texts())
+    assert BOOTSTRAP_TEXT in sent  # .github/copilot-instructions.md
+    assert ALWAYS_TEXT in sent  # .github/instructions/project-no-print.instructions.md, **
+    assert SCOPED_TEXT not in sent  # project-api-errors.instructions.md: applyTo src/api/**
+
+
+def test_copilot_cli_loads_the_scoped_rule_once_it_views_a_matching_file(
+    copiloted: Repo,
+) -> None:
+    copilot = realclients.extra("copilot")
+    handler = str(copiloted.root / "src/api/handler.py")
+    with realclients.Recorder(call=("view", {"path": handler})) as server:
+        run = realclients.run_copilot(copilot, copiloted.root, home(copiloted), server)
+    assert run.returncode == 0, run.stderr
+    bodies = [r["body"] for r in server.requests]
+    viewed = [any(m.get("role") == "tool" for m in b.get("messages") or []) for b in bodies]
+    assert True in viewed, "the client never answered the view call"
+    first = viewed.index(True)
+    texts = server.texts()
+    assert not any(SCOPED_TEXT in t for t in texts[:first])
+    assert any(SCOPED_TEXT in t for t in texts[first:])
 
 
 TARGETS = {"codex": "AGENTS.md", "gemini": "GEMINI.md", "qwen": "QWEN.md"}
