@@ -120,23 +120,25 @@ def test_gemini_cli_gets_both_rules_inside_gemini_md(prefix: Path, projected: Re
     assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent and SCOPED_TEXT in sent
 
 
-def test_qwen_code_gets_both_rules_inside_qwen_md(projected: Repo) -> None:
-    qwen = realclients.extra("qwen")
+EXTRA_RUNS = {"qwen": realclients.run_qwen, "copilot": realclients.run_copilot}
+
+
+def sent_by(client: str, repo: Repo) -> str:
+    """What one run of a client beyond the three sent the model, after it exited 0."""
     with realclients.Recorder() as server:
-        run = realclients.run_qwen(qwen, projected.root, home(projected), server)
+        run = EXTRA_RUNS[client](realclients.extra(client), repo.root, home(repo), server)
     assert run.returncode == 0, run.stderr
     assert server.requests, "the client sent nothing to the recording server"
-    sent = "\n".join(server.texts())
+    return "\n".join(server.texts())
+
+
+def test_qwen_code_gets_both_rules_inside_qwen_md(projected: Repo) -> None:
+    sent = sent_by("qwen", projected)
     assert BOOTSTRAP_TEXT in sent and ALWAYS_TEXT in sent and SCOPED_TEXT in sent
 
 
 def test_copilot_cli_loads_the_always_loaded_rule_and_not_the_scoped_one(copiloted: Repo) -> None:
-    copilot = realclients.extra("copilot")
-    with realclients.Recorder() as server:
-        run = realclients.run_copilot(copilot, copiloted.root, home(copiloted), server)
-    assert run.returncode == 0, run.stderr
-    assert server.requests, "the client sent nothing to the recording server"
-    sent = "\n".join(server.texts())
+    sent = sent_by("copilot", copiloted)
     assert BOOTSTRAP_TEXT in sent  # .github/copilot-instructions.md
     assert ALWAYS_TEXT in sent  # .github/instructions/project-no-print.instructions.md, **
     assert SCOPED_TEXT not in sent  # project-api-errors.instructions.md: applyTo src/api/**
