@@ -211,7 +211,7 @@ def test_session_end_without_a_task_hands_over_without_one(layer_repo: Repo) -> 
     (handover,) = (layer_repo.root / STATE / "handovers").glob("*.md")
     assert "task_id: none" in handover.read_text()
     (closed,) = (layer_repo.root / ".ai/repo/sessions").glob("*.md")
-    assert "outcome: interrupted" in closed.read_text()
+    assert "outcome: closed" in closed.read_text()  # `other`: the end of a `claude -p` run
     assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()
 
 
@@ -230,15 +230,16 @@ def test_hooks_write_nothing_outside_ai(layer_repo: Repo) -> None:
     assert os.path.isdir(layer_repo.root / ".ai/repo/sessions")
 
 
-def test_doctor_fails_while_the_failure_log_is_not_empty(layer_repo: Repo) -> None:
+def test_doctor_warns_while_the_failure_log_is_not_empty(layer_repo: Repo) -> None:
     installed(layer_repo)
-    assert "capture" not in layer_repo.mj("doctor").out
+    before = layer_repo.mj("doctor")
+    assert "capture" not in before.out
     assert shim(layer_repo, "majordomus-capture", "not json").returncode == 0
     doctor = layer_repo.mj("doctor")
-    assert doctor.code == 10, doctor
-    line = next(x for x in doctor.out.splitlines() if x.startswith("FAIL capture"))
+    assert doctor.code == before.code, doctor  # a hook's failure never fails doctor by itself
+    line = next(x for x in doctor.out.splitlines() if x.startswith("WARN capture"))
     assert "1 hook failure(s) logged" in line
-    assert "[reproduce: cat .ai/local/prompts/failures.log]" in line
+    assert "[reproduce: majordomus capture acknowledge]" in line
 
 
 def test_the_gemini_adapter_answers_json_and_archives_before_agent(layer_repo: Repo) -> None:

@@ -129,9 +129,20 @@ def test_handover_close_ends_the_task_and_resolve_finds_it(layer_repo: Repo) -> 
 
 
 def test_handover_derive_fills_from_facts_or_refuses_by_name(layer_repo: Repo) -> None:
-    start(layer_repo)
+    task = start(layer_repo)
+    policy = layer_repo.root / ".ai/repo/policy.yaml"
+    text = policy.read_text()
+    policy.write_text(text.replace("    - Next Action\n", "    - Next Action\n    - Risks\n", 1))
     refused = layer_repo.mj("handover", "--derive")
-    assert refused.code == 10 and "# Next Action" in refused.err, refused
+    assert refused.code == 10 and "# Risks" in refused.err, refused  # no fact names a risk
+    assert records(layer_repo, "handovers") == []
+    policy.write_text(text)
+    bare = layer_repo.mj("handover", "--derive")  # no checkpoint: the task's own next step
+    assert bare.code == 0, bare
+    body = (layer_repo.root / bare.out.split()[0]).read_text()
+    action = body.split("# Next Action\n", 1)[1]
+    assert action.startswith(f"Continue {task} (fix the callback) within lib: "), action
+    assert "`majordomus check`" in action and "finish --outcome completed" in action
     layer_repo.mj("checkpoint", stdin="Next: write the regression test\n")
     result = layer_repo.mj("handover", "--derive", "--close")
     assert result.code == 0, result

@@ -117,6 +117,7 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("capture", "reconcile"), None),
     (("capture", "prune", "--dry-run"), None),
     (("capture", "prune"), None),
+    (("capture", "acknowledge"), None),
     (("skills", "list"), None),
     (("skills", "check"), None),
     (("skills", "show", "none"), None),
@@ -142,7 +143,8 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An adopted repository with projections, an active task on `lib`, a checkpoint, a
-    decision and an open question: every command has something to read or to refuse."""
+    decision, an open question, an archived prompt and a hook's logged failure: every command
+    has something to read or to refuse."""
     from conftest import make_env
 
     root = tmp_path_factory.mktemp("seed") / "repo"
@@ -165,6 +167,7 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (("decision", "add", "keep spaces", "--why", "the style guide"), None),
         (("question", "add", "which one?"), None),
         (("capture", "prompt", "--provider", "claude-code"), PROMPT),
+        (("capture", "prompt", "--provider", "claude-code"), "not a payload"),  # logged
     ):
         result = repo.mj(*args, stdin=stdin)
         assert result.code == 0, (args, result)

@@ -1,14 +1,16 @@
-"""`majordomus capture install|status|prompt|session|render|reconcile|prune`: provider
-lifecycle hooks, and the upkeep of the prompt archive they fill.
+"""`majordomus capture install|status|prompt|session|acknowledge|render|reconcile|prune`:
+provider lifecycle hooks, and the upkeep of the prompt archive and failure log they fill.
 
 `prompt` and `session` are what the installed shims run, with the provider's JSON payload on
 stdin. They are inert on failure: whatever goes wrong is one line in
 `.ai/local/prompts/failures.log` and the exit is 0, so a hook never blocks the person's prompt
-or the session's start; stdout carries only what the provider should add to the model's
-context (the briefing, on `--event start`). Each event runs declared commands in-process:
-start → `session start --if-open keep` (keyed by the payload's session id), compact →
-`checkpoint --derive`, end → `handover --derive --close` (or `--no-task` when no task is
-active) then `session close --if-none ignore`.
+or the session's start (doctor warns about the log until `capture acknowledge` empties it);
+stdout carries only what the provider should add to the model's context (the briefing, on
+`--event start`). Each event runs declared commands in-process: start → `session start
+--if-open keep` (keyed by the payload's session id), compact → `checkpoint --derive`, end →
+`handover --derive` (or `--no-task` when no task is active) then `session close --if-none
+ignore`. The end of a sitting is not the end of the task: the handover is not `--close`d, so
+the next sitting finds the task still active.
 """
 
 from __future__ import annotations
@@ -26,12 +28,17 @@ if TYPE_CHECKING:
 
     Record = dict[str, Any]
 
-DELIBERATE = ("clear", "logout", "prompt_input_exit", "exit")  # SessionEnd reasons → closed
+# SessionEnd reasons of an end the client performed → `closed`. Claude Code 2.1 sends `other`
+# for every end it does not name (the end of a `claude -p` run among them) and Gemini CLI 0.61
+# `exit` for its own; a reason the client names as forced (Claude Code's
+# `bypass_permissions_disabled`), or none, is `interrupted`, as is an episode `recover` finds
+# stranded because no end hook ran.
+ENDED = ("clear", "exit", "logout", "other", "prompt_input_exit", "resume")
 
 
 def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
-    """`render`, `reconcile`, `prune`: a line per record touched (or that would be), a FAIL per
-    file that is not a record, then a count."""
+    """`render`, `reconcile`, `prune`, `acknowledge`: a line per record touched (or that would
+    be), a FAIL per file that is not a record, then a count."""
     from mj_core.findings import render_text
 
     from majordomus import render as show
@@ -53,6 +60,12 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
         action = options.command.split(" ", 1)[1]
         dry = " (dry run: nothing written)" if getattr(options, "dry_run", False) else ""
         said = f"{counts['done']} done, {counts['pending']} not done, {counts['failed']} failed"
+        if action == "acknowledge":
+            said = (
+                f"{counts['done']} line(s) recorded in the ledger, the log emptied"
+                if counts["done"]
+                else "nothing to acknowledge (the log is empty)"
+            )
         inv.stdout.write(f"capture {action}: {said}{dry}\n")
     return code
 
@@ -196,14 +209,14 @@ def _session(root: Path, provider: str, event: str, payload: Record, inv: Invoca
     if event == "compact":
         _composed(root, "checkpoint", ["--derive"])
         return
-    try:
-        _composed(root, "handover", ["--derive", "--close"])
+    try:  # the task stays active: a sitting ending is not the task ending
+        _composed(root, "handover", ["--derive"])
     except MjError as exc:
         if int(exc.code) != 12:  # 12: no active task, the episode is handed over without one
             raise
         _composed(root, "handover", ["--derive", "--no-task"])
     finally:
-        outcome = "closed" if payload.get("reason") in DELIBERATE else "interrupted"
+        outcome = "closed" if payload.get("reason") in ENDED else "interrupted"
         ending = ["--if-none", "ignore", "--outcome", outcome]
         _composed(root, "session close", [*ending, *named[2:]])
 

@@ -42,6 +42,7 @@ TABLE = LazyTable(
         "capture-render": "mj_state.capturestore",
         "capture-reconcile": "mj_state.capturestore",
         "capture-prune": "mj_state.capturestore",
+        "capture-acknowledge": "mj_state.capturelog",
         "search": "mj_state.search",
     }
 )

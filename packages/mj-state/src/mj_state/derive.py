@@ -1,7 +1,10 @@
 """Bodies derived from facts — git, the task record, open questions, the newest checkpoint.
 
 No model and no network: every line states something the tool can show. A required handover
-section these facts cannot fill is refused by name, never written empty.
+section these facts cannot fill is refused by name, never written empty. The next action is
+the one the facts name (an open question, a checkpoint's `Next:` line), else, with a task
+active, what the task itself asks: to go on with it within its scope until its finish
+contract is met.
 """
 
 from __future__ import annotations
@@ -110,8 +113,22 @@ def _next(layer: Layer, task: Record | None, note: str) -> str:
         if match:
             return match.group(1).strip()
     if task is not None:  # a derived checkpoint (PreCompact) names none: an earlier one may
-        return _earlier_next(layer, str(task["started_at"]))
+        return _earlier_next(layer, str(task["started_at"])) or _continue(task)
     return 'Declare the next task (`majordomus start "<task>" --scope <paths>`).'
+
+
+def _continue(task: Record) -> str:
+    """The active task's own next step, from its record: go on within the scope, then the
+    judges that end it (the obligations it promised named)."""
+    scope = ", ".join(str(path) for path in task.get("scope") or []) or "its scope"
+    said = f"Continue {task['id']} ({task['task']}) within {scope}"
+    promised = [str(token) for token in task.get("requires") or []]
+    if promised:
+        said += f", covering what it promises ({', '.join(promised)})"
+    return (
+        f"{said}: `majordomus check` judges the work so far; `majordomus finish --outcome "
+        "completed` ends the task once its contract is met."
+    )
 
 
 def _earlier_next(layer: Layer, since: str) -> str:

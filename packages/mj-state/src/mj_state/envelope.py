@@ -80,6 +80,24 @@ def started(lines: list[Record]) -> Record | None:
     return found[-1] if found else None
 
 
+def task_started(state: Path, task_id: str) -> Record | None:
+    """The `task.started` line of `task_id`, wherever in the ledger it is: the task an episode
+    worked on that began before it (its title and profile)."""
+    needle = f'"task_id":"{task_id}"'.encode()
+    for _, raw, _ in ledger.raw_lines(ledger.path(state)):
+        if needle not in raw or b'"event":"task.started"' not in raw:
+            continue
+        try:
+            value = jsonl.loads_line(raw)
+        except ValueError:
+            continue
+        if not isinstance(value, dict) or value.get("event") != "task.started":
+            continue
+        if value.get("task_id") == task_id:
+            return dict(value)
+    return None
+
+
 def last_seen(lines: list[Record]) -> str | None:
     """The newest `ts` among the episode's lines."""
     stamps = [str(line["ts"]) for line in lines if isinstance(line.get("ts"), str)]

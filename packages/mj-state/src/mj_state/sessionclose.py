@@ -95,13 +95,17 @@ def close(
     session_id = str(data["session_id"])
     here, changed = _here(root, str(data["start_head"]))
     lines = envelope.stamped(state, session_id)
+    lists = envelope.lists(lines)
+    task = envelope.started(lines)
+    if task is None and lists["tasks"]:  # a task begun before the episode, worked on in it
+        task = envelope.task_started(state, lists["tasks"][-1])
     front = sessionrecord.front(
         root,
         data,
         moment=moment,
         outcome=outcome,
-        lists=envelope.lists(lines),
-        task=envelope.started(lines),
+        lists=lists,
+        task=task,
         closing={
             "head": here["head"],
             "working_tree": here["working_tree"],

@@ -1,6 +1,8 @@
 """Doctor's look at the provider hooks: a hook is inert on failure, so its failures would go
 unseen unless someone reads the log they leave (`.ai/local/prompts/failures.log`). A log that is
-not empty FAILs, naming how many lines and the first; an empty or absent one says nothing."""
+not empty WARNs once, naming how many lines, the first, and the command that shows and
+acknowledges them; it never fails doctor by itself (a hook's failure must not refuse the
+person's commits). An empty or absent log says nothing."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 LOG = ".ai/local/prompts/failures.log"
+ACKNOWLEDGE = "majordomus capture acknowledge"
 
 
 def capture_failures(facts: Facts) -> Iterator[Finding]:
@@ -21,10 +24,10 @@ def capture_failures(facts: Facts) -> Iterator[Finding]:
     if not count:
         return
     yield Finding(
-        "FAIL",
+        "WARN",
         "capture",
         LOG,
-        f"{count} hook failure(s) logged, the first: {seen and seen.get('first')} — the hooks kept "
-        "quiet; fix the cause, then empty the log",
-        reproduce=f"cat {LOG}",
+        f"{count} hook failure(s) logged, the first: {seen and seen.get('first')} — the hooks "
+        f"kept quiet; `{ACKNOWLEDGE}` shows them all, records them and empties the log",
+        reproduce=ACKNOWLEDGE,
     )
