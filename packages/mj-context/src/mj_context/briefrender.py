@@ -19,6 +19,8 @@ from mj_core.errors import UsageError
 from mj_core.limits import BRIEFING_LINE
 from mj_core.stage import Stage
 
+HEAD = "# Majordomus context — "  # the briefing's first line, then when it was built
+
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     import argparse
@@ -88,7 +90,7 @@ def text(brief: Briefing, provider: Record | None) -> str:
         out.append(
             _line(f"# for {provider['provider']} — its file {provider['target']} ({loaded})")
         )
-    out += [_line(f"# Majordomus context — {brief.head['generated_at']}"), DISCLAIMER, ""]
+    out += [_line(f"{HEAD}{brief.head['generated_at']}"), DISCLAIMER, ""]
     for section in brief.sections:
         out += [*section_lines(section), ""]
     if brief.excluded:

@@ -3,8 +3,11 @@
 A provider's prompt hook hands over one JSON payload. The person's text (key `prompt`, else
 `prompt_text`, else `text`) is redacted of every known credential shape (`mj_core.credentials`)
 before anything is written, then archived as `YYYYMMDDHHMMSS-<slug>.json` (the record) and
-`.md` (its rendering), both 0600 in a 0700 directory. A payload from another event is skipped;
-one already archived (same provider prompt id) is not written twice. Anything that goes wrong
+`.md` (its rendering), both 0600 in a 0700 directory. What a client put in front of the
+person's words is not theirs and is dropped first (`person_text`): Gemini CLI's block holding
+this majordomus's briefing. A payload from another event is skipped, and one whose text was
+only that block; one already archived (same provider prompt id) is not written twice. Anything
+that goes wrong
 is one line in `failures.log`, never an error for the provider: a hook must not block the
 person's prompt.
 """
@@ -33,6 +36,13 @@ PROMPT_EVENTS = ("UserPromptSubmit", "BeforeAgent")  # Claude Code's, Gemini CLI
 FAILURES = "failures.log"
 MAX_PAYLOAD = 1 << 20
 _SLUG = r"[^a-z0-9]+"  # compiled on first use (a hook that archives no prompt never does)
+# Gemini CLI 0.61 run headless (`gemini -p`) puts what its SessionStart hooks answered before
+# the prompt, and its BeforeAgent hook hands the whole on: `<hook_context>`, the hooks'
+# `additionalContext` joined by newlines with `<` and `>` escaped (so the block holds neither),
+# `</hook_context>`, a blank line, then the prompt. Only a block holding the briefing this
+# majordomus printed (a line beginning as its first line does) is the client's, and dropped.
+INJECTING = ("gemini",)
+_INJECTED = r"<hook_context>([^<>]*)</hook_context>(?:\n\n|\Z)"
 
 
 def archive_dir(root: Path) -> Path:
@@ -97,6 +107,9 @@ def archive(root: Path, provider: str, payload: Record) -> Path | None:
     text = next((payload[k] for k in TEXT_KEYS if isinstance(payload.get(k), str)), None)
     if text is None:
         raise ValueError(f"payload carries no prompt text ({', '.join(TEXT_KEYS)})")
+    text = person_text(provider, text)
+    if not text:
+        return None  # only what the client put there: the person said nothing
     prompt_id = payload.get("prompt_id")
     if isinstance(prompt_id, str) and _archived(root, prompt_id):
         return None
@@ -105,6 +118,19 @@ def archive(root: Path, provider: str, payload: Record) -> Path | None:
     redacted, count = credentials.redact(text)
     record = _record(root, provider, payload, redacted, count)
     return _write(root, record)
+
+
+def person_text(provider: str, text: str) -> str:
+    """`text` without the block a client put in front of it (`INJECTING`, `_INJECTED`), when
+    that block holds this majordomus's briefing; else `text` as it came."""
+    if provider not in INJECTING or not text.startswith("<hook_context>"):
+        return text
+    from mj_context.briefrender import HEAD  # only for a prompt that begins with a block
+
+    match = re.match(_INJECTED, text)
+    if match is None or not any(line.startswith(HEAD) for line in match.group(1).split("\n")):
+        return text
+    return text[match.end() :]
 
 
 def _archived(root: Path, prompt_id: str) -> bool:
