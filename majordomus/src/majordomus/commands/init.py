@@ -1,7 +1,8 @@
 """`majordomus init`: create the `.ai/` layer from the shipped skeleton; installs nothing else.
 
-The writing happens in `mj-policy init`; this module prints what was created, the hook lines
-the policy's enforcement asks for (it installs none) and the next commands: followed as printed,
+The writing happens in `mj-policy init`; this module prints what was created (with `--import`,
+each rule made and where its text came from, and what was not imported), the hook lines the
+policy's enforcement asks for (it installs none) and the next commands: followed as printed,
 they end in a first commit that passes its own pre-commit hook.
 """
 
@@ -20,15 +21,22 @@ if TYPE_CHECKING:
 
 
 def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
+    from mj_core.findings import render_text
     from mj_policy import hooklines
 
     from majordomus import render as show
 
     created: list[str] = []
+    adopted: list[Record] = []
 
-    def text(record: Record) -> None:
+    def text(record: Record) -> str | None:
         if record.get("kind") == "created":
             created.append(str(record["path"]))
+        elif record.get("kind") in ("imported", "not-imported"):
+            adopted.append(record)
+        elif record.get("kind") == "finding":
+            return render_text(record)
+        return None
 
     code, summary = show.stream(records, inv, text)
     if code or summary.get("error"):
@@ -40,20 +48,44 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
         for hook, line in lines:
             inv.stdout.write(jsonl.dumps({"kind": "hook", "file": hook, "line": line}).decode())
         return code
-    inv.stdout.write(_text(created, lines, _targets(inv.root())))
+    targets = _targets(inv.root()) + _replaced(inv.root(), adopted)
+    out = _text(created, lines, list(dict.fromkeys(targets)))
+    if options.imports:  # after what was created, before the next steps
+        from majordomus.commands import initimport
+
+        head, _, tail = out.partition("local state: ")
+        out = head + initimport.text(adopted) + "local state: " + tail
+    inv.stdout.write(out)
     return code
 
 
 def _targets(root: Path) -> list[str]:
-    """The projection targets the policy declares (what `update` writes and the commit adds)."""
+    """The projection targets `update` will write (what the commit adds): those the policy
+    declares, and the rule and skill files they carry."""
     from mj_core.errors import MjError
     from mj_policy import layer
-    from mj_policy import projections
+    from mj_policy import projectionplan
 
     try:
-        return [p.target for p in projections.declared(layer.load(root).policy.data)]
+        return [p.target for p in projectionplan.planned(layer.load(root))]
     except MjError:
         return []
+
+
+def _replaced(root: Path, adopted: list[Record]) -> list[str]:
+    """The imported instruction files git tracks: `update` replaces or removes them, and the
+    commit records that (an untracked one it removes is no path for `git add`)."""
+    from mj_core import git
+    from mj_policy import importsources
+
+    named = [
+        str(s["file"])
+        for r in adopted
+        if r["kind"] == "imported"
+        for s in r["sources"]
+        if importsources.classify(str(s["file"])) is not None
+    ]
+    return git.ls_files(root, *dict.fromkeys(named)) if named else []
 
 
 def _text(created: list[str], lines: list[tuple[str, str]], targets: list[str]) -> str:

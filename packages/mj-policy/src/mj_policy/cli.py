@@ -29,6 +29,7 @@ TABLE = LazyTable(
         "prompt-show": "mj_policy.promptstages",
         "facts": "mj_policy.layerfacts",
         "init": "mj_policy.skeleton",
+        "instructions": "mj_policy.importfacts",
         "update": "mj_policy.update",
         "rules": "mj_policy.rulestages",
         "rule": "mj_policy.rulestages",

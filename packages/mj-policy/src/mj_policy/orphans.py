@@ -25,11 +25,24 @@ class Orphan:
     """A stamped rule file nothing plans: its provider, path, and whether it is as written."""
 
     __slots__ = ("intact", "provider", "target")
+    state = "orphan"  # what `update` reports it as
 
     def __init__(self, provider: str, target: str, intact: bool) -> None:
         self.provider = provider
         self.target = target
         self.intact = intact  # its content matches its stamp (not edited by hand)
+
+    def check_message(self) -> str:
+        return (
+            "no rule projects it any more, yet its provider still loads it — "
+            "`majordomus update` removes it"
+        )
+
+    def refusal_message(self) -> str:
+        return (
+            "no rule projects it any more, and it was edited by hand since `majordomus update` "
+            "wrote it"
+        )
 
 
 def find(root: Path, planned: list[Projection]) -> list[Orphan]:
@@ -59,13 +72,13 @@ def _in_dir(root: Path, provider: str, folder: str, suffix: str, wanted: set[str
         target = f"{folder}/{path.relative_to(base).as_posix()}"
         if target in wanted or confine.check(root, target) is not None or not path.is_file():
             continue  # confine: a file a write (here, the removal) may touch
-        split = _stamp(path, target)
+        split = stamp_state(path, target)
         if split is not None:
             out.append(Orphan(provider, target, split))
     return out
 
 
-def _stamp(path: Path, target: str) -> bool | None:
+def stamp_state(path: Path, target: str) -> bool | None:
     """None for a file `update` did not write; else whether it matches its stamp."""
     try:
         text = decode(path.read_bytes(), target)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from mj_policy.projections import Inputs
     from mj_policy.projections import Rendered
 
-# What writing would do; the last two are refused without --force.
+# What writing would do; the last two (and `REFUSED_STATES`) are refused without --force.
 MISSING = "missing"
 CURRENT = "current"
 STALE = "stale"  # generated and untouched, but the new output differs
@@ -28,7 +28,7 @@ RESTAMP = "restamp"  # the text is the new output; only its stamp is out of date
 APPEND = "append"  # region mode: the file has no region yet
 HAND_EDITED = "hand-edited"
 UNSTAMPED = "unstamped"
-REFUSED_STATES = (HAND_EDITED, UNSTAMPED)
+REFUSED_STATES = (HAND_EDITED, UNSTAMPED, "unimported")  # the last: `mj_policy.handover`
 
 
 class Verified:

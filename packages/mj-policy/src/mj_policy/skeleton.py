@@ -109,15 +109,17 @@ def _ignore(root: Path) -> bool:
     return True
 
 
-def create(root: Path, *, extend: bool) -> Iterator[str]:
-    """Write every missing part of the layer; yield each path created, in order."""
+def create(root: Path, *, extend: bool, changed: dict[str, bytes] | None = None) -> Iterator[str]:
+    """Write every missing part of the layer; yield each path created, in order. `changed`:
+    a skeleton file's bytes to write instead of the shipped ones (`init --import`'s policy)."""
     if not extend:
         refuse_existing(root)
     if (root / ".ai").exists() and not (root / ".ai").is_dir():
         raise Refused(f"{root / '.ai'} exists and is not a directory — move it aside")
     for relative, source in sources():
         mode = 0o755 if os.access(source, os.X_OK) else 0o644
-        if _write(root, relative, source.read_bytes(), mode):
+        data = (changed or {}).get(relative) or source.read_bytes()
+        if _write(root, relative, data, mode):
             yield relative
     for relative in directories():
         yield from _directory(root, relative)
@@ -126,8 +128,19 @@ def create(root: Path, *, extend: bool) -> Iterator[str]:
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
-    for relative in create(context.root(), extend=options.extend):
+    """The layer; with `--import`, the rules made from the `piece` records on the input too
+    (`mj_policy.importwrite`), every piece read before the first write."""
+    root = context.root()
+    adoption = None
+    if options.imports:
+        from mj_policy import importwrite
+
+        adoption = importwrite.Adoption(root, list(context.records()))
+    changed = adoption.changed if adoption is not None else None
+    for relative in create(root, extend=options.extend, changed=changed):
         yield {"kind": "created", "path": relative}
+    if adoption is not None:
+        yield from adoption.write()
 
 
 STAGES = {

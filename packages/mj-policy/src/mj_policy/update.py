@@ -57,6 +57,7 @@ def plan(root: Path, *, writing: bool = False) -> Plan:
     `writing` (a run that writes) reads the rules through this checkout's parse cache and
     keeps it; `--check`, `--diff` and `--dry-run` parse every rule file, so a forged cache can
     make a write wrong — which `update --check` then fails — but never a verdict."""
+    from mj_policy import handover  # the instruction files `init --import` read
     from mj_policy import orphans
 
     layer = layer_mod.load(root)
@@ -74,7 +75,8 @@ def plan(root: Path, *, writing: bool = False) -> Plan:
         rendered = projections.render(projection, data)
         path = confined(root, projection.target)
         judged.append(targets.judge(rendered, data, targets.read(path, projection.target)))
-    return Plan(data, judged, orphans.find(root, planned), data.budget_lines)
+    judged, left = handover.apply(layer, data, judged, planned)
+    return Plan(data, judged, orphans.find(root, planned) + left, data.budget_lines)
 
 
 def confined(root: Path, target: str) -> Path:
@@ -110,7 +112,7 @@ def over_budget(judged: list[Judged], budget: int) -> list[tuple[Judged, list[st
 
 def refusal(item: Judged, extra: int) -> Refused:
     target = item.rendered.projection.target
-    what = (
+    what = getattr(item, "why", "") or (
         "carries no stamp, so `majordomus update` did not write it"
         if item.state == targets.UNSTAMPED
         else "was edited by hand since `majordomus update` wrote it"
@@ -165,8 +167,7 @@ def _check_orphans(found: list[Orphan]) -> Iterator[Record]:
             "FAIL",
             "projection",
             orphan.target,
-            "no rule projects it any more, yet its provider still loads it — "
-            "`majordomus update` removes it",
+            orphan.check_message(),
             f"head -5 {orphan.target}",
         ).record()
 
@@ -256,8 +257,8 @@ def _refuse_orphans(found: list[Orphan], force: bool) -> None:
     if edited and not force:
         more = f" (and {len(edited) - 1} more)" if len(edited) > 1 else ""
         raise Refused(
-            f"{edited[0].target}: no rule projects it any more, and it was edited by hand since "
-            f"`majordomus update` wrote it{more} — `majordomus update --force` removes it"
+            f"{edited[0].target}: {edited[0].refusal_message()}{more} — "
+            "`majordomus update --force` removes it"
         )
 
 
@@ -267,7 +268,7 @@ def _orphan_record(orphan: Orphan, dry_run: bool, data: projections.Inputs) -> R
         "provider": orphan.provider,
         "target": orphan.target,
         "mode": "file",
-        "state": "orphan",
+        "state": orphan.state,
         "action": "would remove" if dry_run else "removed",
         "policy": data.policy_sha256[:12],
         "content": "",
