@@ -255,6 +255,31 @@ def test_init_in_a_repository_without_a_layer(tmp_path: Path) -> None:
     assert _snapshot(made[0].root) == _snapshot(made[1].root)
 
 
+@pytest.mark.parametrize("broken", [False, True])
+def test_init_import_in_a_repository_with_instructions(tmp_path: Path, broken: bool) -> None:
+    from conftest import make_env
+    from importrepo import seed
+
+    made: list[Repo] = []
+    for name in ("direct", "piped"):
+        root = tmp_path / name
+        root.mkdir()
+        repo = Repo(root, make_env(tmp_path))
+        repo.git("init", "-q", "-b", "main")
+        seed(repo)
+        if broken:  # the first stage stops the second: nothing is written either way
+            repo.write(".cursor/rules/x.mdc", "---\npriority: 1\n---\nBe kind.\n")
+        made.append(repo)
+    direct = made[0].mj("init", "--import", "--json")
+    printed = made[1].mj("init", "--import", "--json", "--pipeline")
+    assert printed.out.strip() == "mj-policy instructions | mj-policy adopt"
+    code, out, err = _sh(made[1], printed.out.strip(), None)
+    assert code == direct.code == (10 if broken else 0), (direct, err)
+    lines = [line for line in direct.out.splitlines() if '"kind":"hook"' not in line]
+    assert _normal(out, made[1].root).splitlines() == [_normal(x, made[0].root) for x in lines]
+    assert _snapshot(made[0].root) == _snapshot(made[1].root)
+
+
 def _declared_commands() -> list[dict[str, Any]]:
     """The commands as `share/commands.json` declares them (read as a file: the wheels run of
     this suite has the tools installed elsewhere, not importable here)."""

@@ -30,6 +30,7 @@ TABLE = LazyTable(
         "facts": "mj_policy.layerfacts",
         "init": "mj_policy.skeleton",
         "instructions": "mj_policy.importfacts",
+        "adopt": "mj_policy.importwrite",
         "update": "mj_policy.update",
         "rules": "mj_policy.rulestages",
         "rule": "mj_policy.rulestages",

@@ -64,10 +64,14 @@ def _line(
         raise ContractUnmet(f"{shown}:{number}: not a 'key: value' line — fix the front matter")
     name, value = match.group(1), match.group(2) or ""
     if name not in allowed:
-        keys = ", ".join(allowed) or "none"
-        raise ContractUnmet(
-            f"{shown}:{number}: unknown key '{name}' — this file's front matter carries {keys}"
+        carries = (
+            f"this file's front matter carries {', '.join(allowed)}"
+            if allowed
+            else (
+                "its client reads no front matter in this file: remove the block, or make it text"
+            )
         )
+        raise ContractUnmet(f"{shown}:{number}: unknown key '{name}' — {carries}")
     if name in found.values:
         raise ContractUnmet(f"{shown}:{number}: repeated key '{name}' — keep one")
     found.values[name] = _unquoted(value) if value else []

@@ -96,11 +96,6 @@ def _front(
         found.reach, found.paths = reach[0], list(reach[1])
         return lines
     front = importfront.read([t.rstrip("\n") for _, t in lines], shown, source.front_keys)
-    if front.after and not source.front_keys:
-        raise ContractUnmet(
-            f"{shown}:2: front matter in a file its provider reads as plain text — "
-            "remove the block or make it text"
-        )
     if source.nested_in:
         found.reach, found.paths = "paths", [importfront.directory_glob(source.nested_in)]
     elif source.kind == "mdc":

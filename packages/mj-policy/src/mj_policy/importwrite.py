@@ -1,8 +1,10 @@
-"""`mj-policy init --import`: the rules made from the `piece` records on its input, each a new
-file under `.ai/repo/rules/project/`, and nothing outside `.ai/`.
+"""`mj-policy adopt` (what `majordomus init --import` ends with): the layer, as `init` writes
+it, then the rules made from the `piece` records on its input (`mj-policy instructions`), each a
+new file under `.ai/repo/rules/project/` — every piece read before the first write, and
+nothing written outside `.ai/` but what `init` writes (the `.ai/local` line of `.gitignore`).
 
 The instruction files themselves are left as they are: `majordomus update` replaces them with
-projections afterwards (`mj_policy.handover`), once each piece of them is carried by a rule.
+projections afterwards (`mj_policy.importhandover`), once each piece of them is carried by a rule.
 A rule file is checked against the rule format before anything is written, so a piece the
 format cannot hold (over the layer's size limits) stops the import with 10 and writes no rule.
 """
@@ -12,16 +14,20 @@ from __future__ import annotations
 from mj_core import atomic
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
+from mj_core.stage import Stage
 
 from mj_policy import importcover
 from mj_policy import importplan
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Iterable
     from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
+
+    from mj_core.stage import Context
 
     from mj_policy.importplan import Planned
     from mj_policy.layer import Layer
@@ -148,3 +154,18 @@ def _taken(layer: Layer) -> set[str]:
         for path in base.rglob("*.md"):
             taken.add(path.name.removesuffix(".md").split(".v", 1)[0])
     return taken
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    from mj_policy import skeleton
+
+    root = context.root()
+    adoption = Adoption(root, list(context.records()))
+    for relative in skeleton.create(root, extend=options.extend, changed=adoption.changed):
+        yield {"kind": "created", "path": relative}
+    yield from adoption.write()
+
+
+STAGES = {
+    "adopt": Stage(_run),
+}

@@ -28,7 +28,7 @@ RESTAMP = "restamp"  # the text is the new output; only its stamp is out of date
 APPEND = "append"  # region mode: the file has no region yet
 HAND_EDITED = "hand-edited"
 UNSTAMPED = "unstamped"
-REFUSED_STATES = (HAND_EDITED, UNSTAMPED, "unimported")  # the last: `mj_policy.handover`
+REFUSED_STATES = (HAND_EDITED, UNSTAMPED, "unimported")  # the last: `mj_policy.importhandover`
 
 
 class Verified:

@@ -128,19 +128,8 @@ def create(root: Path, *, extend: bool, changed: dict[str, bytes] | None = None)
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
-    """The layer; with `--import`, the rules made from the `piece` records on the input too
-    (`mj_policy.importwrite`), every piece read before the first write."""
-    root = context.root()
-    adoption = None
-    if options.imports:
-        from mj_policy import importwrite
-
-        adoption = importwrite.Adoption(root, list(context.records()))
-    changed = adoption.changed if adoption is not None else None
-    for relative in create(root, extend=options.extend, changed=changed):
+    for relative in create(context.root(), extend=options.extend):
         yield {"kind": "created", "path": relative}
-    if adoption is not None:
-        yield from adoption.write()
 
 
 STAGES = {

@@ -57,7 +57,7 @@ def plan(root: Path, *, writing: bool = False) -> Plan:
     `writing` (a run that writes) reads the rules through this checkout's parse cache and
     keeps it; `--check`, `--diff` and `--dry-run` parse every rule file, so a forged cache can
     make a write wrong — which `update --check` then fails — but never a verdict."""
-    from mj_policy import handover  # the instruction files `init --import` read
+    from mj_policy import importhandover as handover  # files `init --import` read
     from mj_policy import orphans
 
     layer = layer_mod.load(root)

@@ -4,15 +4,14 @@ A file a project rule names in `imported_from` is judged by its pieces, cut as t
 them (`mj_policy.importread`), each carried (`mj_policy.importcover`) or not:
 - a projection target (CLAUDE.md, AGENTS.md, a nested AGENTS.md, …) that carries no stamp, or
   a region host with text around the region: every piece carried → `imported`, written as the
-  projection alone, without `--force`; some carried and some not → `unimported`, refused
-  (15) naming the lines no rule holds (`--force` writes the projection anyway); none carried →
-  judged as before;
+  projection alone, without `--force`; any piece not carried → `unimported`, refused (15)
+  naming its lines (`--force` writes the projection anyway);
 - an instruction file no projection writes (`.cursorrules`, a `.cursor/rules/*.mdc` or
   `.github/instructions/*.instructions.md` of the person's, a nested CLAUDE.md): every piece
   carried → removed, as an orphan is, once every provider that read it is one the policy
-  projects into (else left for that provider); some not carried → refused as a hand-edited
-  orphan is.
-A file no rule names is never touched here.
+  projects into (else left for that provider); any piece not carried → refused as a
+  hand-edited orphan is.
+A file no rule names, and a file with no text left to import, are never touched here.
 """
 
 from __future__ import annotations
@@ -89,8 +88,8 @@ def _judge(root: Path, item: Judged, coverage: importcover.Coverage, data: Input
     source = importsources.classify(projection.target)
     if source is None:
         return item
-    carried, missing = _pieces(root, source, coverage)
-    if not carried:
+    pieces, missing = _pieces(root, source, coverage)
+    if not pieces:
         return item
     new = item.new
     if projection.mode == "region":
@@ -103,7 +102,7 @@ def _judge(root: Path, item: Judged, coverage: importcover.Coverage, data: Input
 
 
 def _pieces(root: Path, source: Source, coverage: importcover.Coverage) -> tuple[int, str]:
-    """How many pieces of the file a rule carries, and the lines of those none does ('')."""
+    """How many pieces the file holds, and the lines of those no rule carries ('')."""
     from mj_policy import importfacts
     from mj_policy import importread
 
@@ -114,12 +113,12 @@ def _pieces(root: Path, source: Source, coverage: importcover.Coverage) -> tuple
         f"{r['lines'][0]}-{r['lines'][1]}" for r, ok in zip(records, carried, strict=True) if not ok
     ]
     missing = (
-        f"lines {', '.join(gaps)} hold text no rule carries, and the rest of it is imported — "
+        f"lines {', '.join(gaps)} hold text no rule carries, in a file imported before — "
         "import them with `majordomus init --import --extend`"
         if gaps
         else ""
     )
-    return sum(carried), missing
+    return len(records), missing
 
 
 def _served(planned: list[Projection]) -> set[str]:
@@ -148,8 +147,8 @@ def _leftover(
         return None
     if orphans.stamp_state(full, path) is not None:
         return None  # written by `update`: an orphan's business
-    carried, missing = _pieces(root, source, coverage)
-    if not carried:
+    pieces, missing = _pieces(root, source, coverage)
+    if not pieces:
         return None
     found = Leftover(source.providers[0], path, not missing)
     found.why = missing
