@@ -216,3 +216,26 @@ def test_what_the_projections_say_anyway_is_not_imported(git_repo: Repo) -> None
     assert list(made) == ["deploys.v1.md"], made
     assert git_repo.mj("update").code == 0
     assert "Deploy only from main." in (git_repo.root / "AGENTS.md").read_text()
+
+
+def test_a_nested_claude_md_becomes_a_scoped_rule_and_is_removed(git_repo: Repo) -> None:
+    seed(
+        git_repo, {"web/CLAUDE.md": "Use the design tokens, never raw colours.\n", "web/app.js": ""}
+    )
+    assert git_repo.mj("init", "--import").code == 0
+    made = rule(git_repo, "web-claude-md.v1.md")
+    assert "paths:\n  - web/**\n" in made
+    assert git_repo.mj("update").code == 0
+    assert not (git_repo.root / "web/CLAUDE.md").exists()
+    projected = (git_repo.root / ".claude/rules/project-web-claude-md.md").read_text()
+    assert projected.startswith('---\npaths:\n  - "web/**"\n---\n')
+    assert "Use the design tokens, never raw colours." in projected
+
+
+def test_text_written_beside_the_region_after_the_hand_over_stays(imported: Repo) -> None:
+    assert imported.mj("update").code == 0
+    path = imported.root / "CLAUDE.md"
+    path.write_text(path.read_text() + "\nAsk before deleting a migration.\n")
+    result = imported.mj("update")
+    assert result.code == 0, result
+    assert path.read_text().endswith("\nAsk before deleting a migration.\n")

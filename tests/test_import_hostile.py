@@ -142,3 +142,16 @@ def test_a_malformed_region_of_the_tool_is_15(git_repo: Repo) -> None:
         "CLAUDE.md", "Be kind.\n<!-- majordomus:begin 0123456789ab 0123456789abcdef -->\n"
     )
     refused(git_repo, 15, "CLAUDE.md:2: unclosed region")
+
+
+def test_a_reference_to_a_file_that_is_not_text_stays_as_written(git_repo: Repo) -> None:
+    git_repo.write(
+        "CLAUDE.md", "## Brand\n\nUse the logo as drawn.\n\n@assets/logo.png\n@.git/config\n"
+    )
+    (git_repo.root / "assets").mkdir()
+    (git_repo.root / "assets/logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    result = git_repo.mj("init", "--import")
+    assert result.code == 0, result
+    brand = (git_repo.root / ".ai/repo/rules/project/brand.v1.md").read_text()
+    assert brand.endswith("Use the logo as drawn.\n\n@assets/logo.png\n@.git/config\n")
+    assert len(list((git_repo.root / ".ai/repo/rules/project").glob("*.md"))) == 1

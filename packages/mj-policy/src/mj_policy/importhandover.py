@@ -2,10 +2,11 @@
 
 A file a project rule names in `imported_from` is judged by its pieces, cut as the import cut
 them (`mj_policy.importread`), each carried (`mj_policy.importcover`) or not:
-- a projection target (CLAUDE.md, AGENTS.md, a nested AGENTS.md, …) that carries no stamp, or
-  a region host with text around the region: every piece carried → `imported`, written as the
-  projection alone, without `--force`; any piece not carried → `unimported`, refused (15)
-  naming its lines (`--force` writes the projection anyway);
+- a projection target (CLAUDE.md, AGENTS.md, a nested AGENTS.md, …) that carries no stamp or
+  no region yet: every piece carried → `imported`, written as the projection alone, without
+  `--force`; any piece not carried → `unimported`, refused (15) naming its lines (`--force`
+  writes the projection anyway). A host that has its region already keeps text of its own
+  beside it, as region mode promises; only text every piece of which a rule carries goes;
 - an instruction file no projection writes (`.cursorrules`, a `.cursor/rules/*.mdc` or
   `.github/instructions/*.instructions.md` of the person's, a nested CLAUDE.md): every piece
   carried → removed, as an orphan is, once every provider that read it is one the policy
@@ -89,8 +90,8 @@ def _judge(root: Path, item: Judged, coverage: importcover.Coverage, data: Input
     if source is None:
         return item
     pieces, missing = _pieces(root, source, coverage)
-    if not pieces:
-        return item
+    if not pieces or (missing and item.state not in (targets.UNSTAMPED, targets.APPEND)):
+        return item  # a host's own text beside the region it already has stays its own
     new = item.new
     if projection.mode == "region":
         content, body = item.rendered.content, item.rendered.generated

@@ -139,7 +139,8 @@ def _referencing(root: Path, lines: list[Line], found: Reading) -> list[Line]:
 
 
 def _named(root: Path, naming: str, text: str) -> list[str]:
-    """Each `@path` of the line: its repository path, or '' for one that names no file."""
+    """Each `@path` of the line: its repository path, or '' for one that names no text file
+    of the repository (outside it, in its git directory or `.ai/`, or not text)."""
     import posixpath
 
     out = []
@@ -149,6 +150,21 @@ def _named(root: Path, naming: str, text: str) -> list[str]:
             out.append("")
             continue
         path = posixpath.normpath(posixpath.join(posixpath.dirname(naming), token))
-        ok = not path.startswith("../") and path != ".." and (root / path).is_file()
-        out.append(path if ok and not path.startswith(".ai/") else "")
+        parts = path.split("/")
+        ok = ".." not in parts and ".git" not in parts and parts[0] != ".ai"
+        out.append(path if ok and _text(root, path) else "")
     return out
+
+
+def _text(root: Path, path: str) -> bool:
+    """A file the import can read as text (within the layer limits, UTF-8, no NUL byte): one
+    that is not (an image, an archive) is no instructions, and the `@path` naming it stays."""
+    from mj_core import files
+    from mj_core.errors import MjError
+    from mj_core.limits import LAYER
+
+    try:
+        data = files.read_capped(root / path, path, LAYER)
+        return b"\x00" not in data and bool(data.decode("utf-8"))
+    except (OSError, MjError, UnicodeDecodeError):
+        return False
