@@ -8,10 +8,6 @@ hand-over (an imported file is replaced only when every piece of it is carried).
 
 from __future__ import annotations
 
-import re
-
-from mj_policy import importsplit
-
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
@@ -19,7 +15,7 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
 
-_IMPORTED = re.compile(r"(?m)^imported_from:")
+_IMPORTED = r"(?m)^imported_from:"  # compiled by `re` only when a project rule file exists
 
 
 class Carrier:
@@ -28,6 +24,8 @@ class Carrier:
     __slots__ = ("body", "id", "paths", "reach", "sources", "title")
 
     def __init__(self, data: dict[str, Any], body: str) -> None:
+        from mj_policy import importsplit
+
         self.id = str(data["id"])
         self.title = importsplit.one_line(str(data["title"]))
         self.body = importsplit.normal(body)
@@ -37,6 +35,8 @@ class Carrier:
         self.sources = {(str(e["file"]), str(e["sha256"])) for e in data.get("imported_from") or []}
 
     def holds(self, piece: dict[str, Any]) -> bool:
+        from mj_policy import importsplit
+
         if (piece["file"], piece["sha256"]) not in self.sources:
             return False
         title = importsplit.one_line(str(piece["title"]))
@@ -66,6 +66,8 @@ class Coverage:
 
     def of(self, piece: dict[str, Any]) -> str | None:
         """Why the piece needs no rule of its own (the rule carrying it), or None."""
+        from mj_policy import importsplit
+
         for carrier in self.carriers:
             if carrier.holds(piece):
                 return f"already imported: {carrier.id}"
@@ -75,6 +77,7 @@ class Coverage:
 
     def bootstrap(self) -> str:
         if self._bootstrap is None:
+            from mj_policy import importsplit
             from mj_policy import projections
             from mj_policy import template
 
@@ -97,6 +100,8 @@ def load(layer: Layer, *, always: bool = False) -> Coverage | None:
 
 
 def _candidates(layer: Layer) -> list[Path]:
+    import re
+
     from mj_core import files
 
     base = layer.section("rules") / "project"
@@ -105,7 +110,7 @@ def _candidates(layer: Layer) -> list[Path]:
     out = []
     for path in sorted(base.rglob("*.md")):
         head = files.read_bytes(path).decode("utf-8", "replace").split("\n---", 1)[0]
-        if _IMPORTED.search(head):
+        if re.search(_IMPORTED, head):
             out.append(path)
     return out
 
