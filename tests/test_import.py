@@ -239,3 +239,20 @@ def test_text_written_beside_the_region_after_the_hand_over_stays(imported: Repo
     result = imported.mj("update")
     assert result.code == 0, result
     assert path.read_text().endswith("\nAsk before deleting a migration.\n")
+
+
+def test_following_the_printed_next_steps_commits_the_adoption(git_repo: Repo) -> None:
+    from test_adoption import follow
+
+    seed(git_repo)
+    init = git_repo.mj("init", "--import")
+    steps = follow(git_repo, init.out)
+    assert [step.split()[0:2] for step, _ in steps] == [
+        ["majordomus", "update"],
+        ["majordomus", "doctor"],
+        ["git", "add"],
+        ["git", "commit"],
+    ]
+    assert git_repo.git("status", "--porcelain").strip() == ""  # removals committed too
+    assert ".cursorrules" not in git_repo.git("ls-files")
+    assert git_repo.mj("doctor").code == 0

@@ -160,7 +160,10 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_policy import skeleton
 
     root = context.root()
-    adoption = Adoption(root, list(context.records()))
+    records = list(context.records())  # every piece read (an upstream error stops here)
+    if not options.extend:
+        skeleton.refuse_existing(root)  # before the policy is read: 15, as `init` says it
+    adoption = Adoption(root, records)
     for relative in skeleton.create(root, extend=options.extend, changed=adoption.changed):
         yield {"kind": "created", "path": relative}
     yield from adoption.write()
