@@ -376,7 +376,7 @@ def run_claude(
         home,
         {
             "ANTHROPIC_BASE_URL": server.url,
-            "ANTHROPIC_API_KEY": "dummy",
+            "ANTHROPIC_API_KEY": "00000000",  # no letter: no credential
             "DISABLE_AUTOUPDATER": "1",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "DISABLE_TELEMETRY": "1",
@@ -423,7 +423,7 @@ def run_gemini(
         home,
         {
             "GOOGLE_GEMINI_BASE_URL": server.url,
-            "GEMINI_API_KEY": "dummy",
+            "GEMINI_API_KEY": "00000000",  # no letter: no credential
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
         },
     )
@@ -439,7 +439,7 @@ def run_qwen(
     env = _env(
         home,
         {
-            "OPENAI_API_KEY": "dummy",
+            "OPENAI_API_KEY": "00000000",  # no letter: no credential
             "OPENAI_BASE_URL": f"{server.url}/v1",
             "OPENAI_MODEL": "gpt-mock",
         },
@@ -460,7 +460,7 @@ def run_copilot(
             "COPILOT_OFFLINE": "true",
             "COPILOT_PROVIDER_BASE_URL": f"{server.url}/v1",
             "COPILOT_PROVIDER_TYPE": "openai",
-            "COPILOT_PROVIDER_API_KEY": "dummy",
+            "COPILOT_PROVIDER_API_KEY": "00000000",  # no letter: no credential
             "COPILOT_MODEL": "gpt-mock",
             "COPILOT_AUTO_UPDATE": "false",
             "COPILOT_HOME": str(home / ".copilot"),

@@ -75,6 +75,7 @@ WS = ".ai/repo/workspaces/chatgpt-design.yaml"
 DEP = ".ai/repo/deployments/service.yaml"
 TOKEN = "ghp_" + "Zq8" * 12  # a GitHub token's shape, built so no literal sits in the tree
 AWS = "AKIA" + "Q7" * 8
+WORD = "Hunter2" * 2  # a URL's password, built so none sits in the tree
 
 
 @pytest.fixture
@@ -102,19 +103,19 @@ def test_valid_declarations_pass_doctor(declared: Repo) -> None:
 
 
 CREDENTIALS = [
-    (DEP, DEPLOYMENT.replace("region: fra", f"region: {TOKEN}"), "region", "GitHub token"),
+    (DEP, DEPLOYMENT.replace("region: fra", f"region: {TOKEN}"), "region", "GitHub Token"),
     (
         DEP,
         DEPLOYMENT.replace("  memory_mb: 256", f'  memory_mb: "{AWS}"'),
         "resources.memory_mb",
-        "AWS access key id",
+        "AWS Access Key",
     ),
-    (DEP, DEPLOYMENT + f"token: {TOKEN}\n", "token", "GitHub token"),
+    (DEP, DEPLOYMENT + f"token: {TOKEN}\n", "token", "GitHub Token"),
     (
         WS,
-        WORKSPACE.replace("https://chatgpt.com/g", "https://me:Hunter2Hunter2@chatgpt.com/g"),
+        WORKSPACE.replace("https://chatgpt.com/g", "https://me:" + WORD + "@chatgpt.com/g"),
         "upstream.url",
-        "URL with a password",
+        "Basic Auth Credentials",
     ),
     (
         WS,
@@ -138,7 +139,7 @@ def test_a_credential_shaped_value_is_10_naming_the_key_never_the_value(
                for _, s, m, _ in found), found  # fmt: skip
     as_json = declared.mj("doctor", "--json")
     assert as_json.code == 10
-    for secret in (TOKEN, AWS, "Hunter2Hunter2", "s3cr3tv4lue99"):
+    for secret in (TOKEN, AWS, WORD, "s3cr3tv4lue99"):
         assert secret not in said and secret not in as_json.out + as_json.err
 
 

@@ -106,8 +106,7 @@ def test_a_planted_secret_fails_whatever_the_baseline_and_is_never_echoed(
     found = layer_repo.mj("ratchet", "check")
     assert found.code == 10, found
     assert (
-        "FAIL ratchet     lib/settings.py:2 — a secret-shaped string (AWS access key id)"
-        in found.out
+        "FAIL ratchet     lib/settings.py:2 — a secret-shaped string (AWS Access Key)" in found.out
     )
     assert FAKE_KEY not in found.out + found.err
     assert FAKE_KEY not in layer_repo.mj("ratchet", "check", "--json").out

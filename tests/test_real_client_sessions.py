@@ -164,7 +164,7 @@ def test_claude_code_gets_the_briefing_and_the_sitting_leaves_its_record(
         **layer_repo.env,
         "HOME": str(home),
         "ANTHROPIC_BASE_URL": url,
-        "ANTHROPIC_API_KEY": "dummy",
+        "ANTHROPIC_API_KEY": "00000000",  # no letter: no credential
         "DISABLE_TELEMETRY": "1",
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
@@ -225,7 +225,7 @@ def test_gemini_cli_gets_the_briefing_and_the_sitting_leaves_its_record(
         **layer_repo.env,
         "HOME": str(home),
         "GOOGLE_GEMINI_BASE_URL": url,
-        "GEMINI_API_KEY": "dummy",
+        "GEMINI_API_KEY": "00000000",  # no letter: no credential
         "GEMINI_CLI_TRUST_WORKSPACE": "true",  # headless: the project's hooks may run
         "PATH": f"{bin_dir()}{os.pathsep}{layer_repo.env['PATH']}",
     }

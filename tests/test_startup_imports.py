@@ -32,6 +32,8 @@ HEAVY = {
     "mcp",  # the MCP SDK: only `majordomus mcp` imports it
     "anyio",
     "pydantic",
+    "detect_secrets",  # the credential detector: only for text that may hold a credential
+    "requests",  # which it imports
 }
 STAMPS = {"hashlib"}  # stamps and rule hashes are SHA-256: only the commands that check them pay
 HASHING = ("doctor", "watch", "update", "rules")

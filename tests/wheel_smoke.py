@@ -27,6 +27,25 @@ def _install_hooks(root: Path) -> None:
         hook.chmod(0o755)
 
 
+def _redacts(tool: Path, root: Path, env: dict[str, str]) -> bool:
+    """The credential detector works from the wheels: a prompt's key (found by the library's
+    keyword plugin, not by a shape of our own) is archived redacted."""
+    import json
+
+    value = "-".join(("Zq8x71", "kPwQ3v"))  # built here: no credential sits in this file
+    payload = {"hook_event_name": "UserPromptSubmit", "prompt": f"db_password: {value}"}
+    subprocess.run([str(tool), "capture", "prompt"], cwd=root, env=env, check=False,
+                   input=json.dumps(payload), capture_output=True, text=True)  # fmt: skip
+    archived = list((root / ".ai" / "local" / "prompts").glob("*.json"))
+    text = archived[0].read_text(encoding="utf-8") if archived else ""
+    kinds = json.loads(text).get("redactions") if text else None
+    print(f"$ majordomus capture prompt  (redactions: {kinds})")
+    if value in text or kinds != {"Secret Keyword": 1}:
+        print("the prompt was not archived redacted by the detector library")
+        return False
+    return True
+
+
 def main(bin_dir: str) -> int:
     tool = Path(bin_dir) / "majordomus"
     with tempfile.TemporaryDirectory() as scratch:
@@ -58,6 +77,8 @@ def main(bin_dir: str) -> int:
             root / ".ai" / "repo" / "rules" / "vendor" / "majordomus" / "manifest.yaml"
         ).is_file():
             print("the vendored rule package was not written: share/ did not ship")
+            return 1
+        if not _redacts(tool, root, env):
             return 1
     print("wheels smoke: ok")
     return 0

@@ -83,7 +83,17 @@ def tools() -> list[dict[str, Any]]:
 
 
 def call(root: Path, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
-    """(the tool's text, whether it is an error)."""
+    """(the tool's text, whether it is an error); an answer is redacted of every credential
+    (an error says only what the caller asked)."""
+    text, failed = _called(root, name, arguments)
+    if failed:
+        return text, failed
+    from mj_core import credentials
+
+    return credentials.redact(text)[0], failed
+
+
+def _called(root: Path, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
     try:
         if name == "search":
             return _search(root, arguments)
@@ -177,7 +187,9 @@ def read(root: Path, uri: str) -> tuple[Entry, str]:
     kind, ident = uri[len(SCHEME) :].split("/", 1)
     layer = load(root)
     entry = catalogue.find(layer, kind, ident)
-    return entry, catalogue.text(layer, entry)
+    from mj_core import credentials  # a resource is shown redacted, like every answer
+
+    return entry, credentials.redact(catalogue.text(layer, entry))[0]
 
 
 def mime(entry: Entry) -> str:

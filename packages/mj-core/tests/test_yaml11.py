@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import string
 from typing import Any
 
 import yaml
@@ -46,7 +47,7 @@ stamp_like = st.lists(  # the shapes the tool writes, with up to two positions c
 scalar = st.one_of(
     stamp_like,
     stamp_like.map(lambda text: text[:10]),
-    st.text(alphabet="0123456789abcdefABCDEFxXoO_", min_size=1, max_size=12),  # SHAs, 0x1F
+    st.text(alphabet=string.hexdigits + "xXoO_", min_size=1, max_size=12),  # SHAs, 0x1F
     st.lists(st.sampled_from(PIECES), max_size=6).map("".join),
     st.text(alphabet="0123456789+-._:eExob \nTZ", max_size=12),
     st.text(max_size=6),

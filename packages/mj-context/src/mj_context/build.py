@@ -3,7 +3,8 @@
 Sections come in authority order. Over the budget, sections are dropped (or their record bodies
 degraded to a reference line) in a fixed order, each drop named under EXCLUDED; GIT, TASK,
 PROFILE and OPEN QUESTIONS are never dropped. When nothing is left to drop and the briefing is
-still over, a FAIL finding carries the verdict (10) through the stream.
+still over, a FAIL finding carries the verdict (10) through the stream. Every section's lines
+are shown with each credential as `[REDACTED]` (`mj_core.credentials`), line for line.
 """
 
 from __future__ import annotations
@@ -94,10 +95,23 @@ def assemble(facts: dict[str, Record]) -> tuple[View, list[Section], list[Exclud
     for builder in AUTHORITY:
         made = builder(view)
         if isinstance(made, Section):
-            shown.append(made)
+            shown.append(_redacted(made))
         elif isinstance(made, Excluded):
             excluded.append(made)
     return view, shown, excluded
+
+
+def _redacted(section: Section) -> Section:
+    """The section with every credential in its lines as `[REDACTED]`, line for line (the
+    budget counts the same lines); the detector loads only for text that may need it."""
+    from mj_core import credentials
+
+    for name in ("body", "degraded"):
+        lines = getattr(section, name)
+        if lines:
+            text = credentials.redact("\n".join(lines), keep_lines=True)[0]
+            setattr(section, name, text.split("\n"))
+    return section
 
 
 def fit(shown: list[Section], excluded: list[Excluded], limit: int) -> list[str]:

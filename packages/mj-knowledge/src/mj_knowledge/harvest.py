@@ -4,14 +4,15 @@ recorded in it out (`.ai/repo/knowledge/candidates/<id>.md`), each with the ledg
 
 The input is the stream of `mj-state episode` (or of `mj-state session-close`, which ends an
 episode with the same fact): every record but the `episode` fact passes on. A candidate states
-only what the ledger shows — the decision's words, the task and episode it was recorded in,
-the commit it was recorded at — as `status: candidate`, never more. Its id is the episode's id
-and a digest of that evidence, so the same fact always lands in the same file: a record
-already derived (a candidate, a rejected one, or promoted to curated/) is kept, never written
-again. Relations name the task's scope paths that git tracks (a relation to nothing would be
-a defect of the graph). A decision whose words carry a conversation is refused (a REFUSE
-finding), not written for `knowledge check` to refuse. `--dry-run` names what would be
-written and writes nothing.
+only what the ledger shows — the decision's words, the task and episode it was recorded in, the
+commit it was recorded at — as `status: candidate`, never more. Its id is the episode's id and a
+digest of that evidence, so the same fact always lands in the same file: a record already
+derived (a candidate, a rejected one, or promoted to curated/) is kept, never written again.
+Relations name the task's scope paths that git tracks (a relation to nothing would be a defect
+of the graph). A credential in the decision's words is stored as `[REDACTED]` (and its id is a
+digest of the redacted words). A decision whose words carry a conversation is refused (a REFUSE
+finding), not written for `knowledge check` to refuse. `--dry-run` names what would be written
+and writes nothing.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ def candidate(episode: Record, decision: Record, tracked: set[str]) -> tuple[str
     """(id, front matter, body) of the candidate one decision of the episode gives."""
     import hashlib
 
+    from mj_core import credentials
+
     session, task_id = str(episode["session_id"]), str(decision["task_id"])
     task = (episode.get("tasks") or {}).get(task_id) or {}
-    title = " ".join(str(decision["decision"]).split())
+    title = credentials.redact(" ".join(str(decision["decision"]).split()))[0]
     evidence = [f"session:{session}", f"decision:{task_id}"]
     if decision.get("head"):
         evidence.append(f"commit:{decision['head']}")

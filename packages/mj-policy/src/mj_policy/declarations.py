@@ -5,11 +5,11 @@
 `fact` reads every declaration's text for doctor (the judge never opens the repository);
 `problems` judges one: the strict YAML subset, the allow list, the schema, its id equal to its
 file name, a deployment's `min_running` within its `count` — and no credential anywhere. A
-value of a known credential shape (`mj_core.credentials`), a URL carrying a password, an
-`Authorization`-style header value or a JSON web token, and a key named like a secret, are each
-a problem naming the file, the line and the key; the value itself is never repeated, and no
-schema message about that place is shown (it could quote the value). `workspaces_for` is what
-`context` says: the declared workspaces of the task's scope.
+value the one detector finds a credential in (`mj_core.credentials`: vendors' keys and tokens,
+a URL's password, a JSON web token, …), an `Authorization`-style header value, and a key named
+like a secret, are each a problem naming the file, the line and the key; the value itself is
+never repeated, and no schema message about that place is shown (it could quote the value).
+`workspaces_for` is what `context` says: the declared workspaces of the task's scope.
 """
 
 from __future__ import annotations
@@ -30,11 +30,7 @@ if TYPE_CHECKING:
 
 KINDS = {"workspace": ".ai/repo/workspaces", "deployment": ".ai/repo/deployments"}
 _SKIP = ("required", "additionalProperties")
-_EXTRA = {
-    "URL with a password": r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@",
-    "authorization header value": r"(?i)^(?:bearer|basic|token)\s+\S{8,}",
-    "JSON web token": r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+",
-}
+_HEADER = r"(?i)^(?:bearer|basic|token)\s+\S{8,}"  # an `Authorization` header's value
 _SECRET_KEY = r"(?i)(passw(or)?d|secret|token|api[_-]?key|private[_-]?key|credential|cookie)"
 
 
@@ -70,13 +66,10 @@ def _strings(
 def _shape(text: str) -> str | None:
     from mj_core import credentials
 
-    for name, shape in credentials.SHAPES.items():
-        if re.search(shape.decode("ascii"), text):
-            return name
-    for name, pattern in _EXTRA.items():
-        if re.search(pattern, text):
-            return name
-    return None
+    found = credentials.find(text)
+    if found:
+        return found[0].kind
+    return "authorization header value" if re.search(_HEADER, text) else None
 
 
 def _dotted(path: tuple[str | int, ...]) -> str:

@@ -2,8 +2,9 @@
 
 `add` stamps the active task (none → 12) and appends one line in one locked write; `resolve`
 rewrites that one line in place atomically; an unknown or ambiguous selector → 15, never a
-guess. Each write appends its ledger event (question.opened / question.resolved); when that
-append fails the question file is put back as it was, so the two never disagree.
+guess; a credential in the text refuses it (15) unless `--redact`. Each write appends its ledger
+event (question.opened / question.resolved); when that append fails the question file is put
+back as it was, so the two never disagree.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from mj_core.stage import Stage
 from mj_policy.layer import Layer
 from mj_policy.layer import load
 
+from mj_state import bodies
 from mj_state import ledger
 from mj_state import questions
 from mj_state import writing
@@ -38,7 +40,8 @@ if TYPE_CHECKING:
 
 def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
-    text = _one_line(options.question, "question")
+    asked = _one_line(options.question, "question")
+    text = bodies.guarded(asked, "question", redact=options.redact)
     if questions.SEP in text:
         raise UsageError(f"question: the text may not contain {questions.SEP.strip()!r}")
     task = writing.required_active(layer)
@@ -55,7 +58,8 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
 
 def resolve(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
-    answer = _one_line(options.answer, "--answer")
+    said = _one_line(options.answer, "--answer")
+    answer = bodies.guarded(said, "--answer", redact=options.redact)
     entries = _refuse_malformed(layer)
     entry = pick(entries, options.selector)
     target = questions.path(layer.state)

@@ -153,3 +153,24 @@ def refuse_missing(body: str, required: list[str], name: str) -> None:
             "(placeholders like <…>, TODO, TBD, -, x, and text inside code fences or HTML "
             "comments count as empty)"
         )
+
+
+def guarded(text: str, name: str, *, redact: bool) -> str:
+    """`text` as it may be stored: redacted when asked (or when no person is there to be
+    refused), else unchanged when it holds no credential; a credential refuses the write (15),
+    naming its line and kind, never its value."""
+    from mj_core import credentials  # the detector loads only for text that may need it
+
+    if redact:
+        return credentials.redact(text)[0]
+    found = credentials.find(text)
+    if found:
+        from mj_core.errors import Refused
+
+        first, more = found[0], len(found) - 1
+        also = f" (and {more} more)" if more else ""
+        raise Refused(
+            f"{name}:{first.line}: a credential ({first.kind}){also} — nothing written; remove "
+            "it, or pass --redact to store it as [REDACTED]"
+        )
+    return text

@@ -1,13 +1,13 @@
 """The prompt archive and the capture failure log (`.ai/local/prompts/`).
 
 A provider's prompt hook hands over one JSON payload. The person's text (key `prompt`, else
-`prompt_text`, else `text`) is redacted of every known credential shape (`mj_core.credentials`)
-before anything is written, then archived as `YYYYMMDDHHMMSS-<slug>.json` (the record) and
-`.md` (its rendering), both 0600 in a 0700 directory. What a client put in front of the
-person's words is not theirs and is dropped first (`person_text`): Gemini CLI's block holding
-this majordomus's briefing. A payload from another event is skipped, and one whose text was
-only that block; one already archived (same provider prompt id) is not written twice. Anything
-that goes wrong
+`prompt_text`, else `text`) is redacted of every credential (`mj_core.credentials`) before
+anything is written (the record keeps how many, of which kinds; never a value), then archived
+as `YYYYMMDDHHMMSS-<slug>.json` (the record) and `.md` (its rendering), both 0600 in a 0700
+directory. What a client put in front of the person's words is not theirs and is dropped first
+(`person_text`): Gemini CLI's block holding this majordomus's briefing. A payload from another
+event is skipped, and one whose text was only that block; one already archived (same provider
+prompt id) is not written twice. Anything that goes wrong
 is one line in `failures.log`, never an error for the provider: a hook must not block the
 person's prompt.
 """
@@ -113,10 +113,10 @@ def archive(root: Path, provider: str, payload: Record) -> Path | None:
     prompt_id = payload.get("prompt_id")
     if isinstance(prompt_id, str) and _archived(root, prompt_id):
         return None
-    from mj_core import credentials  # its patterns are compiled only when a prompt arrives
+    from mj_core import credentials  # loaded only when a prompt arrives
 
-    redacted, count = credentials.redact(text)
-    record = _record(root, provider, payload, redacted, count)
+    redacted, kinds = credentials.redact(text)
+    record = _record(root, provider, payload, redacted, kinds)
     return _write(root, record)
 
 
@@ -141,7 +141,7 @@ def _archived(root: Path, prompt_id: str) -> bool:
     return False
 
 
-def _record(root: Path, provider: str, payload: Record, text: str, count: int) -> Record:
+def _record(root: Path, provider: str, payload: Record, text: str, kinds: dict[str, int]) -> Record:
     moment = clock.now()
     state = root / ".ai" / "local" / "state"
     key = provider_session(payload)
@@ -157,7 +157,8 @@ def _record(root: Path, provider: str, payload: Record, text: str, count: int) -
     record.update(_episode(root, state, key))
     record["repository_id"] = str(identity.position(root)["repository_id"])
     record["worktree_id"] = identity.worktree_id(root)
-    record["redacted"] = count
+    record["redacted"] = sum(kinds.values())
+    record["redactions"] = kinds
     record["prompt"] = text
     return record
 

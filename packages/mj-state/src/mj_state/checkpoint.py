@@ -1,8 +1,10 @@
 """`mj-state checkpoint`: a short progress note, quotable whole by the next briefing.
 
 Body on stdin (or `--derive`d from git and the ledger). Over `checkpoint.max_body_lines` → 10
-with advice to write a handover; never truncated. An empty body writes no file: only the active
-task's `checkpoint_at` moves. Works with or without an active task (Decision 4).
+with advice to write a handover; never truncated. A credential in it refuses the write (15)
+unless `--redact` (a derived body is always redacted: a hook writes it). An empty body writes no
+file: only the active task's `checkpoint_at` moves. Works with or without an active task
+(Decision 4).
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     else:
         task = writing.active_here(layer)
         body = derive.checkpoint(layer, task) if options.derive else writing.stdin_body(context)
-        yield write(layer, task, body)
+        redact = options.redact or options.derive  # a hook derives: nobody to refuse
+        yield write(layer, task, bodies.guarded(body, writing.STDIN, redact=redact))
 
 
 def write(layer: Layer, task: Record | None, body: str) -> Record:

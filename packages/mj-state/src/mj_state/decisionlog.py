@@ -1,8 +1,9 @@
 """`mj-state decision-add | decision-list | decision-show`: the append-only decision log.
 
 `decision-add` computes Task (the active task here, else `-`) and Head, appends one entry and
-one `decision.recorded` ledger line. `decision-list` is newest first; `decision-show` prints the
-first entry whose title contains the text, else 12.
+one `decision.recorded` ledger line; a credential in a field refuses it (15) unless `--redact`.
+`decision-list` is newest first; `decision-show` prints the first entry whose title contains the
+text, else 12.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from mj_core.stage import Context
 from mj_core.stage import Stage
 from mj_policy.layer import load
 
+from mj_state import bodies
 from mj_state import decisions
 from mj_state import ledger
 from mj_state import writing
@@ -31,12 +33,13 @@ if TYPE_CHECKING:
 def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     task = writing.active_here(layer)
+    fields = _guarded(options)
     entry = decisions.build(
         decisions.read(layer.state),
-        title=options.title,
-        why=options.why,
-        rejected=options.rejected,
-        evidence=options.evidence,
+        title=fields["title"],
+        why=fields["why"],
+        rejected=fields["rejected"],
+        evidence=fields["evidence"],
         supersedes=options.supersedes,
         task_id=str(task["id"]) if task else None,
         head=git.head(layer.root),
@@ -56,6 +59,17 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         "action": "recorded",
         "path": layer.relative(decisions.path(layer.state)),
     }
+
+
+def _guarded(options: argparse.Namespace) -> dict[str, Any]:
+    """The fields a person wrote, each refused (15) or redacted when it holds a credential."""
+    shown = {"title": "the title", "why": "--why", "rejected": "--rejected",
+             "evidence": "--evidence"}  # fmt: skip
+    return {
+        key: None if getattr(options, key) is None
+        else bodies.guarded(getattr(options, key), f"decision add {flag}", redact=options.redact)
+        for key, flag in shown.items()
+    }  # fmt: skip
 
 
 def listing(options: argparse.Namespace, context: Context) -> Iterator[Record]:

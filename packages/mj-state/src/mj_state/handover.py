@@ -1,7 +1,8 @@
 """`mj-state handover`: an append-only continuation record, or the best prior one resolved.
 
 Body on stdin (or `--derive`d): every `handover.required_sections` heading present with content
-(placeholders like `<…>` are empty) else 10 naming the section; identity-like lines → 10. No
+(placeholders like `<…>` are empty) else 10 naming the section; identity-like lines → 10; a
+credential → 15 naming its line, unless `--redact` (a derived body is always redacted). No
 active task needs `--no-task` (else 12). `--close` also ends the task as `handed_over`.
 `--resolve` prints the record that applies here, or says there is none (exit 0).
 """
@@ -48,6 +49,8 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
             "to hand over the episode without one"
         )
     body = derive.handover(layer, task) if options.derive else writing.stdin_body(context)
+    redact = options.redact or options.derive  # a hook derives: nobody to refuse
+    body = bodies.guarded(body, writing.STDIN, redact=redact)
     yield write(layer, task, body, close=options.close)
 
 

@@ -8,8 +8,9 @@ are read as U+FFFD, so a damaged file is still searched. `--kind` (repeatable) p
 last, are matched on what each states of itself (`mj_state.searchknowledge`): the line shown
 is re-read from the node's file, and a line an earlier kind showed is not repeated; a match
 names its node. A file that cannot be read (over its format's limit, not a regular file, a
-symbolic link, unreadable) is named by a WARN finding and skipped. Nothing matched is 12: the
-thing sought is absent. Read-only.
+symbolic link, unreadable) is named by a WARN finding and skipped. A file is searched as it is
+shown: every credential in it as `[REDACTED]` (`mj_core.credentials`), so search never shows
+one, nor finds one by its value. Nothing matched is 12: the thing sought is absent. Read-only.
 """
 
 from __future__ import annotations
@@ -135,7 +136,10 @@ def _node_lines(layer: Layer, relative: str) -> list[str] | Record | None:
         return data.record()
     if data is None:
         return None
-    return data.decode("utf-8", "replace").replace("\r\n", "\n").split("\n")
+    from mj_core import credentials
+
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+    return credentials.redact(text, keep_lines=True)[0].split("\n")
 
 
 def _file(relative: str, kind: str, path: str, needle: str, task: str | None) -> Iterator[Record]:
@@ -145,7 +149,10 @@ def _file(relative: str, kind: str, path: str, needle: str, task: str | None) ->
         return
     if data is None or not _contains(data, needle):
         return
+    from mj_core import credentials  # a match is shown redacted: search never shows a secret
+
     text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+    text = credentials.redact(text, keep_lines=True)[0]
     if task and kind in searchcorpus.FRONT and task not in searchcorpus.front_task(text):
         return
     lines = text.split("\n")

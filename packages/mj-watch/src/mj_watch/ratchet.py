@@ -23,7 +23,6 @@ from mj_core.stage import Stage
 
 from mj_watch.ratchetfacts import BASELINE
 from mj_watch.ratchetfacts import DECLARATION
-from mj_watch.ratchetfacts import SECRETS
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -60,14 +59,13 @@ def findings(told: Record) -> Iterator[Finding]:
         yield _judged(metric, baseline)
     for hit in told.get("secrets") or []:
         path, line, kind = hit["path"], hit["line"], hit["class"]
-        pattern = shlex.quote(SECRETS[kind].decode("ascii").replace("(?:", "("))
         yield Finding(
             "FAIL",
             CATEGORY,
             f"{path}:{line}",
             f"a secret-shaped string ({kind}) in the tracked tree — a hard zero, never "
             "ratcheted: remove it from the file and its history, and rotate the credential",
-            f"grep -nE {pattern} {shlex.quote(path)} | cut -d: -f1",
+            f"majordomus ratchet check --json | grep -F {shlex.quote(f'{path}:{line}')}",
         )
 
 

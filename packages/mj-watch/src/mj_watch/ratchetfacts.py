@@ -6,7 +6,8 @@ are read strictly (unknown keys and wrong types are 10, naming file, line and ke
 `command` metric is its argument vector run without a shell in the repository root, with a
 deadline; its stdout must be one integer. A `lines-containing` metric counts the lines of
 tracked files (under `under`, when given) that contain `text`. The secret scan reads every
-tracked file once, with the builtin counts, and keeps where a match is, never the match.
+tracked file once, with the builtin counts, and keeps where a credential is and its kind,
+never the value (`mj_watch.secretscan`, the one detector of `mj_core.credentials`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import os
 import re
 import stat
 
-from mj_core import credentials
 from mj_core import git
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
@@ -32,8 +32,6 @@ DECLARATION = ".ai/repo/ratchet.yaml"
 BASELINE = ".ai/repo/ratchet-baseline.yaml"
 COMMAND_SECONDS = 300.0
 LARGEST = 4 << 20  # a tracked file larger than this is not read (a build artefact, data)
-# Hard-zero classes: a credential shape is never ratcheted (mj_core.credentials names them).
-SECRETS = credentials.SHAPES
 
 
 def gather(root: Path) -> Iterator[Record]:
@@ -136,13 +134,13 @@ def _shown(metric: Record) -> Record:
 def _read_tracked(
     root: Path, tracked: list[str], builtin: list[Record]
 ) -> tuple[dict[str, int], list[Record]]:
-    """Each builtin metric's count and every secret-shaped match (path, line, class), from
-    one read of each tracked file."""
+    """Each builtin metric's count and every credential (path, line, class), from one read of
+    each tracked file."""
+    from mj_watch import secretscan
+
     counts = {m["name"]: 0 for m in builtin}
     needles = [(m["name"], m["text"].encode("utf-8"), _prefix(m.get("under"))) for m in builtin]
-    pattern = re.compile(b"|".join(b"(?P<s%d>%s)" % (i, p) for i, p in enumerate(SECRETS.values())))
-    names = list(SECRETS)
-    secrets: list[Record] = []
+    scan = secretscan.Scan(root)
     base = str(root)
     for relative in tracked:
         data = _contents(os.path.join(base, relative))
@@ -152,11 +150,9 @@ def _read_tracked(
             inside = under is None or relative == under or relative.startswith(under + "/")
             if inside and text in data:
                 counts[name] += sum(1 for line in data.split(b"\n") if text in line)
-        for match in pattern.finditer(data):
-            index = int(next(k for k, v in match.groupdict().items() if v is not None)[1:])
-            line = data.count(b"\n", 0, match.start()) + 1
-            secrets.append({"path": relative, "line": line, "class": names[index]})
-    return counts, secrets
+        scan.file(relative, data)
+    scan.save()
+    return counts, scan.hits
 
 
 def _contents(path: str) -> bytes | None:
