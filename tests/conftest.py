@@ -117,7 +117,9 @@ class Repo:
         return path
 
 
-HOOK_LINE = re.compile(r"^  (\S+): (majordomus .+ \|\| exit \$\?)$", re.M)
+# a hook line `init` prints: the hook's file, then the majordomus it ran as (a path, quoted when
+# it holds a space) with the command
+HOOK_LINE = re.compile(r"^  (\S+): ((?:'[^'\n]+'|\S+) .+ \|\| exit \$\?)$", re.M)
 FINDING = re.compile(
     r"^(FAIL|OK|INFO|WARN|DRIFT)\s+(\S+)\s+(.*?) — (.*?)(?:  \[reproduce: (.*)\])?$"
 )

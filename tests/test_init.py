@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Repo
+from conftest import exe
 
 LAYER_FILES = [
     ".ai/README.md",
@@ -38,7 +39,7 @@ LAYER_DIRS = [
     ".ai/local/state/checkpoints",
     ".ai/local/cache",
 ]
-HOOK_LINE = re.compile(r"^  (\S+): (majordomus .* \|\| exit \$\?)$", re.M)
+HOOK_LINE = re.compile(r"^  (\S+): (\S*majordomus .* \|\| exit \$\?)$", re.M)
 
 
 def hook_lines(output: str) -> list[tuple[str, str]]:
@@ -74,8 +75,8 @@ def test_the_vendored_package_matches_its_manifest_byte_for_byte(git_repo: Repo)
 def test_init_prints_the_two_hook_lines_and_installs_no_hook(git_repo: Repo) -> None:
     result = git_repo.mj("init")
     assert hook_lines(result.out) == [
-        (".git/hooks/pre-commit", "majordomus doctor || exit $?"),
-        (".git/hooks/pre-push", "majordomus finish --check || exit $?"),
+        (".git/hooks/pre-commit", f"{exe('majordomus')} doctor || exit $?"),
+        (".git/hooks/pre-push", f"{exe('majordomus')} finish --check || exit $?"),
     ]
     hooks = git_repo.root / ".git" / "hooks"
     assert not (hooks / "pre-commit").exists() and not (hooks / "pre-push").exists()

@@ -15,6 +15,7 @@ import pytest
 from conftest import HOOK_LINE
 from conftest import Repo
 from conftest import bin_dir
+from conftest import exe
 from conftest import failures
 
 
@@ -76,9 +77,9 @@ def edit_policy(repo: Repo, old: str, new: str) -> None:
 
 def test_the_printed_hook_lines_gate_commits_end_to_end(adopted: Repo) -> None:
     lines = hook_lines(adopted)
-    assert lines == [
-        (".git/hooks/pre-commit", "majordomus doctor || exit $?"),
-        (".git/hooks/pre-push", "majordomus finish --check || exit $?"),
+    assert lines == [  # the majordomus `init` ran as, named on the line
+        (".git/hooks/pre-commit", f"{exe('majordomus')} doctor || exit $?"),
+        (".git/hooks/pre-push", f"{exe('majordomus')} finish --check || exit $?"),
     ]
     wire(adopted)
     assert adopted.mj("doctor").code == 0

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
+from mj_core import selfexe
 from mj_core import share
 from mj_core.errors import Refused
 from mj_policy import hooklines
@@ -91,9 +93,10 @@ def test_a_symlinked_layer_leading_out_is_refused(
 
 def test_hook_lines_follow_the_policy_and_core_hooks_path(root: Path) -> None:
     list(skeleton.create(root, extend=False))
+    here = selfexe.program() or "majordomus"  # the majordomus this process runs as
     assert hooklines.lines(root) == [
-        (".git/hooks/pre-commit", "majordomus doctor || exit $?"),
-        (".git/hooks/pre-push", "majordomus finish --check || exit $?"),
+        (".git/hooks/pre-commit", f"{shlex.quote(here)} doctor || exit $?"),
+        (".git/hooks/pre-push", f"{shlex.quote(here)} finish --check || exit $?"),
     ]
     subprocess.run(["git", "config", "core.hooksPath", "ci/hooks"], cwd=root, env=ENV, check=True)
     assert [hook for hook, _ in hooklines.lines(root)] == [

@@ -82,9 +82,10 @@ def run(options: argparse.Namespace, inv: Invocation) -> int:
 def _install(options: argparse.Namespace, inv: Invocation) -> int:
     import json
 
+    from mj_core import selfexe
     from mj_policy import hookadapters
 
-    done = hookadapters.install(inv.root(), options.provider)
+    done = hookadapters.install(inv.root(), options.provider, selfexe.program())
     for path in done["written"]:
         inv.stdout.write(f"wrote {path}\n")
     if done["missing"]:

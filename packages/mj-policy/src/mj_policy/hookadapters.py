@@ -65,14 +65,53 @@ UNSUPPORTED = {
 }
 
 
-def shim_text(provider: str, event: str) -> str:
+PROGRAM = "majordomus="  # the shim's line naming the executable it runs
+ASK_PATH = '"$(command -v majordomus || echo "majordomus (not on PATH)")"'
+# the failure-log line a shim writes itself when its majordomus is not there (what
+# `mj_state.capture.log_failure` writes for the tool: `<UTC time> <where>: <what>`)
+_GONE = (
+    '(umask 077 && mkdir -p "$ai/local/prompts" && printf \'%s %s: %s is not there; '
+    "`majordomus capture install` writes the shims for the majordomus it runs as\\n' "
+    '"$(date -u +%Y-%m-%dT%H:%M:%SZ)" "{where}" "$majordomus" >>"$ai/local/prompts/failures.log")'
+)
+
+
+def shim_text(provider: str, event: str, program: str | None) -> str:
+    """The shim: it runs `program` (the majordomus `capture install` ran as; the one PATH
+    finds when there was none to name), and when that is not there it logs one line in the
+    failure log itself and exits 0, as the tool would."""
+    import shlex
+
     _, args = ADAPTERS[provider]["events"][event]
+    call = f"capture {args} --provider {provider}"
+    found = shlex.quote(program) if program else ASK_PATH
+    where = f"capture {args.split(' ')[0]} --provider {provider}"
     return (
         f"#!/bin/sh\n{MARKER} for {provider} {event} (written by `majordomus capture install`)\n"
-        "# inert on failure: majordomus logs to .ai/local/prompts/failures.log and exits 0\n"
-        "if ! command -v majordomus >/dev/null 2>&1; then exit 0; fi\n"
-        f"exec majordomus capture {args} --provider {provider}\n"
+        "# inert on failure: majordomus logs to .ai/local/prompts/failures.log and exits 0,\n"
+        "# and so does this shim when the majordomus it names is not there\n"
+        f"{PROGRAM}{found}\n"
+        'if [ -x "$majordomus" ]; then\n'
+        f'  exec "$majordomus" {call}\n'
+        "fi\n"
+        'ai="${0%/*}/../../.ai"\n'
+        f'if [ -d "$ai" ]; then {_GONE.format(where=where)}; fi\n'
+        "exit 0\n"
     )
+
+
+def program_of(text: str) -> str | None:
+    """The executable a shim names (None: it asks PATH, or it is a shim of an older form)."""
+    import shlex
+
+    for line in text.split("\n"):
+        if line.startswith(PROGRAM) and line != PROGRAM + ASK_PATH:
+            try:
+                words = shlex.split(line[len(PROGRAM) :])
+            except ValueError:
+                return None
+            return words[0] if len(words) == 1 else None
+    return None
 
 
 def entries(provider: str) -> Record:
@@ -111,23 +150,28 @@ def _named(settings: Record | None, provider: str) -> list[str]:
     return found
 
 
-def install(root: Path, provider: str) -> Record:
-    """Write the shims and (when absent) the settings; what is missing is returned."""
+def install(root: Path, provider: str, program: str | None) -> Record:
+    """Write the shims (naming `program`) and (when absent) the settings; what is missing is
+    returned. A shim of ours (its marker line) is rewritten when it differs — it may name
+    another installation; any other file there is refused, nothing overwritten."""
     from mj_core import atomic
 
     adapter = ADAPTERS[provider]
     written = []
     for event, (shim, _) in adapter["events"].items():
         path = root / adapter["hooks"] / shim
-        text = shim_text(provider, event)
-        if path.exists():
-            if path.read_text(encoding="utf-8", errors="replace") != text:
+        text = shim_text(provider, event, program)
+        replace = path.exists()
+        if replace:
+            have = path.read_text(encoding="utf-8", errors="replace")
+            if have == text:
+                continue
+            if have.split("\n")[1:2] != [text.split("\n")[1]]:
                 raise Refused(
                     f"{adapter['hooks']}/{shim}: exists and is not this majordomus's shim; "
                     "nothing was overwritten"
                 )
-            continue
-        atomic.create(path, text.encode(), mode=0o755, root=root)
+        atomic.create(path, text.encode(), mode=0o755, replace=replace, root=root)
         written.append(f"{adapter['hooks']}/{shim}")
     settings = _settings(root, provider)
     missing: Record = {}
@@ -158,7 +202,30 @@ def state(root: Path, provider: str) -> tuple[str, str]:
     if len(named) < total or len(shims) < total:
         why = f"{len(shims)} of {total} shims, {len(named)} of {total} settings entries"
         return "named", why
+    gone = [p for p in programs(root, provider) if not _runnable(p)]
+    if gone:
+        why = f"the shims run {gone[0]}, which does not exist; `majordomus capture install` "
+        return "named", why + "writes them for the majordomus it runs as"
     return "wired", f"{total} shims and their entries in {adapter['settings']}"
+
+
+def programs(root: Path, provider: str) -> list[str]:
+    """The executables the provider's shims name, each once (a shim that asks PATH, none)."""
+    adapter = ADAPTERS[provider]
+    found: list[str] = []
+    for shim, _ in adapter["events"].values():
+        try:
+            text = (root / adapter["hooks"] / shim).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        program = program_of(text)
+        if program is not None and program not in found:
+            found.append(program)
+    return found
+
+
+def _runnable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
 def wiring_digest(root: Path, provider: str) -> str:

@@ -1,6 +1,9 @@
 """The hook lines the policy's enforcement asks for (CLI-REFERENCE §2.31), and where they go.
 
-`init` prints them and installs nothing; `doctor` verifies that they are wired.
+`init` prints them and installs nothing; `doctor` verifies that they are wired. An entry whose
+`path` is the bare `majordomus` is printed with the executable this process runs as
+(`mj_core.selfexe`, quoted for the shell), so the hook finds the tool where the person
+installed it, whatever the PATH git runs the hook with.
 """
 
 from __future__ import annotations
@@ -48,13 +51,18 @@ def _enforcement(root: Path) -> list[Any]:
 
 def lines(root: Path) -> list[tuple[str, str]]:
     """(hook file as shown, the line to put in it) for each `git-hook:` enforcement entry."""
+    from mj_core import selfexe
+
     directory = hooks_dir(root)
+    here = selfexe.program()
     out = []
     for entry in _enforcement(root):
         wired = entry.get("wired_by", "") if isinstance(entry, dict) else ""
         if not isinstance(wired, str) or not wired.startswith("git-hook:"):
             continue
-        command = shlex.join([str(entry.get("path")), *map(str, entry.get("args") or [])])
+        path = str(entry.get("path"))
+        program = here if path == selfexe.NAME and here else path
+        command = shlex.join([program, *map(str, entry.get("args") or [])])
         out.append(
             (shown(root, directory / wired.removeprefix("git-hook:")), f"{command} || exit $?")
         )

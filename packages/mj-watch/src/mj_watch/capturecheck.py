@@ -2,7 +2,9 @@
 unseen unless someone reads the log they leave (`.ai/local/prompts/failures.log`). A log that is
 not empty WARNs once, naming how many lines, the first, and the command that shows and
 acknowledges them; it never fails doctor by itself (a hook's failure must not refuse the
-person's commits). An empty or absent log says nothing."""
+person's commits). An empty or absent log says nothing. An adapter whose shims run a
+majordomus that is not there, or that is not the file this doctor runs as, WARNs naming it
+(an enforcement entry `provider-hook:` FAILs on it: `mj_watch.wiring`)."""
 
 from __future__ import annotations
 
@@ -31,3 +33,29 @@ def capture_failures(facts: Facts) -> Iterator[Finding]:
         f"kept quiet; `{ACKNOWLEDGE}` shows them all, records them and empties the log",
         reproduce=ACKNOWLEDGE,
     )
+
+
+def capture_programs(facts: Facts) -> Iterator[Finding]:
+    seen = facts.facts.get("capture")
+    own = (facts.facts.get("hooks") or {}).get("self")
+    for provider, found in ((seen or {}).get("providers") or {}).items():
+        why = shim_program(found, own)
+        if why is not None:
+            again = f"majordomus capture install --provider {provider}"
+            said = f"{provider}: {why} — `{again}` writes them for the majordomus it runs as"
+            yield Finding("WARN", "capture", f"{provider} shims", said, reproduce=again)
+
+
+def shim_program(found: dict[str, object], own: object) -> str | None:
+    """Why the adapter's shims run the wrong program (None when they run this one, or it cannot
+    be told)."""
+    program = found.get("program")
+    if not isinstance(program, str):
+        return None
+    if not found.get("there"):
+        return (
+            f"the shims run {program}, which does not exist (each hook logs a line, nothing more)"
+        )
+    if found.get("same") is False:
+        return f"the shims run {program}, not the majordomus this doctor is ({own})"
+    return None

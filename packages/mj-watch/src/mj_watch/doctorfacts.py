@@ -130,8 +130,27 @@ def _capture(root: Path) -> Record:
     from mj_state import capture
 
     known = hookadapters.states(root, lambda provider: capture.probe_path(root, provider))
+    _programs(root, known)
     first = lines[0] if lines else None
     return fact("capture", failures=len(lines), first=first, providers=known)
+
+
+def _programs(root: Path, known: dict[str, Record]) -> None:
+    """Each installed adapter's shims' executable, and whether it is the file this doctor runs
+    as (`same`; None when it cannot be told: no path named, or doctor's own unknown)."""
+    from mj_core import selfexe
+    from mj_policy import hookadapters
+
+    own = selfexe.program()
+    for provider, found in known.items():
+        if found["state"] in ("unsupported", "unconfigured"):
+            continue
+        named = hookadapters.programs(root, provider)
+        if named:
+            there = selfexe.runnable(named[0])
+            found["program"] = named[0]
+            found["there"] = there
+            found["same"] = selfexe.same(named[0], own) if there and own else None
 
 
 def _ratchet(root: Path) -> Iterator[Record]:

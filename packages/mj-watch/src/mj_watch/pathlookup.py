@@ -14,6 +14,8 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
+    Record = dict[str, Any]
+
 
 def _runnable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
@@ -71,22 +73,44 @@ def resolves(root: Path, name: str, line: str = "") -> bool:
     return which(name) is not None or _on_line(root, name, line)
 
 
-def lookups(root: Path, names: list[str], texts: list[str]) -> dict[str, dict[str, bool]]:
+def lookups(root: Path, names: list[str], texts: list[str]) -> dict[str, Any]:
     """What `resolved` needs, looked up here: `which` for each bare name, and `runnable` for
-    each path name and each word with a slash that a hook or CI text gives the same name."""
+    each path name and each word with a slash that a hook or CI text gives the same name; and
+    for each of them named `majordomus`, the file it is (`programs`: its absolute path, or None
+    when it does not resolve) and whether that is the file this process runs as (`self`)."""
+    from mj_core import selfexe
+
     which_of: dict[str, bool] = {}
     runnable: dict[str, bool] = {}
+    programs: dict[str, Record] = {}
+    own = selfexe.program()
     for name in dict.fromkeys(names):
         if "/" in name:
             runnable[name] = _runnable(Path(name) if os.path.isabs(name) else root / name)
+            _program(programs, own, name, root / name)
             continue
-        which_of[name] = which(name) is not None
+        found = which(name)
+        which_of[name] = found is not None
+        _program(programs, own, name, Path(os.path.abspath(found)) if found else None)
         for text in texts:
             for line in text.splitlines():
                 for word in _named(name, line):
                     candidate = Path(word) if os.path.isabs(word) else root / word
                     runnable[word] = _runnable(candidate)
-    return {"which": which_of, "runnable": runnable}
+                    _program(programs, own, word, candidate)
+    return {"which": which_of, "runnable": runnable, "self": own, "programs": programs}
+
+
+def _program(programs: dict[str, Record], own: str | None, word: str, path: Path | None) -> None:
+    """What `word` runs, when it names majordomus: the file, and whether it is `own`."""
+    from mj_core import selfexe
+
+    if Path(word).name != selfexe.NAME:
+        return
+    there = path is not None and _runnable(path)
+    shown = str(path) if path is not None and there else None
+    same = selfexe.same(shown, own) if shown and own else None
+    programs[word] = {"path": shown, "same": same}
 
 
 def _named(name: str, line: str) -> list[str]:
@@ -108,3 +132,14 @@ def resolved(found: dict[str, Any], name: str, line: str = "") -> bool:
     return bool((found.get("which") or {}).get(name)) or any(
         runnable.get(word) for word in _named(name, line)
     )
+
+
+def program_word(names: list[str], line: str) -> str | None:
+    """The first word of `line` that names one of `names` (a bare name, or a path ending in
+    it): the program the line runs."""
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError:
+        words = line.split()
+    bare = {Path(name).name for name in names}
+    return next((w for w in words if w in names or ("/" in w and Path(w).name in bare)), None)

@@ -5,7 +5,9 @@ its administrative entry, also on error or timeout) each `git-hook:` entry's hoo
 pre-commit framework's hook for `pre-commit:` entries, runs the way git would run it: from the
 checkout's root, with the hook type's arguments and standard input, `GIT_*` scrubbed as the
 git runner does. A `majordomus` shim placed first on PATH (and over a repository-relative
-`path`) records its arguments and exits with SENTINEL. The hook is wired when the shim ran
+`path`) records its arguments and exits with SENTINEL; a hook that names its majordomus by an
+absolute path (as `init` prints it; that this is doctor's own file the static check proves)
+runs as a copy, beside its `.d/` folder, with that path turned into the shim's. The hook is wired when the shim ran
 with the declared arguments and the hook exited with SENTINEL; the pre-commit framework reports
 any failing hook as 1, so there a non-zero exit is the shim's. A hook that runs longer than
 TIMEOUT seconds is killed with everything it started, and is not wired. The user's worktree,
@@ -109,8 +111,9 @@ class _Place:
         calls = self.scratch / f"calls-{len(list(self.scratch.glob('calls-*')))}"
         calls.mkdir()
         _shims(entry, shims, self.tree, calls)
+        hook = _named_shim(entry, path, shims / "majordomus", self.scratch / f"{calls.name}-hooks")
         run = provingrun.run_hook(
-            path, kind, tree=self.tree, shims=shims, scratch=self.scratch, timeout=self.timeout
+            hook, kind, tree=self.tree, shims=shims, scratch=self.scratch, timeout=self.timeout
         )
         argv = [c[1:] for c in _read_calls(calls)]
         if run.timed_out:
@@ -159,6 +162,35 @@ def _shims(entry: Entry, shim: Path, tree: Path, calls: Path) -> None:
             target.unlink()
         target.write_text(body, encoding="utf-8")
         target.chmod(0o755)
+
+
+def _named_shim(entry: Entry, path: Path, shim: Path, copies: Path) -> Path:
+    """The hook to run: `path`, or its copy (with its `.d/` files) in `copies` where every
+    absolute path to a `majordomus` (or to the entry's program) is the shim's."""
+    names = {"majordomus", Path(entry.path).name}
+    files = [path, *hookfiles.sub_hooks(path)]
+    texts = {f: hookfiles.read(f) for f in files}
+    found = {w for text in texts.values() for w in _absolute_words(text) if Path(w).name in names}
+    if not found:
+        return path
+    for source, text in texts.items():
+        for word in sorted(found, key=len, reverse=True):
+            text = text.replace(shlex.quote(word), shlex.quote(str(shim)))
+            text = text.replace(word, str(shim))
+        target = copies / source.relative_to(path.parent)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        target.chmod(0o755 if hookfiles.executable(source) else 0o644)
+    return copies / path.name
+
+
+def _absolute_words(text: str) -> Iterator[str]:
+    for line in text.splitlines():
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            words = line.split()
+        yield from (w for w in words if os.path.isabs(w))
 
 
 def _read_calls(calls: Path) -> Iterator[list[str]]:

@@ -205,11 +205,37 @@ def _judged(told: Hooks, entry: Entry, hook: Record, verdict: Verdict) -> Judged
         what = "swallows the exit code" if verdict.kind == "swallow" else "unproven"
         message = f"{where}:{verdict.line} {what}: {verdict.reason}; {PROVE}"
         return fail(entry, message, _line(where, verdict.line)), True
-    if not resolved(told, entry.path, _text_line(str(hook.get("text") or ""), verdict.line)):
+    line = _text_line(str(hook.get("text") or ""), verdict.line)
+    if not resolved(told, entry.path, line):
         message = f"path {entry.path} does not resolve"
         return fail(entry, message, f"command -v {shlex.quote(entry.path)}"), False
+    other = _another(told, entry, line)
+    if other is not None:
+        return fail(entry, f"{where}:{verdict.line} {other[0]}", other[1]), False
     message = f"`{entry.command}` runs from {where}:{verdict.line}"
     return Finding("OK", CATEGORY, entry.name, message), False
+
+
+def _another(told: Hooks, entry: Entry, line: str) -> tuple[str, str] | None:
+    """(why, reproduce) when the hook line runs a majordomus that is not the file this doctor
+    runs as (`self` in the facts): a look-alike first on PATH, another installation."""
+    from mj_watch.pathlookup import program_word
+
+    own = told.get("self")
+    programs = told.get("programs") or {}
+    word = program_word(entry.names, line)
+    found = programs.get(word) if word is not None else None
+    if word is None or not own or not found or found.get("same") is not False:
+        return None
+    how = f"`{word}` is {found['path']} on this PATH" if "/" not in word else found["path"]
+    why = (
+        f"runs {how}, not the majordomus this doctor is ({own}): the hook would run another "
+        "program — name this one on the hook line (`majordomus init --extend` prints it)"
+    )
+    reproduce = (
+        f"command -v {shlex.quote(word)}" if "/" not in word else f"ls -l {shlex.quote(word)}"
+    )
+    return why, reproduce
 
 
 def _line(where: str, line: int) -> str:
@@ -268,6 +294,13 @@ def _provider_hook(told: Hooks, entry: Entry, value: str) -> Iterator[Judged]:
     provider = value.split(":", 1)[0]
     found = (told.get("providers") or {}).get(provider) or {}
     state = str(found.get("state") or "unknown")
+    from mj_watch.capturecheck import shim_program
+
+    wrong = shim_program(found, told.get("self"))
+    if state == "verified" and wrong is not None:
+        again = f"majordomus capture install --provider {provider}"
+        yield fail(entry, f"provider-hook:{provider}: {wrong}", again), False
+        return
     if state == "verified":
         yield Finding("OK", CATEGORY, entry.name, f"provider-hook:{provider}: verified"), False
         return
