@@ -7,11 +7,11 @@ checkout's root, with the hook type's arguments and standard input, `GIT_*` scru
 git runner does. A `majordomus` shim placed first on PATH (and over a repository-relative
 `path`) records its arguments and exits with SENTINEL; a hook that names its majordomus by an
 absolute path (as `init` prints it; that this is doctor's own file the static check proves)
-runs as a copy, beside its `.d/` folder, with that path turned into the shim's. The hook is wired when the shim ran
-with the declared arguments and the hook exited with SENTINEL; the pre-commit framework reports
-any failing hook as 1, so there a non-zero exit is the shim's. A hook that runs longer than
-TIMEOUT seconds is killed with everything it started, and is not wired. The user's worktree,
-index and HEAD are never touched.
+runs as a copy, beside its `.d/` folder, with that path turned into the shim's. The hook is
+wired when the shim ran with the declared arguments and the hook exited with SENTINEL; the
+pre-commit framework reports any failing hook as 1, so there a non-zero exit is the shim's. A
+hook that runs longer than TIMEOUT seconds is killed with everything it started, and is not
+wired. The user's worktree, index and HEAD are never touched.
 """
 
 from __future__ import annotations
@@ -173,7 +173,8 @@ def _named_shim(entry: Entry, path: Path, shim: Path, copies: Path) -> Path:
     found = {w for text in texts.values() for w in _absolute_words(text) if Path(w).name in names}
     if not found:
         return path
-    for source, text in texts.items():
+    for source, original in texts.items():
+        text = original
         for word in sorted(found, key=len, reverse=True):
             text = text.replace(shlex.quote(word), shlex.quote(str(shim)))
             text = text.replace(word, str(shim))
