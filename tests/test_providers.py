@@ -192,7 +192,7 @@ def test_a_hand_edit_is_caught_for_each_provider(layer_repo: Repo, provider: str
     check = layer_repo.mj("update", "--check")
     assert check.code == 10
     [(_, subject, message, reproduce)] = failures(check.out)
-    assert subject == target and "hand-edited" in message
+    assert subject == target and "edited by hand" in message
     assert "Skip it" in layer_repo.shell(reproduce).out or provider == "readme"
 
 
@@ -213,7 +213,7 @@ def test_a_hand_edit_of_a_projected_skill_is_caught_for_each_provider(
     check = layer_repo.mj("update", "--check")
     assert check.code == 10
     [(_, subject, message, _)] = failures(check.out)
-    assert subject == target and "hand-edited" in message
+    assert subject == target and "edited by hand" in message
     refused = layer_repo.mj("update")
     assert refused.code == 15 and target in refused.err
     assert path.read_text(encoding="utf-8") == edited

@@ -143,7 +143,7 @@ def test_an_active_skill_is_projected_to_claude_code_and_stamped(layer_repo: Rep
     assert layer_repo.mj("update", "--check").code == 0
     target.write_text(text + "a hand edit\n")
     check = layer_repo.mj("update", "--check")
-    assert check.code == 10 and ".claude/skills/repo-review/SKILL.md — would change" in check.out
+    assert check.code == 10 and ".claude/skills/repo-review/SKILL.md — edited by hand" in check.out
     doctor = layer_repo.mj("doctor")
     assert any(s.startswith(".claude/skills/repo-review") for _, s, _, _ in failures(doctor.out))
     refused = layer_repo.mj("update")
@@ -181,7 +181,7 @@ def test_each_skill_directory_of_the_declared_providers_gets_the_skill_once(
     check = layer_repo.mj("update", "--check")
     [(_, subject, message, _)] = failures(check.out)
     assert check.code == 10 and subject == ".agents/skills/repo-review/SKILL.md", check
-    assert "hand-edited" in message
+    assert "edited by hand" in message
     assert layer_repo.mj("update", "--force").code == 0 and shared.read_bytes() == before
     (layer_repo.root / SKILLS / "repo-review/SKILL.md").unlink()
     removed = layer_repo.mj("update")

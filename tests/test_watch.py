@@ -73,7 +73,8 @@ def test_every_drift_category_is_found_and_reproduced(working: Repo, tmp_path: P
     task = (repo.root / state / "current.yaml").read_text().split("id: ", 1)[1].split()[0]
     # state: rewrite the commit the task started on, so its head is no longer an ancestor
     repo.git("commit", "-q", "--amend", "--allow-empty", "--no-verify", "-m", "rewritten")
-    # policy and retention: the policy changes under its projections; the ledger cap drops to 1
+    # policy: the policy changes what its projections say; retention: the ledger cap drops to 1
+    _edit(repo, ".ai/repo/policy.yaml", "default: implementation", "default: debugging")
     _edit(repo, ".ai/repo/policy.yaml", "retention_max_lines: 5000", "retention_max_lines: 1")
     # projection: a hand edit of a generated file
     with (repo.root / "AGENTS.md").open("a") as handle:
@@ -110,7 +111,7 @@ def test_every_drift_category_is_found_and_reproduced(working: Repo, tmp_path: P
 
     found = _drift(repo)
     shows = {
-        "policy": "majordomus",
+        "policy": "`debugging`",
         "projection": "hand-written line",
         "state": "diverged",
         "scope": "outside.txt",
@@ -127,12 +128,9 @@ def test_every_drift_category_is_found_and_reproduced(working: Repo, tmp_path: P
     for category, text in shows.items():
         for finding in found[category]:
             _reproduces(repo, finding, text)
-    # the policy reproduce prints the stamped hash and the hash of the policy on disk
-    for finding in found["policy"]:
-        hashes = re.search(r"policy (\w+), the policy on disk is (\w+)", str(finding["message"]))
-        assert hashes is not None, finding
-        shown = repo.shell(str(finding["reproduce"])).out
-        assert hashes.group(1) in shown and hashes.group(2) in shown
+    # the policy's drift is each projection whose text the policy changed, AGENTS.md (edited
+    # by hand as well) being the projection's drift instead
+    assert {f["subject"] for f in found["policy"]} >= {"GEMINI.md", "docs/AI_INSTRUCTIONS.md"}
 
 
 def test_handover_and_verification_drift(working: Repo, tmp_path: Path) -> None:

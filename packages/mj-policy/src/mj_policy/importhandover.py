@@ -95,7 +95,7 @@ def _judge(root: Path, item: Judged, coverage: importcover.Coverage, data: Input
     new = item.new
     if projection.mode == "region":
         content, body = item.rendered.content, item.rendered.generated
-        new = region.splice("", None, data.policy_sha256, content, body)
+        new = region.splice("", None, item.rendered.inputs, content, body)
     state = UNIMPORTED if missing else IMPORTED
     handed = Handed(item.rendered, state, item.old, new, item.old, new)
     handed.why = missing

@@ -19,6 +19,10 @@ from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
 from mj_core.yamlstrict import Document
 
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from mj_policy.rules import Rule
+
 MANIFEST = ".ai/manifest.yaml"
 SCHEMA = "ai-repository/v1"
 _PROFILE_NAME = r"[a-z][a-z0-9-]*"  # compiled by `re` on first use: few runs read a profile
@@ -29,13 +33,14 @@ _SCHEMAS = "share/schemas"
 class Layer:
     """The loaded layer: the repository root, the manifest and the policy (read-only)."""
 
-    __slots__ = ("_profiles", "manifest", "policy", "root")
+    __slots__ = ("_profiles", "manifest", "policy", "root", "rules_resolved")
 
     def __init__(self, root: Path, manifest: Document, policy: Document) -> None:
         self.root = root
         self.manifest = manifest
         self.policy = policy
         self._profiles: dict[str, Document] = {}  # each profile read once per loaded layer
+        self.rules_resolved: list[Rule] | None = None  # `rules.effective`, once per loaded layer
 
     @property
     def ai(self) -> Path:

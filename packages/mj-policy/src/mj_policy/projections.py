@@ -10,6 +10,8 @@ profiles and the templates, so the same inputs give byte-identical files.
 
 from __future__ import annotations
 
+from functools import cache
+
 from mj_core import share
 from mj_core.errors import MissingArtifact
 from mj_core.yamlstrict import decode
@@ -73,32 +75,49 @@ class Projection:
 class Inputs:
     """Everything a projection is rendered from, read once."""
 
-    __slots__ = ("budget_lines", "override_dir", "policy_file", "policy_sha256", "values")
+    __slots__ = ("_digest", "_hashed", "budget_lines", "override_dir", "policy_file", "values")
 
     def __init__(
         self,
         policy_file: str,
-        policy_sha256: str,
+        hashed: list[Path],
         values: dict[str, str],
         override_dir: Path,
         budget_lines: int = 0,
     ) -> None:
         self.policy_file = policy_file  # repository-relative, as the stamp names it
-        self.policy_sha256 = policy_sha256  # the policy and every profile, concatenated
+        self._hashed = hashed  # the policy, then every profile in byte order of its name
+        self._digest: str | None = None
         self.values = values  # template variables shared by every provider
         self.override_dir = override_dir  # .ai/repo/providers
         self.budget_lines = budget_lines  # context.always_loaded_budget_lines
 
+    @property
+    def policy_sha256(self) -> str:
+        """The policy and every profile, concatenated (the ledger line of a writing run; read
+        and hashed only when asked)."""
+        if self._digest is None:
+            self._digest = stamps.policy_digest(path.read_bytes() for path in self._hashed)
+        return self._digest
+
 
 class Rendered:
-    """One projection rendered: its text and that text's content hash."""
+    """One projection rendered: its text, that text's content hash, and the hash of what the
+    text was made from (the stamp's `policy`: the templates and the text they gave)."""
 
-    __slots__ = ("content", "generated", "projection")
+    __slots__ = ("content", "generated", "inputs", "projection")
 
-    def __init__(self, projection: Projection, generated: str, content: str) -> None:
+    def __init__(
+        self,
+        projection: Projection,
+        generated: str,
+        sources: tuple[str, ...] = (),
+        inputs: str | None = None,  # the digest, when it is known (read from the facts)
+    ) -> None:
         self.projection = projection
         self.generated = generated  # file mode: without its stamp line; region: the region body
-        self.content = content  # the content hash of `generated`
+        self.content = stamps.content_hash(generated)
+        self.inputs = inputs or stamps.inputs_digest((*sources, generated))
 
 
 def declared(policy: Mapping[str, Any]) -> list[Projection]:
@@ -117,10 +136,9 @@ def declared(policy: Mapping[str, Any]) -> list[Projection]:
 
 def inputs(layer: Layer) -> Inputs:
     policy_file = ".ai/" + section_value(layer.manifest, "policy")
-    parts = [(layer.root / policy_file).read_bytes()]
     profiles_dir = layer.section("profiles")
     names = sorted(p.name for p in profiles_dir.glob("*.yaml") if p.is_file())  # bytewise,
-    parts += [(profiles_dir / name).read_bytes() for name in names]  # as `cat profiles/*.yaml`
+    hashed = [layer.root / policy_file, *(profiles_dir / name for name in names)]  # as `cat`
     repo_path = str(layer.manifest.data.get("repo", {}).get("path") or "repo")
     values = {
         "policy_file": policy_file,
@@ -133,7 +151,7 @@ def inputs(layer: Layer) -> Inputs:
     budget = int(layer.policy.data["context"]["always_loaded_budget_lines"])
     return Inputs(
         policy_file,
-        stamps.policy_digest(parts),
+        hashed,
         values,
         layer.ai / repo_path / "providers",
         budget,
@@ -145,18 +163,26 @@ def _template(name: str, override_dir: Path) -> tuple[str, str]:
     override = override_dir / f"{name}.tmpl"
     if override.is_file():
         return decode(override.read_bytes(), str(override)), str(override)
+    return _shipped(name)
+
+
+@cache
+def _shipped(name: str) -> tuple[str, str]:
+    """A shipped template, read once a process (every bootstrap renders the shared body)."""
     shipped = share.path("providers", f"{name}.tmpl")
     if not shipped.is_file():
         raise MissingArtifact(f"share/providers/{name}.tmpl: no template for provider '{name}'")
     return shipped.read_text(encoding="utf-8"), f"share/providers/{name}.tmpl"
 
 
-def _values(projection: Projection, data: Inputs) -> dict[str, str]:
+def _values(projection: Projection, data: Inputs, sources: list[str]) -> dict[str, str]:
+    """The template variables; `sources` gets the text of the shared body's template."""
     values = {**data.values, "provider": projection.provider, "target": projection.target}
     if projection.imports:  # the client expands this line into the imported file's text
         values["bootstrap"] = f"@{projection.imports}"
         return values
     text, shown = _template(BOOTSTRAP, data.override_dir)
+    sources.append(text)
     values["bootstrap"] = template.render(text, values, shown).rstrip("\n")
     return values
 
@@ -167,18 +193,19 @@ def render(projection: Projection, data: Inputs) -> Rendered:
     if projection.skill is not None:
         from mj_policy import skillprojection
 
-        generated = skillprojection.text(projection.skill)
-        return Rendered(projection, generated, stamps.content_hash(generated))
+        return Rendered(projection, skillprojection.text(projection.skill))
+    sources: list[str] = []
     if projection.nested_in is not None:
         generated = _nested_head(projection, data)
     else:
         text, shown = _template(projection.provider, data.override_dir)
-        generated = template.render(text, _values(projection, data), shown)
+        generated = template.render(text, _values(projection, data, sources), shown)
+        sources.insert(0, text)
     if projection.inline:
         generated = _with_rules(projection, generated, data)
     if projection.mode == "region":
         generated = region_note(data.policy_file) + generated
-    return Rendered(projection, generated, stamps.content_hash(generated))
+    return Rendered(projection, generated, tuple(sources))
 
 
 def region_note(policy_file: str) -> str:
@@ -188,9 +215,9 @@ def region_note(policy_file: str) -> str:
     )
 
 
-def file_text(rendered: Rendered, data: Inputs) -> str:
+def file_text(rendered: Rendered, policy_file: str) -> str:
     """The whole file-mode target: the generated text with its stamp line in place."""
-    line = stamps.file_stamp(data.policy_file, data.policy_sha256, rendered.content)
+    line = stamps.file_stamp(policy_file, rendered.inputs, rendered.content)
     return stamps.insert_stamp(line, rendered.generated)
 
 
@@ -204,7 +231,7 @@ def _render_rule(projection: Projection, item: Delivered, data: Inputs) -> Rende
     generated = head + item.text(1)
     if not _fits(projection, generated, data):
         generated = head + item.pointer()
-    return Rendered(projection, generated, stamps.content_hash(generated))
+    return Rendered(projection, generated)
 
 
 def _with_rules(projection: Projection, generated: str, data: Inputs) -> str:

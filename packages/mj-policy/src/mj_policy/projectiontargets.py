@@ -1,7 +1,8 @@
 """A projection target on disk, judged against its own stamp and against the new output.
 
-`verify` answers doctor's question (does the file match the stamp it carries?); `judge` answers
-update's (what would writing the new output do to this file, and may it?).
+`verify` answers whether the file matches the stamp it carries; `judge` answers what writing
+the new output would do to this file, and whether it may: `update` acts on it, and `update
+--check`, doctor and watch all judge a target by it, so they cannot disagree.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from mj_policy.projections import Inputs
     from mj_policy.projections import Rendered
 
 # What writing would do; the last two (and `REFUSED_STATES`) are refused without --force.
@@ -46,7 +46,7 @@ class Verified:
 class Judged:
     """Update's view of one target: its state, the file as it is and as it would be written."""
 
-    __slots__ = ("new", "new_part", "old", "old_part", "rendered", "state")
+    __slots__ = ("new", "new_part", "old", "old_part", "rendered", "seen", "state")
 
     def __init__(  # noqa: PLR0917 — the NamedTuple's field order, kept
         self,
@@ -56,9 +56,11 @@ class Judged:
         new: str,
         old_part: str,
         new_part: str,
+        seen: Verified | None = None,
     ) -> None:
         self.rendered = rendered
         self.state = state
+        self.seen = seen  # the file against its own stamp, when it has one to be judged by
         self.old = old  # the whole file as it is, None when there is no file
         self.new = new  # the whole file as update would write it
         self.old_part = old_part  # what --diff compares: the file, or in region mode its body
@@ -88,29 +90,30 @@ def verify(text: str, mode: str, name: str) -> Verified:
     return Verified("ok" if stamp.content == actual else HAND_EDITED, stamp, generated, actual)
 
 
-def judge(rendered: Rendered, data: Inputs, old: str | None) -> Judged:
+def judge(rendered: Rendered, policy_file: str, old: str | None) -> Judged:
+    """The state of the target as `old` holds it against the new output (malformed region
+    markers raise Refused, 15)."""
     name = rendered.projection.target
     if rendered.projection.mode == "region":
-        return _judge_region(rendered, data, old, name)
-    new = file_text(rendered, data)
+        return _judge_region(rendered, old, name)
+    new = file_text(rendered, policy_file)
     if not old:  # an empty file holds nothing to lose: a write a crash left empty, or a `touch`
         return Judged(rendered, MISSING, old, new, "", new)
     seen = verify(old, "file", name)
-    return Judged(rendered, _state(seen, old, new, rendered), old, new, old, new)
+    return Judged(rendered, _state(seen, old, new, rendered), old, new, old, new, seen)
 
 
-def _judge_region(rendered: Rendered, data: Inputs, old: str | None, name: str) -> Judged:
+def _judge_region(rendered: Rendered, old: str | None, name: str) -> Judged:
     host = old or ""
     found = region.find(host, name)
-    new = region.splice(host, found, data.policy_sha256, rendered.content, rendered.generated)
+    new = region.splice(host, found, rendered.inputs, rendered.content, rendered.generated)
     if old is None:
         return Judged(rendered, MISSING, None, new, "", rendered.generated)
     if found is None:
         return Judged(rendered, APPEND, old, new, "", rendered.generated)
     seen = verify(old, "region", name)
-    return Judged(
-        rendered, _state(seen, old, new, rendered), old, new, found.body, rendered.generated
-    )
+    state = _state(seen, old, new, rendered)
+    return Judged(rendered, state, old, new, found.body, rendered.generated, seen)
 
 
 def _state(seen: Verified, old: str, new: str, rendered: Rendered) -> str:

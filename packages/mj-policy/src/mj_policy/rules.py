@@ -168,7 +168,14 @@ def resolve(rules: list[Rule]) -> list[Rule]:
 
 
 def effective(layer: Layer, cache: Cache | None = None) -> list[Rule]:
-    return resolve(discover(layer, cache))
+    """The effective rule set, resolved once per loaded layer (a writer's run through the
+    parse cache is resolved on its own: only a set read from the files is kept)."""
+    if cache is None and layer.rules_resolved is not None:
+        return list(layer.rules_resolved)
+    found = resolve(discover(layer, cache))
+    if cache is None:
+        layer.rules_resolved = list(found)
+    return found
 
 
 def enforcement(rule: Rule) -> str:

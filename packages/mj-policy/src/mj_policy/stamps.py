@@ -7,7 +7,9 @@ first, on the first line after the front matter):
     — do not edit; edit the policy and regenerate -->
 
 `content` hashes the file without the stamp line — for a stamp on line one, everything below
-it. `policy` hashes the policy and every profile, concatenated in file-name order.
+it. `policy` hashes what that text was generated from: the templates it was rendered from and
+the text they gave (which carries every policy value and rule text it names), so an edit of
+the policy that changes no generated text leaves the stamp, and the file, as they were.
 """
 
 from __future__ import annotations
@@ -74,6 +76,18 @@ def policy_digest(parts: Iterable[bytes]) -> str:
     digest = sha.new()
     for part in parts:
         digest.update(part)
+    return str(digest.hexdigest())
+
+
+def inputs_digest(parts: Iterable[str]) -> str:
+    """The full sha256 of the texts a generated file was made from, each length-prefixed."""
+    from mj_core import sha
+
+    digest = sha.new()
+    for part in parts:
+        data = part.encode("utf-8")
+        digest.update(b"%d:" % len(data))
+        digest.update(data)
     return str(digest.hexdigest())
 
 

@@ -1,8 +1,10 @@
 """The `targets` fact: each declared projection target as the judges need it, read here.
 
 Whether a write to it would be refused (and why), its text (or why it cannot be decoded), its
-host file's length, whether each path its generated text names exists; the README's text;
-and, when a generated text names a rule id, the ids the effective rule set provides.
+host file's length, what `update` would write into it now (`rendered`: the generated text and
+the hash of its inputs, which the judges compare with the file as `update --check` does),
+whether each path its generated text names exists; the README's text; and, when a generated
+text names a rule id, the ids the effective rule set provides.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_policy.layer import Layer
+    from mj_policy.projections import Inputs
     from mj_policy.projections import Projection
 
     Record = dict[str, Any]
@@ -36,8 +39,10 @@ def gather(root: Path, lay: Layer | None) -> Record:
     found: dict[str, Record] = {}
     named = False
     planned = _planned(lay) if lay is not None else []
+    data = _inputs(lay) if lay is not None else None
     for projection in planned:
         seen = _target(root, projection)
+        seen["rendered"] = _rendered(projection, data)
         seen["projection"] = {
             "provider": projection.provider,
             "mode": projection.mode,
@@ -58,6 +63,7 @@ def gather(root: Path, lay: Layer | None) -> Record:
     return {
         "kind": "fact",
         "fact": "targets",
+        "policy_file": data.policy_file if data is not None else None,
         "targets": found,
         "readme": text,
         "rules": known,
@@ -72,6 +78,25 @@ def _planned(lay: Layer) -> list[Projection]:
         return projectionplan.planned(lay)
     except MjError:
         return projections.declared(lay.policy.data)
+
+
+def _inputs(lay: Layer) -> Inputs | None:
+    try:
+        return projections.inputs(lay)
+    except (MjError, KeyError, TypeError, ValueError):  # an invalid policy: its own finding
+        return None
+
+
+def _rendered(projection: Projection, data: Inputs | None) -> Record | None:
+    """What `update` would write into the target now, None when it cannot render it (the
+    reason is another doctrine's finding: a template, the rules, the policy)."""
+    if data is None:
+        return None
+    try:
+        rendered = projections.render(projection, data)
+    except MjError:
+        return None
+    return {"generated": rendered.generated, "inputs": rendered.inputs}
 
 
 def _target(root: Path, projection: Projection) -> Record:

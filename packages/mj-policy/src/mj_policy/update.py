@@ -74,7 +74,8 @@ def plan(root: Path, *, writing: bool = False) -> Plan:
     for projection in planned:
         rendered = projections.render(projection, data)
         path = confined(root, projection.target)
-        judged.append(targets.judge(rendered, data, targets.read(path, projection.target)))
+        old = targets.read(path, projection.target)
+        judged.append(targets.judge(rendered, data.policy_file, old))
     judged, left = handover.apply(layer, data, judged, planned)
     return Plan(data, judged, orphans.find(root, planned) + left, data.budget_lines)
 
@@ -124,7 +125,7 @@ def refusal(item: Judged, extra: int) -> Refused:
     )
 
 
-def record(item: Judged, action: str, data: projections.Inputs) -> Record:
+def record(item: Judged, action: str) -> Record:
     projection = item.rendered.projection
     return {
         "kind": "projection",
@@ -133,7 +134,7 @@ def record(item: Judged, action: str, data: projections.Inputs) -> Record:
         "mode": projection.mode,
         "state": item.state,
         "action": action,
-        "policy": data.policy_sha256[:12],
+        "policy": item.rendered.inputs[:12],
         "content": item.rendered.content,
     }
 
@@ -173,6 +174,8 @@ def _check_orphans(found: list[Orphan]) -> Iterator[Record]:
 
 
 def _check(judged: list[Judged], budget: int) -> Iterator[Record]:
+    from mj_policy import projectionverdict
+
     for item, over in over_budget(judged, budget):
         target = item.rendered.projection.target
         yield Finding(
@@ -182,14 +185,12 @@ def _check(judged: list[Judged], budget: int) -> Iterator[Record]:
             f"would be {'; '.join(over)}",
             f"majordomus update --dry-run; wc -lc {target}",
         ).record()
-    for item in judged:
-        target = item.rendered.projection.target
-        if item.state == targets.CURRENT:
-            yield Finding("OK", "projection", target, "current").record()
-            continue
-        message = "missing" if item.state == targets.MISSING else f"would change ({item.state})"
-        reproduce = f"majordomus update --diff {target}"
-        yield Finding("FAIL", "projection", target, message, reproduce).record()
+    for item in judged:  # each target worded as doctor words it; every failure here is 10
+        projection = item.rendered.projection
+        found = projectionverdict.finding(
+            projection.target, projection.mode, item.state, item.seen, item.old == ""
+        )
+        yield found.replace(code=None).record()
 
 
 def _write(root: Path, item: Judged) -> None:
@@ -244,7 +245,7 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
                 os.unlink(confined(root, orphan.target))
     action = "would write" if options.dry_run else "wrote"
     for item in judged:
-        yield record(item, action if item.state != targets.CURRENT else "unchanged", data)
+        yield record(item, action if item.state != targets.CURRENT else "unchanged")
     for orphan in found.orphans:
         yield _orphan_record(orphan, options.dry_run, data)
     count = len(changed) + len(found.orphans)

@@ -1,9 +1,9 @@
 """Drift in what the task works with: projections, stores, logs, prompt assets, records.
 
-Doctor's own judges are reused (projection integrity, retention caps) and `check`'s line
-parsers (questions, ledger); the rest compares a file with what its owner expects: the
-policy hash stamped on each projection, decisions' attribution, prompt tokens, and the
-worktree a checkpoint or handover was written in.
+Doctor's own judges are reused (projection integrity and currency, retention caps) and
+`check`'s line parsers (questions, ledger); the rest compares a file with what its owner
+expects: decisions' attribution, prompt tokens, and the worktree a checkpoint or handover was
+written in.
 """
 
 from __future__ import annotations
@@ -23,32 +23,28 @@ if TYPE_CHECKING:
 
 
 def policy(facts: WatchFacts) -> Iterator[Finding]:
-    """A projection stamped with a policy hash that is not the policy (and profiles) on disk."""
+    """A projection the layer now gives other text or other inputs than its stamp records (the
+    policy, a template or a rule changed under it): `update` would rewrite it. Judged as
+    `update --check` and doctor judge it; an edit that changes no generated text is no drift."""
+    from mj_policy import projectiontargets as targets
+
     from mj_watch import projection_checks  # doctor's judge of projections, shared
 
-    stamp_fact = facts.get("stamp")
-    wanted = str(stamp_fact.get("policy_sha256"))
-    policy_file, profiles = str(stamp_fact.get("policy_file")), str(stamp_fact.get("profiles"))
-    digest = f"cat {shlex.quote(policy_file)} {shlex.quote(profiles)}/*.yaml | sha256sum"
     for seen in projection_checks.seen_all(facts):
-        stamp = seen.verified.stamp if seen.verified is not None else None
-        if stamp is None or wanted.startswith(stamp.policy):
-            continue
-        target = seen.projection.target
-        message = (
-            f"stamped with policy {stamp.policy}, the policy on disk is {wanted[:12]} "
-            "— `majordomus update` regenerates it"
-        )
-        shown = f"grep -nF -e {stamp.policy} {shlex.quote(target)}"
-        yield Finding("FAIL", "policy", target, message, f"{shown}; {digest} | cut -c1-12")
+        if seen.state in (targets.STALE, targets.RESTAMP) and seen.problem is not None:
+            yield seen.problem.replace(category="policy", code=None)
 
 
 def projection(facts: WatchFacts) -> Iterator[Finding]:
     """Doctor's projection integrity; a missing target is shown by a command that succeeds."""
+    from mj_policy import projectiontargets as targets
+
     from mj_watch import projection_checks
 
     for seen in projection_checks.seen_all(facts):
         problem = seen.problem
+        if seen.state in (targets.STALE, targets.RESTAMP):
+            continue  # the policy's drift, reported there
         if problem is not None and seen.projection.target is not None and problem.code == 12:
             target = shlex.quote(seen.projection.target)
             absent = shlex.quote(f"{seen.projection.target}: missing")

@@ -3,7 +3,7 @@
 The layer (it must load: watch cannot judge work without it — 12 or 10 propagate), the place,
 the whole ledger read once (the task's situation over it, its malformed lines and chain),
 where HEAD is, the active task's divergence label, touched files and checkpoint interval, the
-policy hash the projections should carry, the projection targets, the stores' sizes, the
+projection targets (with what `update` would write into each now), the stores' sizes, the
 question file, the decision log, the prompt assets' texts, the records written elsewhere
 (their front matter) and the handover naming a handed-over task. Nothing is judged here:
 `mj-watch watch` does that from these records alone.
@@ -18,7 +18,6 @@ from mj_core import yamlstrict
 from mj_core.errors import MjError
 from mj_policy import layer as layer_mod
 from mj_policy import layerfiles
-from mj_policy import projections
 from mj_policy import prompts
 from mj_policy import targetfacts
 from mj_state import identity
@@ -63,7 +62,6 @@ def gather(root: Path) -> Iterator[Record]:
     problems = [list(p) for p in scan.problems]
     yield fact("ledger", count=len(scan.rows), problems=problems, chain=scan.chain.fact())
     yield _task(root, lay, situation)
-    yield _stamp(lay)
     yield targetfacts.gather(root, lay)
     yield retention.counts(root)
     from mj_state import questions
@@ -96,14 +94,6 @@ def _task(root: Path, lay: Layer, situation: taskstate.Situation) -> Record:
         label = identity.label(root, active, now)
         touched = claims.touched(root, str(active["head"]))
     return fact("task", now=now, label=label, touched=touched, interval=interval)
-
-
-def _stamp(lay: Layer) -> Record:
-    data = projections.inputs(lay)
-    shown = lay.relative(lay.section("profiles"))
-    return fact(
-        "stamp", policy_sha256=data.policy_sha256, policy_file=data.policy_file, profiles=shown
-    )
 
 
 def _records(root: Path, lay: Layer) -> Record:
