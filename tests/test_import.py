@@ -256,3 +256,22 @@ def test_following_the_printed_next_steps_commits_the_adoption(git_repo: Repo) -
     assert git_repo.git("status", "--porcelain").strip() == ""  # removals committed too
     assert ".cursorrules" not in git_repo.git("ls-files")
     assert git_repo.mj("doctor").code == 0
+
+
+def test_text_the_budget_would_turn_into_a_pointer_stops_the_hand_over(imported: Repo) -> None:
+    """Codex read AGENTS.md whole; past the always-loaded budget a rule is only a pointer in
+    the projection, so the file is not handed over until the budget holds it (or --force)."""
+    policy = imported.root / ".ai/repo/policy.yaml"
+    text = policy.read_text()
+    policy.write_text(
+        text.replace("always_loaded_budget_lines: 150", "always_loaded_budget_lines: 100")
+    )
+    before = outside_ai(imported)
+    refused = imported.mj("update")
+    assert refused.code == 15, refused
+    assert re.search(
+        r"AGENTS.md: lines [0-9, -]+ would reach codex, opencode only as a pointer", refused.err
+    )
+    assert outside_ai(imported) == before
+    policy.write_text(text)
+    assert imported.mj("update").code == 0

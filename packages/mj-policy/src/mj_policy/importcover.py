@@ -21,12 +21,13 @@ _IMPORTED = r"(?m)^imported_from:"  # compiled by `re` only when a project rule 
 class Carrier:
     """An active project rule that names imported pieces."""
 
-    __slots__ = ("body", "id", "paths", "reach", "sources", "title")
+    __slots__ = ("body", "id", "key", "paths", "reach", "sources", "title")
 
     def __init__(self, data: dict[str, Any], body: str) -> None:
         from mj_policy import importsplit
 
         self.id = str(data["id"])
+        self.key = f"{self.id}@{data['version']}"
         self.title = importsplit.one_line(str(data["title"]))
         self.body = importsplit.normal(body)
         self.paths = [str(p) for p in data.get("paths") or []]
@@ -66,14 +67,21 @@ class Coverage:
 
     def of(self, piece: dict[str, Any]) -> str | None:
         """Why the piece needs no rule of its own (the rule carrying it), or None."""
+        carrier = self.carrier(piece)
+        if carrier is not None:
+            return f"already imported: {carrier.id}"
+        if self.said(piece):
+            return "the bootstrap `majordomus update` writes says it"
+        return None
+
+    def carrier(self, piece: dict[str, Any]) -> Carrier | None:
+        return next((c for c in self.carriers if c.holds(piece)), None)
+
+    def said(self, piece: dict[str, Any]) -> bool:
+        """The bootstrap says the piece's text (its heading is the template's, or one of it)."""
         from mj_policy import importsplit
 
-        for carrier in self.carriers:
-            if carrier.holds(piece):
-                return f"already imported: {carrier.id}"
-        if importsplit.normal(str(piece["body"])) in self.bootstrap():  # its heading is the
-            return "the bootstrap `majordomus update` writes says it"  # template's, or one of it
-        return None
+        return importsplit.normal(str(piece["body"])) in self.bootstrap()
 
     def bootstrap(self) -> str:
         if self._bootstrap is None:

@@ -24,6 +24,7 @@ from mj_policy import projectiontargets as targets
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from mj_policy.importsources import Source
     from mj_policy.layer import Layer
@@ -65,19 +66,59 @@ def apply(
     if coverage is None:
         return judged, []
     named = coverage.files()
-    out = [_judge(layer.root, item, coverage, data) if _target(item) in named else item
+    seen = Seen(coverage, _in_full(judged))
+    out = [_judge(layer.root, item, seen, data) if _target(item) in named else item
            for item in judged]  # fmt: skip
     wanted = {p.target for p in planned}
     served = _served(planned)
-    left = [_leftover(layer.root, path, coverage, served) for path in sorted(named - wanted)]
+    left = [_leftover(layer.root, path, seen, served) for path in sorted(named - wanted)]
     return out, [item for item in left if item is not None]
+
+
+class Seen:
+    """What the projections carry: the imported rules, and for each provider the rules it is
+    given in full (a rule past a budget is only a pointer there)."""
+
+    __slots__ = ("coverage", "full")
+
+    def __init__(self, coverage: importcover.Coverage, full: dict[str, set[str]]) -> None:
+        self.coverage = coverage
+        self.full = full
+
+    def gap(self, piece: dict[str, Any], readers: tuple[str, ...]) -> str:
+        """Why the piece would be lost by replacing its file ('' when it would not)."""
+        carrier = self.coverage.carrier(piece)
+        if carrier is None:
+            return "" if self.coverage.said(piece) else "text"
+        if piece["reach"] == "on-request":
+            return ""
+        short = [name for name in readers if carrier.key not in self.full.get(name, set())]
+        return ", ".join(short)
+
+
+def _in_full(judged: list[Judged]) -> dict[str, set[str]]:
+    """Provider → the keys of the rules some file it reads carries in full."""
+    from mj_policy import providers
+
+    readers: dict[str, set[str]] = {}
+    for name, row in providers.table().items():
+        readers.setdefault(row.target, set()).add(name)
+    out: dict[str, set[str]] = {}
+    for item in judged:
+        projection, text = item.rendered.projection, item.rendered.generated
+        keys = {d.rule.key for d in projection.inline if d.text(2) in text}
+        if projection.rule is not None and projection.rule.text(1) in text:
+            keys.add(projection.rule.rule.key)
+        for name in {projection.provider} | readers.get(projection.target, set()):
+            out.setdefault(name, set()).update(keys)
+    return out
 
 
 def _target(item: Judged) -> str:
     return item.rendered.projection.target
 
 
-def _judge(root: Path, item: Judged, coverage: importcover.Coverage, data: Inputs) -> Judged:
+def _judge(root: Path, item: Judged, seen: Seen, data: Inputs) -> Judged:
     from mj_policy import importsources
     from mj_policy import region
 
@@ -89,7 +130,7 @@ def _judge(root: Path, item: Judged, coverage: importcover.Coverage, data: Input
     source = importsources.classify(projection.target)
     if source is None:
         return item
-    pieces, missing = _pieces(root, source, coverage)
+    pieces, missing = _pieces(root, source, seen)
     if not pieces or (missing and item.state not in (targets.UNSTAMPED, targets.APPEND)):
         return item  # a host's own text beside the region it already has stays its own
     new = item.new
@@ -102,24 +143,33 @@ def _judge(root: Path, item: Judged, coverage: importcover.Coverage, data: Input
     return handed
 
 
-def _pieces(root: Path, source: Source, coverage: importcover.Coverage) -> tuple[int, str]:
-    """How many pieces the file holds, and the lines of those no rule carries ('')."""
+def _pieces(root: Path, source: Source, seen: Seen) -> tuple[int, str]:
+    """How many pieces the file holds, and what replacing it would lose ('' for nothing): the
+    lines no rule carries, and those a client that read them in full would get as a pointer."""
     from mj_policy import importfacts
     from mj_policy import importread
 
     reading = importread.read(root, source)
     records = [r for r in importfacts.records(reading) if r["kind"] == "piece"]
-    carried = [coverage.of(r) is not None for r in records]
-    gaps = [
-        f"{r['lines'][0]}-{r['lines'][1]}" for r, ok in zip(records, carried, strict=True) if not ok
-    ]
-    missing = (
-        f"lines {', '.join(gaps)} hold text no rule carries, in a file imported before — "
-        "import them with `majordomus init --import --extend`"
-        if gaps
-        else ""
-    )
-    return len(records), missing
+    lost: dict[str, list[str]] = {}
+    for record in records:
+        why = seen.gap(record, source.providers)
+        if why:
+            lost.setdefault(why, []).append(f"{record['lines'][0]}-{record['lines'][1]}")
+    said = []
+    for why, spans in lost.items():
+        if why == "text":
+            said.append(
+                f"lines {', '.join(spans)} hold text no rule carries, in a file imported "
+                "before — import them with `majordomus init --import --extend`"
+            )
+        else:
+            said.append(
+                f"lines {', '.join(spans)} would reach {why} only as a pointer (past the "
+                "always-loaded budget) — raise `context.always_loaded_budget_lines` in the "
+                "policy, or shorten those rules"
+            )
+    return len(records), "; ".join(said)
 
 
 def _served(planned: list[Projection]) -> set[str]:
@@ -131,9 +181,7 @@ def _served(planned: list[Projection]) -> set[str]:
     return names | {k for k, v in providers.table().items() if v.target in written}
 
 
-def _leftover(
-    root: Path, path: str, coverage: importcover.Coverage, served: set[str]
-) -> Leftover | None:
+def _leftover(root: Path, path: str, seen: Seen, served: set[str]) -> Leftover | None:
     import os
 
     from mj_core import confine
@@ -148,7 +196,7 @@ def _leftover(
         return None
     if orphans.stamp_state(full, path) is not None:
         return None  # written by `update`: an orphan's business
-    pieces, missing = _pieces(root, source, coverage)
+    pieces, missing = _pieces(root, source, seen)
     if not pieces:
         return None
     found = Leftover(source.providers[0], path, not missing)
