@@ -112,14 +112,22 @@ def test_scope_violation_staged_and_committed(layer_repo: Repo) -> None:
     assert "config/secret.example" in layer_repo.shell(reproduce(committed.out)[0]).out
 
 
-def test_layer_and_projection_targets_are_always_in_scope(layer_repo: Repo) -> None:
+def test_the_layer_is_always_in_scope_a_projection_only_as_update_writes_it(
+    layer_repo: Repo,
+) -> None:
     started(layer_repo, "lib")
     layer_repo.write(".ai/repo/project/notes.md", "n\n")
-    layer_repo.write("CLAUDE.md", "c\n")
     layer_repo.commit("layer edits")
     result = layer_repo.mj("check")
     assert result.code == 0, result
     assert "FAIL" not in result.out
+    assert layer_repo.mj("update").code == 0
+    assert layer_repo.mj("check").code == 0
+    layer_repo.write("CLAUDE.md", "c\n")
+    layer_repo.commit("a projection written by hand")
+    edited = layer_repo.mj("check")
+    assert edited.code == 10 and "FAIL scope       CLAUDE.md" in edited.out, edited
+    assert "`majordomus update` writes this file, but not as it is now" in edited.out
 
 
 def test_divergence_labels_from_real_histories(layer_repo: Repo) -> None:

@@ -125,9 +125,11 @@ def test_every_drift_category_is_found_and_reproduced(working: Repo, tmp_path: P
         "records": "worktrees/wt",
     }
     assert set(shows) <= set(found), found
+    # the hand-edited projection is outside the scope too: it is not as `update` writes it
+    assert sorted(f["subject"] for f in found["scope"]) == ["AGENTS.md", "outside.txt"]
     for category, text in shows.items():
         for finding in found[category]:
-            _reproduces(repo, finding, text)
+            _reproduces(repo, finding, finding["subject"] if category == "scope" else text)
     # the policy's drift is each projection whose text the policy changed, AGENTS.md (edited
     # by hand as well) being the projection's drift instead
     assert {f["subject"] for f in found["policy"]} >= {"GEMINI.md", "docs/AI_INSTRUCTIONS.md"}

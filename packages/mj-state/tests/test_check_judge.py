@@ -61,6 +61,19 @@ def test_a_touched_file_outside_the_scope_fails_with_its_reproduce(tmp_path: Pat
     assert "git status --porcelain -- docs/notes.md" in scope["reproduce"]
 
 
+def test_a_file_the_tool_writes_but_not_as_it_is_says_which_command(tmp_path: Path) -> None:
+    touched = ["lib/greeting.py", "CLAUDE.md", ".claude/settings.json"]
+    unlike = [[".claude/settings.json", "majordomus capture install"]]
+    code, found = judge(facts(git={"touched": touched, "own": [], "unlike": unlike}), tmp_path)
+    assert code == 10
+    assert [(c, s) for c, s, _ in failures(found)] == [
+        ("scope", "CLAUDE.md"),  # not recognised as the tool's own: outside, as any file
+        ("scope", ".claude/settings.json"),
+    ]
+    said = failures(found)[1][2]
+    assert "`majordomus capture install` writes this file, but not as it is now" in said
+
+
 def test_a_chain_broken_at_a_line_fails_naming_it(tmp_path: Path) -> None:
     clean = facts()[1]
     chain = {**clean["chain"], "broken": [1, "`prev` is not the hash of the line before it"]}

@@ -35,6 +35,9 @@ def test_empty_member_is_usage(tmp_path: Path) -> None:
 def test_outside_uses_path_boundaries() -> None:
     touched = ["lib/a.py", "library/b.py", "lib", ".ai/local/x", "CLAUDE.md", "docs/CLAUDE.md"]
     allowed = scope.always_allowed({"projections": [{"target": "CLAUDE.md"}]})
-    assert allowed == [".ai", "CLAUDE.md"]
-    assert scope.outside(touched, ["lib"], allowed) == ["library/b.py", "docs/CLAUDE.md"]
+    assert allowed == [".ai"]  # a projection target is in scope only as `update` writes it
+    assert scope.outside(touched, ["lib"], allowed) == ["library/b.py", "CLAUDE.md",
+                                                        "docs/CLAUDE.md"]  # fmt: skip
+    own = ["CLAUDE.md"]  # the tool's own write, recognised by `scope.writes`
+    assert scope.outside(touched, ["lib"], allowed, own) == ["library/b.py", "docs/CLAUDE.md"]
     assert scope.outside(touched, ["."], []) == []

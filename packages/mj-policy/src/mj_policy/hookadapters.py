@@ -124,6 +124,20 @@ def entries(provider: str) -> Record:
     return out
 
 
+def settings_text(provider: str) -> str:
+    """The settings file `install` writes where there is none: the adapter's entries alone."""
+    return json.dumps({"hooks": entries(provider)}, indent=2) + "\n"
+
+
+def shims(provider: str) -> dict[str, str]:
+    """Each shim `install` writes, by repository-relative path, with its exact text."""
+    adapter = ADAPTERS[provider]
+    return {
+        f"{adapter['hooks']}/{shim}": shim_text(provider, event)
+        for event, (shim, _) in adapter["events"].items()
+    }
+
+
 def _settings(root: Path, provider: str) -> Record | None:
     path = root / ADAPTERS[provider]["settings"]
     try:
@@ -176,7 +190,7 @@ def install(root: Path, provider: str, program: str | None) -> Record:
     settings = _settings(root, provider)
     missing: Record = {}
     if settings is None:
-        body = json.dumps({"hooks": entries(provider)}, indent=2) + "\n"
+        body = settings_text(provider)
         atomic.create(root / adapter["settings"], body.encode(), mode=0o644, root=root)
         written.append(adapter["settings"])
     else:

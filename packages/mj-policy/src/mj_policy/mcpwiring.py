@@ -130,6 +130,20 @@ def install(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     yield {**record, "state": "wired", "action": "wrote", "text": snippet(provider)}
 
 
+def written(provider: providers.Provider, text: str | None) -> str | None:
+    """What `install --write` makes of the file's text (None: no file): the text with the
+    entry added, or the text as it was when install writes nothing (the entry is there, one of
+    that name differs, or the file does not parse)."""
+    block = _block(provider)
+    try:
+        data = _parsed(block, text) if text is not None else None
+    except ContractUnmet:
+        return text
+    if state(data, provider) in ("wired", "other"):
+        return text
+    return _added(block, data, text)
+
+
 def _added(block: dict[str, str], data: dict[str, Any] | None, text: str | None) -> str:
     if block["format"] == "toml":
         entry = f'[{block["table"]}.{NAME}]\ncommand = "{ENTRY["command"]}"\nargs = ["mcp"]\n'

@@ -56,9 +56,13 @@ def gather(root: Path, mode: str = "check") -> Iterator[Record]:
         text, problem = questions.read(layer.state)
         where, status, changed = pending.result()
     if record is not None:
+        from mj_state import scope
+
         here = identity.from_where(root, *where)
         touched = list(dict.fromkeys([*status, *changed]))
-        yield fact("git", here=here, touched=touched, label=identity.label(root, record, here))
+        writes = scope.writes(layer, base or "", here.get("head"), status, changed)
+        label = identity.label(root, record, here)
+        yield fact("git", here=here, touched=touched, label=label, **writes)
     scan = situation.scan  # the task's own lines: the whole ledger is doctor's to judge
     problems = [list(p) for p in scan.problems]
     yield fact("ledger", count=len(scan.rows), problems=problems)

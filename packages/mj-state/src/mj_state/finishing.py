@@ -52,6 +52,7 @@ def facts(
         where, status, changed = pending.result()
     here = identity.from_where(root, *where)
     touched = list(dict.fromkeys([*status, *changed]))  # what `scope.touched` gives
+    writes = scope.writes(layer, str(task["head"]), here.get("head"), status, changed)
     policy = layer.policy.data
     allowed = scope.always_allowed(policy)
     out: Record = {
@@ -63,6 +64,8 @@ def facts(
         "scope": list(task["scope"]),
         "touched": touched,
         "allowed": allowed,  # paths always writable; the judge names what lies outside
+        "own": writes["own"],  # files majordomus wrote, as it writes them
+        "unlike": writes["unlike"],  # files it writes, edited since or left stale
         "base": str(task["head"]),
         "state": {"label": identity.label(root, task, here), "recorded_head": str(task["head"])},
         "trust": [f.record() for f in trust_findings(layer, situation)],

@@ -64,7 +64,7 @@ def all_findings(facts: Facts, record: Record) -> Iterator[Finding]:
     if situation.copy_problem is not None:
         yield unreadable_copy(place, situation.copy_problem)
     yield from taskstate.copy_findings(place, situation)
-    yield from scope_findings(place, record, list(git.get("touched") or []))
+    yield from scope_findings(place, record, list(git.get("touched") or []), git)
     interval = str(facts.get("profile").get("interval"))
     yield checkpoint(place, record, interval, int(facts.get("clock").get("now") or 0))
     found = taskstate.blockers(
@@ -134,10 +134,16 @@ def state(record: Record, found: str, now: Record) -> Finding:
     )
 
 
-def scope_findings(place: Place, record: Record, touched: list[str]) -> Iterator[Finding]:
+def scope_findings(
+    place: Place, record: Record, touched: list[str], writes: Record | None = None
+) -> Iterator[Finding]:
+    """A FAIL per touched path outside the claims, `.ai/` and the tool's own writes (`writes`:
+    `scope.writes`); a file a command writes but not as it writes it says which command."""
     claims = list(record["scope"])
     head = str(record["head"])
-    outside = scope.outside(touched, claims, scope.always_allowed(place.policy))
+    own = list((writes or {}).get("own") or [])
+    unlike = {str(path): str(command) for path, command in (writes or {}).get("unlike") or []}
+    outside = scope.outside(touched, claims, scope.always_allowed(place.policy), own)
     shown = ", ".join(claims)
     for path in outside:
         quoted = shlex.quote(path)
@@ -145,11 +151,19 @@ def scope_findings(place: Place, record: Record, touched: list[str]) -> Iterator
             "FAIL",
             "scope",
             path,
-            f"outside claimed scope ({shown})",
+            f"outside claimed scope ({shown}){_unlike(unlike.get(path))}",
             f"git status --porcelain -- {quoted}; git diff --name-only {head[:7]} HEAD -- {quoted}",
         )
     if not outside:
-        yield Finding("OK", "scope", shown, f"{len(touched)} file(s) touched, all within scope")
+        mine = f" ({len(own)} written by majordomus as it writes them)" if own else ""
+        message = f"{len(touched)} file(s) touched, all within scope{mine}"
+        yield Finding("OK", "scope", shown, message)
+
+
+def _unlike(command: str | None) -> str:
+    if command is None:
+        return ""
+    return f"; `{command}` writes this file, but not as it is now (edited, or stale)"
 
 
 def checkpoint(place: Place, record: Record, interval: str, now: int) -> Finding:

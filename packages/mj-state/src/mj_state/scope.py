@@ -1,8 +1,10 @@
 """Scope claims: normalised at `start`, compared on path boundaries with `mj_core.paths.within`.
 
 Touched files are what git says changed since the task's head: porcelain status (staged,
-unstaged, untracked) plus `git diff --name-only <base>..HEAD`. Paths under `.ai/` and the
-declared projection targets are always in scope.
+unstaged, untracked) plus `git diff --name-only <base>..HEAD`. Paths under `.ai/` are always in
+scope, and so is every file a majordomus command wrote outside it exactly as it writes it
+(`mj_state.ownwrites`: a projection, a capture hook, an MCP configuration) — an edited one is
+not.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
+
+    from mj_policy.layer import Layer
+
+    Record = dict[str, Any]
 
 
 def normalise(root: Path, argument: str) -> list[str]:
@@ -43,16 +49,40 @@ def touched(root: Path, base_head: str) -> list[str]:
     return list(found)
 
 
+def touched_and_writes(layer: Layer, base_head: str) -> tuple[list[str], Record]:
+    """`touched`, and the tool's own writes among them (`writes`)."""
+    status = git.status_paths(layer.root)
+    changed = git.changed_since(layer.root, base_head) if base_head else []
+    return list(dict.fromkeys([*status, *changed])), writes(
+        layer, base_head, "HEAD", status, changed
+    )
+
+
 def always_allowed(policy: dict[str, Any]) -> list[str]:
-    """`.ai` and every projection target the policy declares."""
-    allowed = [".ai"]
-    for projection in policy.get("projections") or []:
-        if isinstance(projection, dict) and isinstance(projection.get("target"), str):
-            allowed.append(projection["target"].rstrip("/"))
-    return allowed
+    """`.ai`: the layer and this checkout's state. (A projection target is in scope only as
+    `update` writes it: `writes`.)"""
+    return [".ai"]
 
 
-def outside(touched_paths: Iterable[str], scope: list[str], allowed: list[str]) -> list[str]:
-    """The touched paths no claim and no always-allowed path contains."""
+def writes(layer: Layer, base: str, head: str | None, status: list[str],
+           changed: list[str]) -> Record:  # fmt: skip
+    """The tool's own writes among the touched paths (`ownwrites.recognise`): a path the
+    working tree changed is judged as it is on disk, one the task's commits changed as HEAD
+    (`head`) holds it — both, when both changed it."""
+    from mj_state import ownwrites
+
+    places: list[tuple[str | None, list[str]]] = [(None, status)]
+    if head and changed:
+        places.append((head, changed))
+    return ownwrites.recognise(layer, base, places)
+
+
+def outside(
+    touched_paths: Iterable[str], scope: list[str], allowed: list[str], own: Iterable[str] = ()
+) -> list[str]:
+    """The touched paths no claim, no always-allowed path and no own write contains."""
     claims = [*scope, *allowed]
-    return [p for p in touched_paths if not any(paths.within(p, c) for c in claims)]
+    mine = set(own)
+    return [
+        p for p in touched_paths if p not in mine and not any(paths.within(p, c) for c in claims)
+    ]

@@ -57,12 +57,26 @@ def _scope(f: Facts) -> tuple[bool, str, str]:
     repro = (
         f"git status --porcelain --untracked-files=all; git diff --name-only {f['base'][:7]} HEAD"
     )
-    claims_and_allowed = [*f["scope"], *(f.get("allowed") or [])]
-    outside = [p for p in f["touched"] if not any(paths.within(p, c) for c in claims_and_allowed)]
+    outside = outside_scope(f)
     if outside:
         shown = ", ".join(outside[:5]) + (" …" if len(outside) > 5 else "")
-        return False, f"{shown} — outside claimed scope ({claims})", repro
-    return True, f"{len(f['touched'])} file(s), all within {claims}", repro
+        unlike = [str(path) for path, _ in f.get("unlike") or [] if path in outside]
+        stale = f"; {', '.join(unlike[:3])} not as majordomus writes it" if unlike else ""
+        return False, f"{shown} — outside claimed scope ({claims}){stale}", repro
+    own = len(f.get("own") or [])
+    mine = f" ({own} written by majordomus as it writes them)" if own else ""
+    return True, f"{len(f['touched'])} file(s), all within {claims}{mine}", repro
+
+
+def outside_scope(f: Facts) -> list[str]:
+    """The touched paths no claim, no always-allowed path and no own write of the tool holds."""
+    claims_and_allowed = [*f["scope"], *(f.get("allowed") or [])]
+    own = set(f.get("own") or [])
+    return [
+        p
+        for p in f["touched"]
+        if p not in own and not any(paths.within(p, c) for c in claims_and_allowed)
+    ]
 
 
 def _verification(f: Facts) -> tuple[bool, str, str]:

@@ -77,7 +77,7 @@ def verification(facts: WatchFacts) -> Iterator[Finding]:
 def scope(facts: WatchFacts) -> Iterator[Finding]:
     record = _own(facts)
     if record is not None and record["outcome"] == "active":
-        yield from judge.scope_findings(facts.place, record, facts.touched)
+        yield from judge.scope_findings(facts.place, record, facts.touched, facts.writes)
 
 
 def checkpoint(facts: WatchFacts) -> Iterator[Finding]:

@@ -47,8 +47,8 @@ def scope_integrity(facts: Facts) -> Iterator[Finding]:
     found = _active(facts)
     if found:
         layer, record = found
-        touched = scope.touched(layer.root, str(record["head"]))
-        yield from judge.scope_findings(Place.of(layer), record, touched)
+        touched, writes = scope.touched_and_writes(layer, str(record["head"]))
+        yield from judge.scope_findings(Place.of(layer), record, touched, writes)
 
 
 def state_consistency(facts: Facts) -> Iterator[Finding]:

@@ -122,6 +122,11 @@ class WatchFacts(Facts):
         return [str(p) for p in self.get("task").get("touched") or []]
 
     @property
+    def writes(self) -> dict[str, Any]:
+        """The tool's own writes among `touched` (`mj_state.scope.writes`)."""
+        return dict(self.get("task").get("writes") or {})
+
+    @property
     def interval(self) -> str:
         return str(self.get("task").get("interval"))
 

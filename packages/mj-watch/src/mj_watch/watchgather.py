@@ -86,14 +86,14 @@ def _task(root: Path, lay: Layer, situation: taskstate.Situation) -> Record:
         interval = start.interval(lay, profile)
     except MjError:
         interval = str(lay.policy.data["profiles"]["checkpoint_interval_default"])
-    label, touched = None, None
+    label, touched, writes = None, None, None
     active = situation.active_record()
     if active is not None:
         from mj_state import scope as claims
 
         label = identity.label(root, active, now)
-        touched = claims.touched(root, str(active["head"]))
-    return fact("task", now=now, label=label, touched=touched, interval=interval)
+        touched, writes = claims.touched_and_writes(lay, str(active["head"]))
+    return fact("task", now=now, label=label, touched=touched, writes=writes, interval=interval)
 
 
 def _records(root: Path, lay: Layer) -> Record:
