@@ -140,13 +140,18 @@ def test_a_forged_stamp_or_marker_buys_no_exemption(layer_repo: Repo) -> None:
     for path, text in forged.items():
         layer_repo.write(path, text)
     layer_repo.write("elsewhere/shim-copy", shim)
+    other = layer_repo.root / ".claude/hooks/majordomus-session-end"  # names another program
+    named = [line for line in other.read_text().splitlines() if line.startswith("majordomus=")]
+    assert len(named) == 1, other.read_text()
+    other.write_text(other.read_text().replace(named[0], "majordomus=/tmp/not-majordomus"))
     hooks = layer_repo.root / ".gemini/hooks"
     real = hooks / "majordomus-capture"
     real.rename(layer_repo.root / "elsewhere/capture")
     os.symlink("../../elsewhere/capture", real)  # a link whose target reads as the shim
     found = scope_failures(layer_repo, "check")
     assert sorted(found) == sorted([*forged, "elsewhere/capture", "elsewhere/shim-copy",
-                                    ".gemini/hooks/majordomus-capture"]), found  # fmt: skip
+                                    ".gemini/hooks/majordomus-capture",
+                                    ".claude/hooks/majordomus-session-end"]), found  # fmt: skip
 
 
 def test_a_projection_left_stale_is_named_for_update(layer_repo: Repo) -> None:

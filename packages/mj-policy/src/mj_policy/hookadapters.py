@@ -129,15 +129,6 @@ def settings_text(provider: str) -> str:
     return json.dumps({"hooks": entries(provider)}, indent=2) + "\n"
 
 
-def shims(provider: str) -> dict[str, str]:
-    """Each shim `install` writes, by repository-relative path, with its exact text."""
-    adapter = ADAPTERS[provider]
-    return {
-        f"{adapter['hooks']}/{shim}": shim_text(provider, event)
-        for event, (shim, _) in adapter["events"].items()
-    }
-
-
 def _settings(root: Path, provider: str) -> Record | None:
     path = root / ADAPTERS[provider]["settings"]
     try:

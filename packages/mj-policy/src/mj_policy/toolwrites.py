@@ -59,24 +59,46 @@ def writers(layer: Layer, paths: Iterable[str]) -> dict[str, list[Writer]]:
 
 
 def _capture(layer: Layer, paths: list[str]) -> Iterable[tuple[str, Writer]]:
+    from mj_core import selfexe
+
     from mj_policy import hookadapters
 
+    ours = selfexe.program()
     for provider, adapter in hookadapters.ADAPTERS.items():
-        shims = hookadapters.shims(provider)
+        events = {f"{adapter['hooks']}/{shim}": event
+                  for event, (shim, _) in adapter["events"].items()}  # fmt: skip
         for path in paths:
             if path == adapter["settings"]:
-                yield path, _fixed(hookadapters.settings_text(provider), only_new=True)
-            elif path in shims:
-                yield path, _fixed(shims[path], only_new=False)
+                yield path, _settings(hookadapters.settings_text(provider))
+            elif path in events:
+                yield path, _shim(provider, events[path], ours)
 
 
-def _fixed(text: str, *, only_new: bool) -> Writer:
-    """`capture install`: a shim is written as it is; the settings only where there are none."""
+def _settings(text: str) -> Writer:
+    """`capture install` writes the settings only where there are none."""
 
     def after(old: Text) -> Text:
-        return text if old is None or not only_new else old
+        return text if old is None else old
 
     return Writer("majordomus capture install", after)
+
+
+def _shim(provider: str, event: str, ours: str | None) -> Writer:
+    """`capture install` writes a shim naming the majordomus it runs as (this one); a shim it
+    wrote naming this same file by another path, or asking PATH, is one it leaves alone."""
+    from mj_core import selfexe
+
+    from mj_policy import hookadapters
+
+    text = hookadapters.shim_text(provider, event, ours)
+
+    def same(now: Text) -> Text:
+        named = hookadapters.program_of(now or "")
+        if now != hookadapters.shim_text(provider, event, named):
+            return now
+        return text if named is None or selfexe.same(named, ours or "") else now
+
+    return Writer("majordomus capture install", lambda _: text, same)
 
 
 def _mcp(layer: Layer, paths: list[str]) -> Iterable[tuple[str, Writer]]:
