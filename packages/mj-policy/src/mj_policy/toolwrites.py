@@ -143,13 +143,13 @@ def _update(rendered: Rendered, data: Inputs) -> Writer:
 
     def after(old: Text) -> Text:
         try:
-            return targets.judge(rendered, data, old).new
+            return targets.judge(rendered, data.policy_file, old).new
         except MjError:  # region markers update refuses to touch
             return old
 
     def same(now: Text) -> Text:
         try:
-            seen = targets.judge(rendered, data, now)
+            seen = targets.judge(rendered, data.policy_file, now)
         except MjError:
             return now
         return seen.new if now and seen.state in (targets.CURRENT, targets.RESTAMP) else now
