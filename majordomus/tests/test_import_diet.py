@@ -33,7 +33,7 @@ BANNED = (
     "mcp",  # the MCP SDK: `majordomus mcp` imports it when it serves, nothing else does
 )
 PACKAGES = (mj_core, mj_policy, mj_state, mj_context, mj_watch)
-NOT_LOADED_AT_START = ("mj_core.yamlevents",)
+NOT_LOADED_AT_START = ("mj_core.yamlevents", "mj_core.credentialscan")  # imported on demand
 DISPATCHER = ("cli", "compose", "render", "invocation", "commands")
 OFF_THE_HOOK_PATH = ("bench", "tour")
 PROBE = """

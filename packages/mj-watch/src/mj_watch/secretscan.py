@@ -12,7 +12,6 @@ changes no verdict.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from mj_core import jsonl
@@ -30,6 +29,7 @@ _MODULES = ("credentials", "credentialgate", "credentialscan", "credentialshapes
 
 def version() -> str:
     """The detector's version: the library's, and a digest of our modules' source."""
+    import hashlib  # only a run that scans the tree hashes
     import importlib.util
 
     from mj_core import credentials
@@ -67,6 +67,8 @@ class Scan:
 
     def file(self, relative: str, data: bytes) -> None:
         """Scan one tracked file's bytes (or take what the cache kept for them)."""
+        import hashlib
+
         key = hashlib.sha256(data).hexdigest()
         found = self.seen.get(key, self.kept.get(key))
         if not isinstance(found, list):
