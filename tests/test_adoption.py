@@ -88,7 +88,7 @@ def test_following_inits_next_steps_ends_in_a_first_commit_through_the_hooks(
     if readme is not None:
         assert text.startswith(readme)  # the repository's own text is kept byte for byte
     hook = (repo.root / ".git/hooks/pre-commit").read_text()
-    assert hook == f"#!/bin/sh\n{exe('majordomus')} doctor || exit $?\n"
+    assert hook == f"#!/bin/sh\n{exe('majordomus')} doctor --brief || exit $?\n"
     assert repo.mj("doctor").code == 0
 
 

@@ -159,7 +159,7 @@ def test_lifecycle_events_drive_the_episode_and_stamp_the_ledger(layer_repo: Rep
     (closed,) = (layer_repo.root / ".ai/repo/sessions").glob("*.md")
     text = closed.read_text()
     assert "outcome: closed" in text and "provider: claude-code" in text
-    assert "handovers:\n  - .ai/local/state/handovers/" in text
+    assert "handovers:\n  - 20" in text and ".ai/local" not in text  # by identity
     assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()
 
 

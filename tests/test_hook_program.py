@@ -71,7 +71,7 @@ def test_init_names_the_majordomus_it_ran_from_and_the_hooks_run_without_path(
     repo = adopted(layer_repo)
     lines = printed(repo.mj("init", "--extend").out)
     assert lines == {
-        ".git/hooks/pre-commit": f"{shlex.quote(exe('majordomus'))} doctor || exit $?",
+        ".git/hooks/pre-commit": f"{shlex.quote(exe('majordomus'))} doctor --brief || exit $?",
         ".git/hooks/pre-push": f"{shlex.quote(exe('majordomus'))} finish --check || exit $?",
     }
     for hook, line in lines.items():
@@ -96,7 +96,7 @@ def test_a_path_with_a_space_is_quoted_and_proven(layer_repo: Repo, tmp_path: Pa
         check=False,
     )
     lines = printed(init.stdout)
-    assert lines[".git/hooks/pre-commit"] == f"'{tool}' doctor || exit $?", init.stdout
+    assert lines[".git/hooks/pre-commit"] == f"'{tool}' doctor --brief || exit $?", init.stdout
     for hook, line in lines.items():
         install(repo, hook, line)
     doctor = subprocess.run(
@@ -112,7 +112,7 @@ def test_a_path_with_a_space_is_quoted_and_proven(layer_repo: Repo, tmp_path: Pa
 
 def test_a_lookalike_first_on_path_is_not_reported_wired(layer_repo: Repo, tmp_path: Path) -> None:
     repo = adopted(layer_repo)
-    install(repo, ".git/hooks/pre-commit", "majordomus doctor || exit $?")
+    install(repo, ".git/hooks/pre-commit", "majordomus doctor --brief || exit $?")
     install(repo, ".git/hooks/pre-push", "majordomus finish --check || exit $?")
     assert repo.mj("doctor").code == 0  # bare, and PATH finds doctor's own file: wired
     fake = tmp_path / "fake"
@@ -134,7 +134,7 @@ def test_a_hook_naming_another_installation_is_not_wired(layer_repo: Repo, tmp_p
     other.mkdir()
     (other / "majordomus").write_text("#!/bin/sh\nexit 0\n")
     (other / "majordomus").chmod(0o755)
-    install(repo, ".git/hooks/pre-commit", f"{other}/majordomus doctor || exit $?")
+    install(repo, ".git/hooks/pre-commit", f"{other}/majordomus doctor --brief || exit $?")
     install(repo, ".git/hooks/pre-push", f"{exe('majordomus')} finish --check || exit $?")
     result = repo.mj("doctor")
     (wiring,) = [f for f in failures(result.out) if f[0] == "wiring"]

@@ -75,7 +75,7 @@ def test_the_vendored_package_matches_its_manifest_byte_for_byte(git_repo: Repo)
 def test_init_prints_the_two_hook_lines_and_installs_no_hook(git_repo: Repo) -> None:
     result = git_repo.mj("init")
     assert hook_lines(result.out) == [
-        (".git/hooks/pre-commit", f"{exe('majordomus')} doctor || exit $?"),
+        (".git/hooks/pre-commit", f"{exe('majordomus')} doctor --brief || exit $?"),
         (".git/hooks/pre-push", f"{exe('majordomus')} finish --check || exit $?"),
     ]
     hooks = git_repo.root / ".git" / "hooks"

@@ -106,7 +106,9 @@ def test_every_ledger_line_while_open_is_stamped_and_the_record_lists_them(
     task_id = next(line["task_id"] for line in stamped if line["event"] == "task.started")
     assert f"tasks:\n  - {task_id}\n" in text and f"task_id: {task_id}\n" in text
     assert "title: the work\n" in text and "profile: implementation\n" in text
-    assert wrote.out.strip() in text  # the checkpoint's path
+    name = wrote.out.strip().rsplit("/", 1)[-1].removesuffix(".md")
+    assert f"checkpoints:\n  - {name}\n" in text  # the checkpoint by its record's name
+    assert ".ai/local" not in text
     assert "decisions:\n  - inside\n" in text and "before the session" not in text
     assert 'questions:\n  - "which way?"\n' in text
     assert "outcome: closed" in text and "commits:\n  - " in text

@@ -45,8 +45,8 @@ def test_tour_runs_the_task_lifecycle(git_repo: Repo, tmp_path: Path) -> None:
         assert f"task.checkpoint  session={session}" in stamp
         assert ".ai/repo/sessions/" in step(result.out, "session close")
         record = next(b for b in blocks if "the record the sitting left" in b.split("\n", 1)[0])
-        assert f"session_id: {session}" in record and "checkpoints:\n  - .ai/local/" in record
-        assert "handovers:\n  - .ai/local/state/handovers/" in record
+        assert f"session_id: {session}" in record and "checkpoints:\n  - 20" in record
+        assert "handovers:\n  - 20" in record and ".ai/local" not in record  # by identity
         story = step(result.out, "history")
         events = ("task.started", "task.checkpoint", "task.handed_over", "task.finished")
         for event in (*events, "session.started", "session.closed"):

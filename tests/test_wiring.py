@@ -78,7 +78,7 @@ def edit_policy(repo: Repo, old: str, new: str) -> None:
 def test_the_printed_hook_lines_gate_commits_end_to_end(adopted: Repo) -> None:
     lines = hook_lines(adopted)
     assert lines == [  # the majordomus `init` ran as, named on the line
-        (".git/hooks/pre-commit", f"{exe('majordomus')} doctor || exit $?"),
+        (".git/hooks/pre-commit", f"{exe('majordomus')} doctor --brief || exit $?"),
         (".git/hooks/pre-push", f"{exe('majordomus')} finish --check || exit $?"),
     ]
     wire(adopted)
@@ -108,7 +108,7 @@ def test_a_hook_that_swallows_the_exit_is_a_failure(adopted: Repo) -> None:
     found = {(f[0], f[1]): f for f in failures(result.out)}
     _, _, message, reproduce = found[("wiring", "doctor-on-commit")]
     assert "swallows the exit code" in message and "|| true" in message
-    assert "majordomus doctor || true" in adopted.shell(reproduce).out
+    assert "majordomus doctor --brief || true" in adopted.shell(reproduce).out
     assert ("hooks", ".git/hooks/pre-commit") in found
 
 

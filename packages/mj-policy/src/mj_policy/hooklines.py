@@ -3,7 +3,8 @@
 `init` prints them and installs nothing; `doctor` verifies that they are wired. An entry whose
 `path` is the bare `majordomus` is printed with the executable this process runs as
 (`mj_core.selfexe`, quoted for the shell), so the hook finds the tool where the person
-installed it, whatever the PATH git runs the hook with.
+installed it, whatever the PATH git runs the hook with, and with the options that keep a
+hook quiet (`PRINTING`): `doctor --brief` prints one line when nothing fails.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
+
+# options a hook adds after a declared majordomus command that change only how much it prints,
+# never what it checks or its exit code; doctor's wiring proof takes the call with them as the
+# declared one (`mj_watch.hookcall.same_args`)
+PRINTING: dict[tuple[str, ...], tuple[str, ...]] = {("doctor",): ("--brief",)}
 
 
 def hooks_dir(root: Path) -> Path:
@@ -61,8 +67,11 @@ def lines(root: Path) -> list[tuple[str, str]]:
         if not isinstance(wired, str) or not wired.startswith("git-hook:"):
             continue
         path = str(entry.get("path"))
+        args = [str(arg) for arg in entry.get("args") or []]
+        if path == selfexe.NAME:
+            args += PRINTING.get(tuple(args), ())
         program = here if path == selfexe.NAME and here else path
-        command = shlex.join([program, *map(str, entry.get("args") or [])])
+        command = shlex.join([program, *args])
         out.append(
             (shown(root, directory / wired.removeprefix("git-hook:")), f"{command} || exit $?")
         )

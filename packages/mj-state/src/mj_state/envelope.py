@@ -2,7 +2,9 @@
 
 Never a time window: a line belongs to the episode exactly when its envelope's `session` names
 it (SCHEMAS, the session record). A line without one belongs to no episode. Order is the
-ledger's, which is the order the lines were written.
+ledger's, which is the order the lines were written. Each list carries the identity its kind
+has: a task's id, a checkpoint's or handover's record name — never a path under `.ai/local/`,
+which the shared record's readers in other checkouts could not open.
 """
 
 from __future__ import annotations
@@ -62,9 +64,9 @@ def lists(lines: list[Record]) -> dict[str, list[str]]:
             add("issues", line.get("issue"))
         add("milestones", line.get("milestone"))
         if event == "task.checkpoint":
-            add("checkpoints", line.get("checkpoint_path"))
+            add("checkpoints", identity(line.get("checkpoint_path")))
         elif event == "task.handed_over":
-            add("handovers", line.get("handover_path"))
+            add("handovers", identity(line.get("handover_path")))
         elif event == "decision.recorded":
             add("decisions", line.get("decision"))
         elif event == "question.opened":
@@ -72,6 +74,15 @@ def lists(lines: list[Record]) -> dict[str, list[str]]:
         elif event == "task.evidence":
             add("evidence", line.get("artifact") or line.get("command"))
     return found
+
+
+def identity(path: object) -> object:
+    """A checkpoint's or a handover's identity: its record's name without `.md` (the ledger
+    line holds its path under `.ai/local/`, which no other checkout can open; the shared
+    session record names it, as the record names itself)."""
+    if not isinstance(path, str) or not path.endswith(".md"):
+        return path
+    return path.rsplit("/", 1)[-1][: -len(".md")]
 
 
 def started(lines: list[Record]) -> Record | None:

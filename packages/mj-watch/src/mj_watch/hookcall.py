@@ -59,9 +59,18 @@ def printed(text: str) -> list[str] | None:
     return words
 
 
+def same_args(found: Sequence[str | None], declared: Sequence[str]) -> bool:
+    """Are `found` the declared arguments (the options `mj_policy.hooklines.PRINTING` names
+    for them allowed after them)?"""
+    from mj_policy.hooklines import PRINTING
+
+    wanted = list(declared)
+    return list(found) in (wanted, [*wanted, *PRINTING.get(tuple(wanted), ())])
+
+
 def proven(text: str, declared: Sequence[str], names: Sequence[str]) -> Verdict | None:
     """OK at line 2 when `text` is the printed hook for `declared`; None to ask the proof."""
     words = printed(text)
-    if words is None or not named(names, words[0]) or words[1:] != list(declared[1:]):
+    if words is None or not named(names, words[0]) or not same_args(words[1:], declared[1:]):
         return None
     return Verdict("ok", 2)

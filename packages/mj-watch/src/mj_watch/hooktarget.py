@@ -28,7 +28,7 @@ class Target:
 
     def matches(self, c: ast.Simple, loopvar: str | None) -> bool:
         values = _argv(c)
-        return bool(values) and self.named(values[0]) and values[1:] == self.args
+        return bool(values) and self.named(values[0]) and hookcall.same_args(values[1:], self.args)
 
     def named(self, value: str | None) -> bool:
         return hookcall.named(self.names, value)

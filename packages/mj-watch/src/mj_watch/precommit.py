@@ -19,6 +19,7 @@ from mj_core import files
 from mj_core import limits
 from mj_core.errors import MjError
 
+from mj_watch import hookcall
 from mj_watch import hookproof
 from mj_watch import hooktarget
 from mj_watch import precommit_args
@@ -132,7 +133,7 @@ def runs(settings: dict[str, Any], declared: Sequence[str], names: Sequence[str]
     """Why the hook does not run exactly `declared` every time (None when it does)."""
     argv = _argv(settings)
     target = hooktarget.Target(names, declared[1:])
-    if not argv or not target.named(argv[0]) or argv[1:] != list(declared[1:]):
+    if not argv or not target.named(argv[0]) or not hookcall.same_args(argv[1:], declared[1:]):
         return f"runs `{shlex.join(argv or [])}`, not `{target.shown}`"
     if settings.get("language") not in ("system", "unsupported"):
         return f"has language {settings.get('language')}; `system` runs the installed command"

@@ -23,6 +23,7 @@ from pathlib import Path
 from mj_core import git
 from mj_core.findings import Finding
 
+from mj_watch import hookcall
 from mj_watch import hookfiles
 from mj_watch import precommit
 from mj_watch import provingrun
@@ -120,7 +121,7 @@ class _Place:
             return _fail(entry, f"{where} was still running after {self.timeout:g} s: stopped")
         if run.code is None:
             return _fail(entry, f"{where} could not be run: {run.output}")
-        ran = entry.args in argv
+        ran = any(hookcall.same_args(a, entry.args) for a in argv)
         framework = entry.wired_by.startswith("pre-commit:")
         if ran and (run.code == SENTINEL or (framework and run.code != 0)):
             message = f"`{entry.command}` proven by running {where}: it exited {run.code}"
@@ -130,7 +131,7 @@ class _Place:
 
 def _why(entry: Entry, where: str, argv: list[list[str]], run: provingrun.Run) -> str:
     code, out = run.code, run.output
-    if entry.args in argv:
+    if any(hookcall.same_args(a, entry.args) for a in argv):
         return f"{where} ran `{entry.command}`, which exited {SENTINEL}, and then exited {code}"
     if argv:
         shown = "; ".join(shlex.join(["majordomus", *a]) for a in argv)
