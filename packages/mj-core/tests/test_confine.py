@@ -65,6 +65,40 @@ def test_a_linked_file_is_never_written_through(repo: Path, write: str) -> None:
     assert _outside(repo) == [] and target.is_symlink()
 
 
+@pytest.mark.parametrize(
+    "write", [w for w in STATE_WRITES if w in ("replace", "append_line", "append_block", "locked")]
+)
+def test_a_hard_linked_file_is_never_written(repo: Path, write: str) -> None:
+    """A second name for the file, outside the repository: append and rewrite refuse it."""
+    target = repo / ".ai/local/state/ledger.jsonl"
+    outside = repo.parent / "outside" / "ledger.jsonl"
+    outside.write_bytes(b"theirs\n")
+    os.link(outside, target)
+    with pytest.raises(Refused, match="is a hard link"):
+        STATE_WRITES[write](target)
+    assert outside.read_bytes() == b"theirs\n" and target.stat().st_nlink == 2
+
+
+def test_a_hard_link_made_after_the_look_is_refused_on_the_open_file(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The link count is asked of the locked descriptor, not only of the name looked at."""
+    target = repo / ".ai/local/state/ledger.jsonl"
+    target.write_bytes(b"ours\n")
+    looked = confine.final
+
+    def then_linked(where: confine.Place) -> object:
+        found = looked(where)
+        if not (repo.parent / "outside" / "ledger.jsonl").exists():
+            os.link(target, repo.parent / "outside" / "ledger.jsonl")
+        return found
+
+    monkeypatch.setattr(confine, "final", then_linked)
+    with pytest.raises(Refused, match="is a hard link"):
+        atomic.append_line(target, b"x\n")
+    assert target.read_bytes() == b"ours\n"
+
+
 def test_a_link_inside_ai_that_stays_inside_is_refused_too(repo: Path) -> None:
     (repo / ".ai/local/elsewhere").mkdir()
     (repo / ".ai/local/state/handovers").symlink_to(repo / ".ai/local/elsewhere")

@@ -159,10 +159,22 @@ def _lock(where: Place, mode: int) -> int:
             current = os.stat(where.name, dir_fd=where.fd, follow_symlinks=False).st_ino
         except FileNotFoundError:
             current = -1
-        if current == os.fstat(fd).st_ino:
+        opened = os.fstat(fd)
+        if current == opened.st_ino:
+            _one_name(fd, opened, where.shown)
             return fd
         os.close(fd)
     raise Refused(f"{where.shown}: replaced under every attempt to lock it")
+
+
+def _one_name(fd: int, opened: os.stat_result, shown: str) -> None:
+    """The file as opened and locked has one name, or it is closed and refused (15): asked of
+    the descriptor, so a link made after `confine.final` looked is refused too."""
+    try:
+        confine.one_name(opened, shown)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _open(where: Place, mode: int) -> int:

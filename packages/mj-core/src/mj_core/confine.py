@@ -6,8 +6,9 @@ The rules every write of the tool obeys (`mj_core.atomic` walks here before it w
 - elsewhere (projection targets, `.gitignore`) a parent may be a symbolic link only when its real
   path stays inside the repository;
 - nothing lands inside the git directory (a `.git` component, the real git dir or common dir);
-- the final component is never followed: a symbolic link or a directory where a file is
-  expected is refused (15).
+- the final component is never followed: a symbolic link, a directory where a file is
+  expected, or a file with a second name (a hard link: its link count above 1, so a write
+  would land in a file elsewhere too) is refused (15).
 Missing directories are made one at a time and opened without following links; below
 `.ai/local/` they are 0700 whatever the umask.
 """
@@ -214,7 +215,8 @@ def _inside(path: str, directory: str) -> bool:
 
 
 def final(where: Place) -> os.stat_result | None:
-    """The target's own status (not followed), None when absent; a link or a directory → 15."""
+    """The target's own status (not followed), None when absent; a link (symbolic or hard)
+    or a directory → 15."""
     try:
         found = os.stat(where.name, dir_fd=where.fd, follow_symlinks=False)
     except FileNotFoundError:
@@ -223,7 +225,18 @@ def final(where: Place) -> os.stat_result | None:
         raise Refused(f"{where.shown}: is a symbolic link; nothing was written through it")
     if stat.S_ISDIR(found.st_mode):
         raise Refused(f"{where.shown}: is a directory where a file is expected")
+    one_name(found, where.shown)
     return found
+
+
+def one_name(found: os.stat_result, shown: str) -> None:
+    """15 when the file `found` has more than one name: a hard link shares it with a path
+    elsewhere (perhaps outside the repository), which a write would change too."""
+    if found.st_nlink > 1:
+        raise Refused(
+            f"{shown}: is a hard link ({found.st_nlink} names for one file, one of them "
+            "perhaps outside the repository); nothing was written through it"
+        )
 
 
 def check(root: Path, relative: str) -> str | None:

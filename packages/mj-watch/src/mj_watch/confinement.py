@@ -41,16 +41,18 @@ _KINDS = {stat.S_IFDIR: "directory", stat.S_IFREG: "file", stat.S_IFLNK: "link"}
 
 
 def state_kinds(root: Path) -> dict[str, str]:
-    """What each state path is, not followed: directory, file, link, other or absent; every
-    entry of a state directory that is a link is listed too."""
+    """What each state path is, not followed: directory, file, link, hard link (a file with a
+    second name), other or absent; every entry of a state directory that is a link is listed
+    too."""
     kinds = {}
     for relative in (*DIRECTORIES, *FILES):
         try:
-            mode = os.lstat(os.path.join(root, relative)).st_mode
+            found = os.lstat(os.path.join(root, relative))
         except OSError:  # absent, or below a component that is not a directory
             kinds[relative] = "absent"
             continue
-        kinds[relative] = _KINDS.get(stat.S_IFMT(mode), "other")
+        kind = _KINDS.get(stat.S_IFMT(found.st_mode), "other")
+        kinds[relative] = "hard link" if kind == "file" and found.st_nlink > 1 else kind
     for relative in DIRECTORIES[2:]:
         if kinds[relative] == "directory":
             kinds.update(_links_in(root, relative))
@@ -77,6 +79,12 @@ def state_findings(kinds: dict[str, str]) -> Iterator[Finding]:
                 f"refused (15); replace it with a real {want}"
             )
             yield Finding("FAIL", "layer", relative, message, f"ls -ld {shlex.quote(relative)}")
+        elif kind == "hard link":
+            message = (
+                "is a hard link (a second name for the file, perhaps outside the repository) — "
+                "every write to it is refused (15); replace it with a copy of its own"
+            )
+            yield Finding("FAIL", "layer", relative, message, f"ls -li {shlex.quote(relative)}")
         elif kind not in ("absent", want):
             message = f"is a {kind} where a {want} is expected — every write there is refused"
             yield Finding("FAIL", "layer", relative, message, f"ls -ld {shlex.quote(relative)}")
