@@ -31,6 +31,9 @@ def follow(repo: Repo, printed: str) -> list[tuple[str, int]]:
                     break
                 install(repo, *hook_line.strip().split(": ", 1))
             continue
+        if step.startswith("pin the project's test command"):
+            pin(repo, step)
+            continue
         argv = shlex.split(step, comments=True)
         if argv[0] == "majordomus":
             argv[0] = exe("majordomus")
@@ -40,6 +43,32 @@ def follow(repo: Repo, printed: str) -> list[tuple[str, int]]:
         done.append((step, proc.returncode))
         assert proc.returncode == 0, (step, proc.stdout, proc.stderr)
     return done
+
+
+def pin(repo: Repo, step: str) -> None:
+    """As the step says: the commented `commands:` under `verification:` uncommented, with the
+    project's test command listed."""
+    assert "uncomment `commands:`" in step and ".ai/repo/policy.yaml" in step, step
+    policy = repo.root / ".ai/repo/policy.yaml"
+    text = policy.read_text(encoding="utf-8")
+    assert "  # commands:" in text.split("verification:", 1)[1]
+    policy.write_text(
+        text.replace("  # commands:", "  commands:\n    - python3 -c pass\n  #", 1),
+        encoding="utf-8",
+    )
+
+
+def per_client(printed: str, provider: str) -> list[tuple[str, list[str]]]:
+    """(command, the files it writes) of each step of the block after the commit for
+    `provider`."""
+    block = printed.split("then, for each client", 1)[1].splitlines()[1:]
+    steps = []
+    for line in block:
+        assert line.startswith("  majordomus "), line
+        command, comment = line.strip().split("   # ", 1)
+        if f"--provider {provider}" in command:
+            steps.append((command.strip(), comment.split("; writes ", 1)[1].split()))
+    return steps
 
 
 def install(repo: Repo, hook: str, line: str) -> None:
@@ -89,7 +118,36 @@ def test_following_inits_next_steps_ends_in_a_first_commit_through_the_hooks(
         assert text.startswith(readme)  # the repository's own text is kept byte for byte
     hook = (repo.root / ".git/hooks/pre-commit").read_text()
     assert hook == f"#!/bin/sh\n{exe('majordomus')} doctor --brief || exit $?\n"
-    assert repo.mj("doctor").code == 0
+    doctor = repo.mj("doctor")
+    assert doctor.code == 0
+    assert "WARN" not in doctor.out, doctor.out  # the pinned command left nothing to warn about
+
+
+def test_each_clients_steps_write_what_they_name_and_commit_through_the_hooks(
+    tmp_path: Path,
+) -> None:
+    repo = bare(tmp_path / "repo", tmp_path / "home", "# Widget\n")
+    init = repo.mj("init")
+    follow(repo, init.out)
+    for provider in ("claude-code", "gemini", "codex"):
+        steps = per_client(init.out, provider)
+        assert steps, provider
+        for command, files in steps:
+            done = repo.mj(*shlex.split(command)[1:])
+            assert done.code == 0, (command, done)
+            for name in files:
+                assert (repo.root / name).exists(), (command, name)
+            repo.git("add", *files)
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "wire the clients"],
+        cwd=repo.root,
+        env=repo.env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr  # through the pre-commit hook
+    assert repo.git("status", "--porcelain").strip() == ""
 
 
 def test_the_installed_hook_blocks_the_next_commit_when_doctor_fails(tmp_path: Path) -> None:

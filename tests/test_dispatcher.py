@@ -41,8 +41,8 @@ def test_help_forms_exit_0(tmp_path: Path) -> None:
 def test_unknown_command(tmp_path: Path) -> None:
     result = _run("frobnicate", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr.startswith("majordomus: unknown command: frobnicate\n")
-    assert "usage: majordomus" in result.stderr
+    said = "majordomus: unknown command: frobnicate (majordomus --help lists them)\n"
+    assert result.stderr == said  # one line, no wall of usage
 
 
 def test_version_needs_no_repository(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ LEGEND = (
     "13 internal error, 15 refused"
 )
 GLOBAL_VALUES = ("--repo",)  # global options that take a value
+VERSION = ("version", "--version", "-V")  # the forms that print the version
 
 
 def usage() -> str:
@@ -79,9 +80,19 @@ def split(argv: list[str]) -> tuple[str | None, list[str]]:
             used += [index for _, index in words[1 : 1 + size]]
             break
     else:
-        if actions and spec.get("default"):
+        if actions and later:  # no action takes a word of its own before it is named
+            from mj_core.errors import UsageError
+
+            from majordomus import guidance
+
+            raise UsageError(guidance.unknown_action(first, later[0], actions))
+        if actions and spec.get("default") and not _asks_help(argv):
             name = f"{first} {spec['default']}"
     return name, [arg for index, arg in enumerate(argv) if index not in used]
+
+
+def _asks_help(argv: list[str]) -> bool:
+    return "-h" in argv or "--help" in argv
 
 
 def _words(argv: list[str]) -> list[tuple[str, int]]:
@@ -113,10 +124,7 @@ def parser_for(name: str) -> argparse.ArgumentParser:
     from mj_core.cli import Parser
 
     spec = declare.command(name)
-    about = spec["help"]
-    if spec.get("actions") and not spec.get("pipeline"):
-        about += f"; its actions: {', '.join(spec['actions'])} (majordomus {name} <action> --help)"
-    parser = Parser(prog=f"majordomus {name}", description=about, epilog=LEGEND)
+    parser = Parser(prog=f"majordomus {name}", description=spec["help"], epilog=LEGEND)
     parser.add_argument("--repo", help="the repository (default: git top-level of cwd)")
     parser.add_argument("--json", action="store_true", help="machine output (JSON Lines)")
     if spec.get("pipeline"):
@@ -144,7 +152,7 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
     if argv[0] in ("-h", "--help", "help"):
         out.write(usage())
         return 0
-    if argv[0] in ("version", "--version"):
+    if argv[0] in VERSION:
         return _version(argv[1:], out, err)
     from mj_core import declare
 
@@ -156,7 +164,9 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
         err.write(f"majordomus: no command given\n{usage()}")
         return 2
     if name.split(" ", 1)[0] not in declare.public():
-        err.write(f"majordomus: unknown command: {name}\n{usage()}")
+        from majordomus import guidance
+
+        err.write(guidance.unknown_command(name, declare.public()) + "\n")
         return 2
     return _run(name, rest, out, err)
 
@@ -174,7 +184,10 @@ def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
     asks_help = "-h" in rest or "--help" in rest
     special = not spec.get("pipeline") and not spec.get("actions")  # tour, bench
     root = None if asks_help or special else _root(rest)
-    if spec.get("actions") and not spec.get("pipeline") and not asks_help:
+    if spec.get("actions") and asks_help:
+        out.write(declared_help(name))
+        return 0
+    if spec.get("actions") and not spec.get("pipeline"):
         *most, last = spec["actions"]
         raise UsageError(f"{name}: name an action: {', '.join(most)} or {last}")
     with timing.phase(f"{name}: import"):
@@ -217,7 +230,7 @@ def _root(rest: list[str]) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args[:1] in (["version"], ["--version"]):  # the hot path: nothing else is imported
+    if args[:1] and args[0] in VERSION:  # the hot path: nothing else is imported
         code = _version(args[1:], sys.stdout, sys.stderr)
         if os.environ.get("MJ_TIMING") == "1":
             from mj_core import timing
@@ -256,5 +269,14 @@ def script() -> NoReturn:
 
 
 def declared_help(name: str) -> str:
-    """`majordomus <name> --help` as the parser prints it (docs/CLI.md)."""
-    return parser_for(name).format_help()
+    """`majordomus <name> --help` as the dispatcher prints it (docs/CLI.md): a group's lists
+    its actions."""
+    from mj_core import declare
+
+    spec = declare.command(name)
+    if not spec.get("actions"):
+        return parser_for(name).format_help()
+    from majordomus import guidance
+
+    own = parser_for(name).format_help() if spec.get("pipeline") else None
+    return guidance.group_help(name, own)

@@ -55,12 +55,12 @@ def render() -> str:
 
 
 def _with_actions(parent: str) -> list[str]:
-    """The command, or (a command with actions) each action, as `majordomus <name>` takes it."""
+    """The command, then (a command with actions) each action, as `majordomus <name>` takes it."""
     from mj_core import declare
 
     spec = declare.command(parent)
     names = [f"{parent} {action}" for action in spec.get("actions") or []]
-    return ([parent] if spec.get("pipeline") or not names else []) + names
+    return [parent, *names]
 
 
 def main(argv: list[str] | None = None) -> int:

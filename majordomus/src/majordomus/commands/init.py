@@ -3,7 +3,8 @@
 The writing happens in `mj-policy init`; this module prints what was created (with `--import`,
 each rule made and where its text came from, and what was not imported), the hook lines the
 policy's enforcement asks for (it installs none) and the next commands: followed as printed,
-they end in a first commit that passes its own pre-commit hook.
+they end in a first commit that passes its own pre-commit hook. Then, per client the policy
+declares, the steps that wire its session hooks and its MCP server (`initclients`).
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
         head, _, tail = out.partition("local state: ")
         out = head + initimport.text(adopted) + "local state: " + tail
-    inv.stdout.write(out)
+    from majordomus.commands import initclients
+
+    inv.stdout.write(out + initclients.text(inv.root()))
     return code
 
 
@@ -104,6 +107,11 @@ def _text(created: list[str], lines: list[tuple[str, str]], targets: list[str]) 
         "#!/bin/sh, then its line; make it executable (chmod +x)"
     )
     out += [f"  {hook}: {line}" for hook, line in lines]
+    out.append(
+        "next: pin the project's test command: in .ai/repo/policy.yaml, under `verification:`, "
+        "uncomment `commands:` and list it (e.g. `- make test`); finish then runs it itself, "
+        "and until it is pinned doctor warns on every commit"
+    )
     out.append("next: majordomus doctor      # verify the layer and that the hooks are wired")
     out.append(f"next: {shlex.join(['git', 'add', '.ai', '.gitignore', *targets])}")
     out.append("next: git commit -m 'Adopt majordomus'   # its pre-commit hook runs doctor")
