@@ -279,4 +279,4 @@ def declared_help(name: str) -> str:
     from majordomus import guidance
 
     own = parser_for(name).format_help() if spec.get("pipeline") else None
-    return guidance.group_help(name, own)
+    return guidance.group_help(name, own, LEGEND)

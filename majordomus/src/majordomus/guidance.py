@@ -41,9 +41,10 @@ def unknown_action(group: str, word: str, actions: list[str]) -> str:
     return f"{group}: unknown action {word} ({hint})"
 
 
-def group_help(name: str, own: str | None) -> str:
+def group_help(name: str, own: str | None, legend: str) -> str:
     """`majordomus <group> --help`: the group's own help when it runs by itself (`own`), else
-    its usage line and one line; then its actions, the default marked."""
+    its usage line and one line; then its actions, the default marked (and `legend`, the exit
+    codes, when the group's own help did not end with it)."""
     from mj_core import declare
 
     spec = declare.command(name)
@@ -59,7 +60,5 @@ def group_help(name: str, own: str | None) -> str:
         lines.append(f"  {action:<{width}}  {about}{mark}")
     lines += ["", f"`majordomus {name} <action> --help` shows an action's options."]
     if own is None:
-        from majordomus.cli import LEGEND
-
-        lines += ["", LEGEND]
+        lines += ["", legend]
     return "\n".join(lines) + "\n"
