@@ -34,7 +34,7 @@ FILES = {
     "majordomus://workspace/chatgpt-design": WS,
     "majordomus://deployment/service": DEP,
     "majordomus://skill/ringing": SKILL,
-    "majordomus://adr/0001-ring-the-birds": ADR,
+    "majordomus://adr/adr-0001": ADR,
     "majordomus://knowledge/knowledge:nests": NOTE,
     f"majordomus://knowledge/document:{ADR}": ADR,
     "majordomus://knowledge/document:.ai/repo/knowledge/curated/old%20notes.md": OLD,

@@ -18,11 +18,15 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mj_core.errors import MjError
 
+from majordomus import mcphandover
+from majordomus import mcpshapes
 from majordomus import mcptools
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from majordomus.mcpearly import Early
 
 
 def build(root: Path, version: str) -> Server[Any]:
@@ -63,10 +67,9 @@ def build(root: Path, version: str) -> Server[Any]:
         return types.ReadResourceResult(contents=[contents])
 
     return Server(
-        "majordomus",
+        mcpshapes.NAME,
         version=version,
-        instructions="Read-only: the repository's durable records and its AI layer. "
-        "Start with the context tool; search, list and get find the rest.",
+        instructions=mcpshapes.INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
@@ -74,15 +77,20 @@ def build(root: Path, version: str) -> Server[Any]:
     )
 
 
-def serve(root: Path, version: str) -> int:
-    """Serve on stdin/stdout until the client goes away."""
+def serve(root: Path, version: str, early: Early | None = None) -> int:
+    """Serve on stdin/stdout until the client goes away; what `majordomus.mcpearly` read and
+    answered before (`early`) is handed to the SDK first."""
     import anyio
 
     server = build(root, version)
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            options = server.create_initialization_options()
+            if early is None or not (early.replay or early.pending):
+                await server.run(read_stream, write_stream, options)
+                return
+            await mcphandover.run(server, options, early, read_stream, write_stream)
 
     try:
         anyio.run(main)

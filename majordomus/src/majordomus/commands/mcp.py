@@ -17,13 +17,18 @@ if TYPE_CHECKING:
 def run(options: argparse.Namespace, inv: Invocation) -> int:
     from mj_policy.layer import load
 
+    from majordomus import mcpearly
     from majordomus.commands.version import installed
 
     root = inv.root()
     load(root)  # no layer: 12 now, not a server that fails every call
+    inv.stdout.flush()
+    early = mcpearly.serve(root, installed())  # the handshake, answered before the SDK loads
+    if early.ended:
+        return 0  # the client went away before it needed more
     from majordomus import mcpserver  # the SDK: imported by this command alone
 
-    return mcpserver.serve(root, installed())
+    return mcpserver.serve(root, installed(), early)
 
 
 def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:

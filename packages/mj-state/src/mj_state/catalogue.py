@@ -1,12 +1,15 @@
 """Every durable record and layer object by kind and id: what `majordomus mcp` serves as
 `majordomus://<kind>/<id>`.
 
-A record file (handover, checkpoint, session, prompt asset, ADR, plan file, skill, workspace
-or deployment declaration, profile, rule) is named by its file's stem; a decision and a
-question by their 1-based position in their index; a ledger line by its line number; a
-knowledge node by its graph id (`rule:<id>`, `document:<path>`, percent-encoded in its URI),
-and it reads as its source file (`mj_state.searchknowledge`: only a file git tracks). An id
-is only ever looked up among the ids the listing names, never joined onto a path, so `..`, a
+An object is named by its record's identity (`mj_state.identities`): a rule by its `id`, a
+session by its `session_id`, an ADR as `adr-NNNN`, a skill by its directory; any other record
+file (handover, checkpoint, prompt asset, plan file, workspace or deployment declaration,
+profile) by its file's stem; a decision and a question by their 1-based position in their
+index; a ledger line by its line number; a knowledge node by its graph id (`rule:<id>`,
+`document:<path>`), and it reads as its source file (`mj_state.searchknowledge`: only a file
+git tracks). Every id is percent-encoded in its URI (a node's `:` and `/` kept) and decoded
+when it is looked up. An id is only ever looked up among the ids the listing names, never
+joined onto a path, so `..`, a
 slash (in a node's path: an empty, `.` or `..` step) or an absolute path names nothing (15:
 refused as a path escape); a file that is a symbolic link, or whose real path leaves the
 repository, is refused too. Read-only.
@@ -21,6 +24,7 @@ from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 
 from mj_state import decisions
+from mj_state import identities
 from mj_state import ledger
 from mj_state import questions
 from mj_state import searchcorpus
@@ -32,10 +36,10 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
 
-FILED = ("handover", "checkpoint", "prompt", "session", "plan", "adr", "skill", "workspace",
-         "deployment")  # fmt: skip
-KINDS = (*searchcorpus.KINDS, "policy", "profile", "rule")
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+FILED = ("handover", "checkpoint", "prompt", "policy", "rule", "session", "plan", "adr", "skill",
+         "workspace", "deployment")  # fmt: skip
+KINDS = (*searchcorpus.KINDS, "profile")
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(@[0-9]+)?")
 _NODE = re.compile(r"[a-z][a-z0-9_-]*:[^\x00-\x1f\x7f\\]+")  # `<kind>:<name>`, no control
 _MOST = 1 << 20  # bytes of one served file: the largest limit of any record format
 
@@ -43,7 +47,7 @@ _MOST = 1 << 20  # bytes of one served file: the largest limit of any record for
 class Entry:
     """One object: its kind and id, the file that holds it, and a one-line title."""
 
-    __slots__ = ("id", "kind", "line", "path", "title")
+    __slots__ = ("alias", "id", "kind", "line", "path", "title")
 
     def __init__(self, kind: str, ident: str, path: str, title: str, line: int = 0) -> None:
         self.kind = kind
@@ -51,14 +55,14 @@ class Entry:
         self.path = path  # repository-relative
         self.title = title
         self.line = line  # the first line of an entry of an index or the ledger; 0: a file
+        self.alias = ""  # another id that names it too (a rule's `<id>@<version>`)
 
     @property
     def uri(self) -> str:
-        if self.kind == "knowledge":  # a node's id may hold a path: `/` kept, the rest encoded
-            from urllib.parse import quote
+        """`majordomus://<kind>/<id>`, the id percent-encoded (a node's `:` and `/` kept)."""
+        from urllib.parse import quote
 
-            return f"majordomus://{self.kind}/{quote(self.id, safe=':/')}"
-        return f"majordomus://{self.kind}/{self.id}"
+        return f"majordomus://{self.kind}/{quote(self.id, safe=':/@')}"
 
 
 def entries(layer: Layer, kind: str) -> list[Entry]:
@@ -80,7 +84,8 @@ def entries(layer: Layer, kind: str) -> list[Entry]:
 
         rows = searchknowledge.nodes(layer.root)
         return [Entry(kind, row[0], row[2], row[3] or row[2]) for row in rows]
-    return [_filed(layer, kind, path) for path in _files(layer, kind)]
+    filed = [_filed(layer, kind, path) for path in _files(layer, kind)]
+    return identities.unique(filed) if kind == "rule" else filed
 
 
 def _files(layer: Layer, kind: str) -> Iterator[str]:
@@ -88,34 +93,14 @@ def _files(layer: Layer, kind: str) -> Iterator[str]:
         for path in searchcorpus.files(layer, kind):
             if kind != "skill" or path.endswith(os.sep + "SKILL.md"):
                 yield path
-    elif kind == "policy":
-        yield str(layer.section("policy"))
-    elif kind == "profile":
+    else:
         base = layer.section("profiles")
         yield from (str(base / f"{name}.yaml") for name in layer.profile_names())
-    else:
-        yield from _rules(layer.section("rules"))
-
-
-def _rules(base: Path) -> Iterator[str]:
-    """The rule files: each vendored package's, then the project's."""
-    vendor = base / "vendor"
-    packages = sorted(os.listdir(vendor)) if vendor.is_dir() else []
-    for folder in [vendor / name / "rules" for name in packages] + [base / "project"]:
-        names = sorted(os.listdir(folder)) if folder.is_dir() else []
-        yield from (str(folder / n) for n in names if n.endswith(".md") and n[0] != ".")
 
 
 def _filed(layer: Layer, kind: str, path: str) -> Entry:
     relative = os.path.relpath(path, layer.root).replace(os.sep, "/")
-    name = os.path.basename(path)
-    stem = name.rsplit(".", 1)[0]
-    if kind == "skill":
-        stem = os.path.basename(os.path.dirname(path))
-    elif kind == "rule":
-        parts = relative.split("/")
-        stem = f"{parts[-3] if 'vendor' in parts else 'project'}.{stem}"
-    return Entry(kind, stem, relative, relative)
+    return Entry(kind, identities.of(kind, path), relative, relative)
 
 
 def _ledger(layer: Layer) -> Iterator[Entry]:
@@ -155,13 +140,12 @@ def find(layer: Layer, kind: str, ident: str) -> Entry:
     """The object `kind`/`ident`; an unknown kind or id is 12, a path-shaped id 15."""
     if kind not in KINDS:
         raise MissingArtifact(f"majordomus://{kind}/{ident}: no such kind ({', '.join(KINDS)})")
-    if kind == "knowledge":
-        from urllib.parse import unquote
+    from urllib.parse import unquote
 
-        ident = unquote(ident)
+    ident = unquote(ident)
     checked_id(kind, ident)
     for entry in entries(layer, kind):
-        if entry.id == ident:
+        if ident in (entry.id, entry.alias):
             return entry
     raise MissingArtifact(f"majordomus://{kind}/{ident}: no such {kind} (see `list {kind}`)")
 

@@ -2,7 +2,8 @@
 
 Each kind names its files without walking the tree: the record directories listed by name
 (newest first by the stamp in the name, as every reader of records orders them), the two
-indexes and the ledger by their fixed paths, the layer's files by the manifest's sections,
+indexes and the ledger by their fixed paths, the layer's files (prompt assets, the policy, the
+vendored and the project's rules, …) by the manifest's sections,
 and the workspace and deployment declarations by their fixed directories. The knowledge nodes,
 last, come from the knowledge graph's listing (`mj_state.searchknowledge`), not from here. A
 kind that attributes its text to a task says which task each line belongs to, so `--task` can
@@ -36,6 +37,8 @@ KINDS = (
     "decision",
     "question",
     "prompt",
+    "policy",
+    "rule",
     "ledger",
     "session",
     "plan",
@@ -58,6 +61,8 @@ _LIMITS = {
     "question": limits.LOG,
     "ledger": limits.LEDGER,
     "prompt": limits.LAYER,
+    "policy": limits.LAYER,
+    "rule": limits.LAYER,
     "plan": limits.LAYER,
     "adr": limits.DOCUMENT,
     "skill": limits.DOCUMENT,
@@ -94,6 +99,10 @@ def files(layer: Layer, kind: str) -> Iterator[str]:
 def _layer_files(layer: Layer, kind: str) -> Iterator[Path]:  # a few files: paths are cheap
     if kind == "prompt":
         yield from _named(layer.section("prompts"), ".md")
+    elif kind == "policy":
+        yield from (path for path in (layer.section("policy"),) if path.is_file())
+    elif kind == "rule":
+        yield from rule_files(layer.section("rules"))
     elif kind == "adr":
         yield from _named(layer.section("adrs"), ".md")
     elif kind == "plan":
@@ -110,6 +119,13 @@ def _layer_files(layer: Layer, kind: str) -> Iterator[Path]:  # a few files: pat
         from mj_policy import declarations
 
         yield from _named(layer.root / declarations.KINDS[kind], ".yaml")
+
+
+def rule_files(base: Path) -> Iterator[Path]:
+    """The rule files: each vendored package's (by its name), then the project's."""
+    vendor = [path / "rules" for path in _named(base / "vendor", "", folders=True)]
+    for folder in [*vendor, base / "project"]:
+        yield from _named(folder, ".md")
 
 
 def _named(directory: Path, suffix: str, *, folders: bool = False) -> Iterator[Path]:

@@ -1,8 +1,9 @@
 """`python -m mj_watch.bench.mcpsession`: `majordomus mcp` timed in one SDK client session.
 
 `majordomus bench "mcp serve"` times the whole process (start, one `initialize`, end); this
-times what a session adds: from spawning the server to its first `initialize` reply, then each
-`tools/call search` in the same session, on a generated fixture (`mj_watch.bench.fixture`,
+times what a session adds: from spawning the server to its first `initialize` reply, the
+`tools/list` after it, then each `tools/call search` in the same session (the first one apart:
+it loads the SDK the handshake did without), on a generated fixture (`mj_watch.bench.fixture`,
 large by default) or on the repository named by `--repo`. Prints one JSON document; measures
 only, judges nothing (exit 0; 13 when the server fails). The MCP SDK it drives the server
 with is a dependency of `majordomus`, imported here only when a session is measured.
@@ -43,6 +44,8 @@ async def _session(root: Path, calls: int, text: str) -> dict[str, Any]:
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         ready = time.perf_counter()
+        await session.list_tools()
+        listed = time.perf_counter()
         times = []
         for _ in range(calls):
             began = time.perf_counter()
@@ -51,6 +54,8 @@ async def _session(root: Path, calls: int, text: str) -> dict[str, Any]:
     last = "".join(getattr(block, "text", "") for block in result.content).splitlines()[-1]
     return {
         "initialize_ms": round((ready - spawned) * 1000, 1),
+        "tools_list_ms": round((listed - ready) * 1000, 1),
+        "first_search_ms": round(times[0] * 1000, 1),
         "search_calls": calls,
         "search_median_ms": round(statistics.median(times) * 1000, 2),
         "search_min_ms": round(min(times) * 1000, 2),
