@@ -388,10 +388,16 @@ def run_claude(
 
 
 def run_codex(
-    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+    prefix: Path,
+    repo: Path,
+    home: Path,
+    server: Recorder,
+    prompt: str = "hello",
+    *,
+    flags: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
     """Codex CLI in `repo` (a directory inside the repository works too: it loads the
-    AGENTS.md files from the repository's root down to it)."""
+    AGENTS.md files from the repository's root down to it); `flags` go to `codex exec`."""
     codex_home = home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     (codex_home / "config.toml").write_text(
@@ -401,7 +407,7 @@ def run_codex(
         encoding="utf-8",
     )
     env = _env(home, {"CODEX_HOME": str(codex_home), "MOCK_KEY": "dummy"})
-    return _run([binary(prefix, "codex"), "exec", prompt], repo, env)
+    return _run([binary(prefix, "codex"), "exec", *flags, prompt], repo, env)
 
 
 def run_gemini(

@@ -12,6 +12,9 @@ import pytest
 from conftest import Repo
 
 ENTRY = {"command": "majordomus", "args": ["mcp"]}
+# what a client's row adds to the entry: Gemini CLI offers a headless run an MCP server's tools
+# only when they need no confirmation (`trust`)
+ADDED = {"gemini": {"trust": True}}
 CLIENTS = [
     ("claude-code", ".mcp.json"),
     ("codex", ".codex/config.toml"),
@@ -34,13 +37,13 @@ def test_print_names_the_file_and_writes_nothing(
     result = layer_repo.mj("mcp", "install", "--provider", provider)
     assert result.code == 0, result
     assert result.out.startswith(f"# add to {config} ({provider}):\n")
-    snippet = result.out.split("\n", 1)[1]
+    snippet = result.out.split("\n", 1)[1].split("\nthen: ", 1)[0]
     parsed = (
         tomllib.loads(snippet)["mcp_servers"]
         if config.endswith(".toml")
         else json.loads(snippet)["mcpServers"]
     )
-    assert parsed == {"majordomus": ENTRY}
+    assert parsed == {"majordomus": {**ENTRY, **ADDED.get(provider, {})}}
     assert not (layer_repo.root / config).exists()
     assert layer_repo.git("status", "--porcelain") == ""
 
@@ -49,8 +52,8 @@ def test_print_names_the_file_and_writes_nothing(
 def test_write_creates_then_is_idempotent(layer_repo: Repo, provider: str, config: str) -> None:
     result = layer_repo.mj("mcp", "install", "--provider", provider, "--write")
     assert result.code == 0, result
-    assert result.out == f"wrote: {config} (majordomus mcp for {provider})\n"
-    assert _servers(layer_repo, config) == {"majordomus": ENTRY}
+    assert result.out.startswith(f"wrote: {config} (majordomus mcp for {provider})\n")
+    assert _servers(layer_repo, config) == {"majordomus": {**ENTRY, **ADDED.get(provider, {})}}
     before = (layer_repo.root / config).read_bytes()
     again = layer_repo.mj("mcp", "install", "--provider", provider, "--write")
     assert again.code == 0 and "nothing to do" in again.out
@@ -122,3 +125,33 @@ def test_a_linked_config_is_refused(layer_repo: Repo, tmp_path) -> None:
     result = layer_repo.mj("mcp", "install", "--provider", "claude-code", "--write")
     assert result.code == 15, result
     assert outside.read_text() == "{}"
+
+
+@pytest.mark.parametrize(
+    ("provider", "needs"),
+    [
+        ("codex", "Codex reads .codex/config.toml only in a project it trusts"),
+        ("gemini", "`gemini -p` runs only in a trusted folder"),
+        ("claude-code", "an interactive `claude` asks once to approve the project's servers"),
+    ],
+)
+def test_what_else_a_client_needs_is_said_when_printed_and_written(
+    layer_repo: Repo, provider: str, needs: str
+) -> None:
+    for args in ((), ("--write",), ("--write",)):
+        result = layer_repo.mj("mcp", "install", "--provider", provider, *args)
+        assert result.code == 0, result
+        then = result.out.split("\nthen: ", 1)[1]
+        assert needs in then, result.out
+    records = layer_repo.mj("mcp", "install", "--provider", provider, "--json").out.splitlines()
+    assert needs in json.loads(records[0])["needs"]
+
+
+def test_an_entry_without_what_the_row_adds_is_kept_and_named(layer_repo: Repo) -> None:
+    text = json.dumps({"mcpServers": {"majordomus": ENTRY}})
+    layer_repo.write(".gemini/settings.json", text)
+    result = layer_repo.mj("mcp", "install", "--provider", "gemini", "--write")
+    assert result.code == 0, result
+    assert "already starts majordomus mcp; nothing to do" in result.out
+    assert "note: the entry there has no trust (kept as it is)" in result.out
+    assert (layer_repo.root / ".gemini/settings.json").read_text() == text

@@ -105,3 +105,52 @@ def test_claude_code_offers_the_model_the_servers_tools(wired: Repo) -> None:
     }
     assert {f"mcp__majordomus__{name}" for name in TOOLS} <= offered, sorted(offered)
     assert _tree(wired.root) == before
+
+
+def _offered(server: realclients.Recorder) -> set[str]:
+    """The names of the tools the client offered its model, a namespace's tools within it."""
+    names = set()
+    for request in server.requests:
+        for tool in request["body"].get("tools") or []:
+            for declared in tool.get("functionDeclarations") or []:  # Gemini
+                names.add(str(declared["name"]))
+            for inner in tool.get("tools") or []:  # a Codex namespace
+                names.add(f"{tool['name']}__{inner.get('name')}")
+            names.add(str(tool.get("name")))
+    return names
+
+
+@pytest.fixture
+def records(layer_repo: Repo, monkeypatch: pytest.MonkeyPatch) -> Repo:
+    monkeypatch.setenv("PATH", f"{bin_dir()}{os.pathsep}{os.environ.get('PATH', '')}")
+    assert layer_repo.mj("decision", "add", f"count {WORD}s", "--why", "winter").code == 0
+    return layer_repo
+
+
+def test_headless_gemini_offers_the_tools_with_the_entry_mcp_install_writes(
+    records: Repo,
+) -> None:
+    prefix = realclients.clients()
+    installed = records.mj("mcp", "install", "--provider", "gemini", "--write")
+    assert installed.code == 0 and "trusted folder" in installed.out, installed
+    # the folder is trusted as its `then:` says (GEMINI_CLI_TRUST_WORKSPACE, set by run_gemini)
+    with realclients.Recorder() as server:
+        run = realclients.run_gemini(prefix, records.root, Path(records.env["HOME"]), server)
+    assert run.returncode == 0, run.stderr
+    assert {f"mcp_majordomus_{name}" for name in TOOLS} <= _offered(server)
+
+
+def test_codex_starts_the_server_once_the_project_is_trusted(records: Repo) -> None:
+    prefix = realclients.clients()
+    installed = records.mj("mcp", "install", "--provider", "codex", "--write")
+    assert installed.code == 0 and "only in a project it trusts" in installed.out, installed
+    home = Path(records.env["HOME"])
+    wanted = {f"mcp__majordomus__{name}" for name in TOOLS}
+    with realclients.Recorder() as server:
+        untrusted = realclients.run_codex(prefix, records.root, home, server)
+    assert untrusted.returncode == 0, untrusted.stderr
+    assert not wanted & _offered(server)  # what the note says: not trusted, not started
+    with realclients.Recorder() as server:
+        trusted = realclients.run_codex(prefix, records.root, home, server, flags=("--trust",))
+    assert trusted.returncode == 0, trusted.stderr
+    assert wanted <= _offered(server), sorted(_offered(server))

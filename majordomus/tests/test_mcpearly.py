@@ -28,9 +28,16 @@ from majordomus import mcpshapes
 
 VERSION = "0.1.0"
 INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
-# what the real clients sent as their first line (recorded from Claude Code 2.1, Gemini CLI
-# 0.6x and Codex CLI 0.17x against this server), and the plainest request
+# what the real clients sent as their first line (recorded from Claude Code 2.1.197, Gemini
+# CLI 0.61.0 and Codex CLI 0.171.0 against this server), and the plainest request
 REAL = {
+    "codex": '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":'
+    '"2025-06-18","capabilities":{"experimental":{"codex/auth-change":{}},"elicitation":{"form"'
+    ':{},"url":{}}},"clientInfo":{"name":"codex-mcp-client","title":"Codex","version":'
+    '"0.171.0"}}}',
+    "gemini": '{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":'
+    '{"roots":{"listChanged":true}},"clientInfo":{"name":"gemini-cli-mcp-client","version":'
+    '"0.61.0"}},"jsonrpc":"2.0","id":0}',
     "claude-code": '{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":'
     '{"roots":{},"elicitation":{}},"clientInfo":{"name":"claude-code","title":"Claude Code",'
     '"version":"2.1.197","description":"Anthropic\'s agentic coding tool","websiteUrl":'
@@ -137,6 +144,25 @@ def test_initialize_and_both_listings_are_the_sdks_bytes(
     assert [ours[0], ours[2], ours[3]] == sdk(root, lines, 3)
 
 
+@pytest.mark.parametrize(
+    "params",
+    [{"_meta": {"progressToken": 0}}, {"_meta": {"progressToken": "p"}}, {"cursor": "0"}],
+)
+def test_a_listing_with_a_progress_token_is_the_sdks(root: Path, params: dict[str, Any]) -> None:
+    lines = [
+        REAL["plain"] + "\n",
+        INITIALIZED,
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params}) + "\n",
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "resources/list", "params": params})
+        + "\n",
+    ]
+    ours = early(root, lines)
+    if "cursor" in params:  # a page is the SDK's to give
+        assert ours[2:] == [None, None]
+        return
+    assert [ours[0], *ours[2:]] == sdk(root, lines, 3)
+
+
 @pytest.mark.parametrize("client", sorted(REAL))
 def test_what_real_clients_send_is_answered_early_as_the_sdk_answers(
     root: Path, client: str
@@ -184,6 +210,7 @@ _caps = st.one_of(
 _valid_caps = st.fixed_dictionaries(
     {},
     optional={
+        "experimental": st.dictionaries(st.text(max_size=8), st.one_of(st.just({}), _json)),
         "roots": st.sampled_from([{}, {"listChanged": True}, {"listChanged": False}]),
         "elicitation": st.sampled_from([{}, {"form": {}}, {"url": {}}, {"form": {}, "url": {}}]),
         "sampling": st.just({}),

@@ -80,7 +80,7 @@ def answer(line: bytes, root: Path, version: str, early: Early) -> bytes | None:
         early.replay.append(line)
         early.drop, early.answer = ident, _response(ident, result)
         return early.answer
-    if early.drop is None or message.get("params", {}) != {}:
+    if early.drop is None or not _plain_params(message.get("params", {})):
         return None
     result = mcpshapes.listing(method, root)
     return None if result is None else _response(ident, result)
@@ -101,6 +101,17 @@ def _message(line: bytes) -> dict[str, Any] | None:
     ident = message.get("id", 0)
     plain_id = isinstance(ident, str) or type(ident) is int
     return message if plain_id else None
+
+
+def _plain_params(params: Any) -> bool:
+    """No parameters but, at most, a progress token (which a listing never uses)."""
+    if params == {}:
+        return True
+    meta = params.get("_meta") if isinstance(params, dict) and set(params) == {"_meta"} else None
+    if not isinstance(meta, dict) or set(meta) != {"progressToken"}:
+        return False
+    token = meta["progressToken"]
+    return isinstance(token, str) or type(token) is int
 
 
 def _response(ident: int | str | None, result: dict[str, Any]) -> bytes:

@@ -57,10 +57,15 @@ def _client(info: Any) -> bool:
 
 def _capabilities(found: Any) -> bool:
     """Only the capabilities the SDK takes as given: each a table of known keys, a flag a
-    boolean, a sub-capability an empty table."""
-    if not isinstance(found, dict) or not set(found) <= set(CAPABILITY_KEYS):
+    boolean, a sub-capability an empty table; `experimental`, tables of anything."""
+    if not isinstance(found, dict) or not set(found) <= {*CAPABILITY_KEYS, "experimental"}:
+        return False
+    extra = found.get("experimental", {})
+    if not isinstance(extra, dict) or not all(isinstance(v, dict) for v in extra.values()):
         return False
     for name, table in found.items():
+        if name == "experimental":
+            continue
         if not isinstance(table, dict) or not set(table) <= CAPABILITY_KEYS[name]:
             return False
         for key, value in table.items():

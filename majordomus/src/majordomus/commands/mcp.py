@@ -36,11 +36,22 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
     from majordomus import render as show
 
     def text(record: Record) -> str:
-        if record["action"] == "wrote":
-            return f"wrote: {record['config']} (majordomus mcp for {record['provider']})"
-        if record["action"] == "present":
-            return f"{record['config']}: already starts majordomus mcp; nothing to do"
-        return f"# add to {record['config']} ({record['provider']}):\n{record['text']}"
+        return _said(record) + "".join(_notes(record))
 
     code, _ = show.stream(records, inv, text)
     return code
+
+
+def _said(record: Record) -> str:
+    if record["action"] == "wrote":
+        return f"wrote: {record['config']} (majordomus mcp for {record['provider']})"
+    if record["action"] == "present":
+        return f"{record['config']}: already starts majordomus mcp; nothing to do"
+    return f"# add to {record['config']} ({record['provider']}):\n{record['text'].rstrip()}"
+
+
+def _notes(record: Record) -> list[str]:
+    """What else the client needs, and what the entry found there lacks (kept as it is)."""
+    lacks = record.get("lacks") or []
+    out = [f"\nnote: the entry there has no {', '.join(lacks)} (kept as it is)"] if lacks else []
+    return out + ([f"\nthen: {record['needs']}"] if record.get("needs") else [])

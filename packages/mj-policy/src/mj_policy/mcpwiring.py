@@ -3,11 +3,14 @@
 
 Each provider whose row in `share/providers.yaml` has an `mcp` block reads its project's MCP
 servers from one file (`config`), JSON or TOML, under one key (`table`). The server entry is
-the same everywhere: the command `majordomus`, the arguments `mcp`. `install` prints that
+the command `majordomus` with the arguments `mcp`, and what the client's row adds (`entry`:
+Gemini CLI's `trust`, without which a headless run leaves the tools out). `install` prints that
 entry, or with `--write` adds it to the file (created when absent) and never replaces what
-is there: an entry of that name that differs is refused (15), a file that does not parse is
-a contract failure (10) naming it. Only the config file is written, atomically, through the
-confined writer.
+is there: an entry of that name that differs is refused (15), one that runs the server but
+lacks a key the row adds is kept and the key named (`lacks`), a file that does not parse is
+a contract failure (10) naming it. What else the client needs, that is the person's to decide
+(a trusted folder, a trusted project), the row says (`needs`) and the record carries. Only the
+config file is written, atomically, through the confined writer.
 """
 
 from __future__ import annotations
@@ -47,15 +50,28 @@ def _block(provider: providers.Provider) -> dict[str, str]:
     if not isinstance(found, dict):
         known = ", ".join(p.key for p in clients())
         raise UsageError(f"mcp install: {provider.key} has no MCP configuration here ({known})")
-    return {str(k): str(v) for k, v in found.items()}
+    return {str(k): str(v) for k, v in found.items() if k != "entry"}
+
+
+def entry(provider: providers.Provider) -> dict[str, Any]:
+    """The server's entry for this client: the command, and what the client's row adds (Gemini
+    CLI's `trust`, so a headless run offers the read-only tools)."""
+    return {**ENTRY, **dict(provider.data["mcp"].get("entry") or {})}
 
 
 def snippet(provider: providers.Provider) -> str:
     """The entry as the person would add it to the file by hand."""
     block = _block(provider)
     if block["format"] == "toml":
-        return f'[{block["table"]}.{NAME}]\ncommand = "{ENTRY["command"]}"\nargs = ["mcp"]\n'
-    return json.dumps({block["table"]: {NAME: ENTRY}}, indent=2) + "\n"
+        return _toml(block, entry(provider))
+    return json.dumps({block["table"]: {NAME: entry(provider)}}, indent=2) + "\n"
+
+
+def _toml(block: dict[str, str], server: dict[str, Any]) -> str:
+    lines = [f"[{block['table']}.{NAME}]", f'command = "{server["command"]}"', 'args = ["mcp"]']
+    flags = [(key, value) for key, value in server.items() if type(value) is bool]
+    lines += [f"{key} = {str(value).lower()}" for key, value in flags]
+    return "\n".join(lines) + "\n"
 
 
 def read(root: Path, provider: providers.Provider) -> tuple[dict[str, Any] | None, str | None]:
@@ -110,7 +126,16 @@ def install(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     root = context.root()
     data, text = read(root, provider)
     found = state(data, provider)
-    record = {"kind": "mcp", "provider": provider.key, "config": block["config"], "state": found}
+    record: Record = {
+        "kind": "mcp",
+        "provider": provider.key,
+        "config": block["config"],
+        "state": found,
+    }
+    if block.get("needs"):
+        record["needs"] = block["needs"]
+    if found == "wired":
+        record["lacks"] = _lacks(data, block, entry(provider))
     if found == "other":
         raise Refused(
             f"{block['config']}: {block['table']}.{NAME} is there and does not run "
@@ -125,7 +150,7 @@ def install(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         return
     from mj_core import atomic
 
-    new = _added(block, data, text)
+    new = _added(provider, data, text)
     atomic.create(root / block["config"], new.encode(), replace=text is not None, root=root)
     yield {**record, "state": "wired", "action": "wrote", "text": snippet(provider)}
 
@@ -141,21 +166,27 @@ def written(provider: providers.Provider, text: str | None) -> str | None:
         return text
     if state(data, provider) in ("wired", "other"):
         return text
-    return _added(block, data, text)
+    return _added(provider, data, text)
 
 
-def _added(block: dict[str, str], data: dict[str, Any] | None, text: str | None) -> str:
+def _lacks(data: dict[str, Any] | None, block: dict[str, str], server: dict[str, Any]) -> list[str]:
+    """The keys of the entry majordomus writes that the entry found there does not carry."""
+    found = (data or {}).get(block["table"], {}).get(NAME) or {}
+    return [key for key in server if key not in ENTRY and found.get(key) != server[key]]
+
+
+def _added(provider: providers.Provider, data: dict[str, Any] | None, text: str | None) -> str:
+    block, server = _block(provider), entry(provider)
     if block["format"] == "toml":
-        entry = f'[{block["table"]}.{NAME}]\ncommand = "{ENTRY["command"]}"\nargs = ["mcp"]\n'
         before = text or ""
         return (
             before
             + ("\n" if before and not before.endswith("\n") else "")
             + ("\n" if before.strip() else "")
-            + entry
+            + _toml(block, server)
         )
     document = dict(data or {})
-    document[block["table"]] = {**document.get(block["table"], {}), NAME: ENTRY}
+    document[block["table"]] = {**document.get(block["table"], {}), NAME: server}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
