@@ -143,3 +143,23 @@ def program_word(names: list[str], line: str) -> str | None:
         words = line.split()
     bare = {Path(name).name for name in names}
     return next((w for w in words if w in names or ("/" in w and Path(w).name in bare)), None)
+
+
+def another_program(told: Record, names: list[str], line: str) -> tuple[str, str] | None:
+    """(why, reproduce) when the hook line runs a majordomus that is not the file this doctor
+    runs as (`self` in the facts): a look-alike first on PATH, another installation."""
+    own = told.get("self")
+    programs = told.get("programs") or {}
+    word = program_word(names, line)
+    found = programs.get(word) if word is not None else None
+    if word is None or not own or not found or found.get("same") is not False:
+        return None
+    how = f"`{word}` is {found['path']} on this PATH" if "/" not in word else found["path"]
+    why = (
+        f"runs {how}, not the majordomus this doctor is ({own}): the hook would run another "
+        "program — name this one on the hook line (`majordomus init --extend` prints it)"
+    )
+    reproduce = (
+        f"command -v {shlex.quote(word)}" if "/" not in word else f"ls -l {shlex.quote(word)}"
+    )
+    return why, reproduce

@@ -15,6 +15,7 @@ import shlex
 from mj_core.findings import Finding
 
 from mj_watch import hookcall
+from mj_watch.pathlookup import another_program
 from mj_watch.pathlookup import resolved
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -209,33 +210,11 @@ def _judged(told: Hooks, entry: Entry, hook: Record, verdict: Verdict) -> Judged
     if not resolved(told, entry.path, line):
         message = f"path {entry.path} does not resolve"
         return fail(entry, message, f"command -v {shlex.quote(entry.path)}"), False
-    other = _another(told, entry, line)
+    other = another_program(told, entry.names, line)
     if other is not None:
         return fail(entry, f"{where}:{verdict.line} {other[0]}", other[1]), False
     message = f"`{entry.command}` runs from {where}:{verdict.line}"
     return Finding("OK", CATEGORY, entry.name, message), False
-
-
-def _another(told: Hooks, entry: Entry, line: str) -> tuple[str, str] | None:
-    """(why, reproduce) when the hook line runs a majordomus that is not the file this doctor
-    runs as (`self` in the facts): a look-alike first on PATH, another installation."""
-    from mj_watch.pathlookup import program_word
-
-    own = told.get("self")
-    programs = told.get("programs") or {}
-    word = program_word(entry.names, line)
-    found = programs.get(word) if word is not None else None
-    if word is None or not own or not found or found.get("same") is not False:
-        return None
-    how = f"`{word}` is {found['path']} on this PATH" if "/" not in word else found["path"]
-    why = (
-        f"runs {how}, not the majordomus this doctor is ({own}): the hook would run another "
-        "program — name this one on the hook line (`majordomus init --extend` prints it)"
-    )
-    reproduce = (
-        f"command -v {shlex.quote(word)}" if "/" not in word else f"ls -l {shlex.quote(word)}"
-    )
-    return why, reproduce
 
 
 def _line(where: str, line: int) -> str:
