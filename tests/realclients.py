@@ -411,8 +411,15 @@ def run_codex(
 
 
 def run_gemini(
-    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+    prefix: Path,
+    repo: Path,
+    home: Path,
+    server: Recorder,
+    prompt: str = "hello",
+    *,
+    more: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
+    """Gemini CLI in `repo`; `more` adds to its environment (a client's own knob)."""
     settings = home / ".gemini" / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(
@@ -431,6 +438,7 @@ def run_gemini(
             "GOOGLE_GEMINI_BASE_URL": server.url,
             "GEMINI_API_KEY": "00000000",  # no letter: no credential
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
+            **(more or {}),
         },
     )
     # a named model: without one the client first asks a router model, which a canned reply
