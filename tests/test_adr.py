@@ -70,6 +70,8 @@ def test_propose_writes_a_proposed_record_its_ledger_line_and_prints_it(layer_re
 
 def test_evidence_makes_the_record_extracted(layer_repo: Repo) -> None:
     layer_repo.write("src/a.py", "a\n")
+    layer_repo.commit("a file")
+    assert layer_repo.mj("decision", "add", "keep spaces", "--why", "readable").code == 0
     done = layer_repo.mj("adr", "propose", "From code", "--from", "file:src/a.py",
                          "--from", "decision:keep spaces", "--from", "commit:HEAD")  # fmt: skip
     assert done.code == 0, done
@@ -84,8 +86,8 @@ def test_every_refusal_has_its_code_and_writes_nothing(layer_repo: Repo) -> None
     assert "propose writes `status: proposed` only" in _refused(
         layer_repo, 15, "propose", "Accepted", "--status", "accepted"
     )
-    assert "no such file" in _refused(layer_repo, 2, "propose", "T", "--from", "file:nope.py")
-    assert "no such test" in _refused(layer_repo, 2, "propose", "T", "--from", "test:t.py")
+    assert "no nope.py in git" in _refused(layer_repo, 10, "propose", "T", "--from", "file:nope.py")
+    assert "no t.py in git" in _refused(layer_repo, 10, "propose", "T", "--from", "test:t.py")
     _refused(layer_repo, 2, "propose", "T", "--from", "rumour:heard")
     _refused(layer_repo, 2, "propose", "T", "--from", "file")
     _refused(layer_repo, 2, "propose", "   ")

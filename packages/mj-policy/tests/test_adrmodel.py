@@ -1,20 +1,14 @@
-"""`mj-policy adr`: the stage over a layer in a scratch repository — a broken install whose allow
-list is missing is 13, never a pass — and the pieces it is made of: the headings a record's
-body is read by (`mj_policy.frontmatter`) and the answers of `git cat-file --batch` the other
-refs' file names come from (`mj_policy.adrtrees`)."""
+"""The pieces the decision records are read with: the headings a record's body is read by
+(`mj_policy.frontmatter`) and the answers of `git cat-file --batch` the other refs' file names
+come from (`mj_policy.adrtrees`)."""
 
 from __future__ import annotations
 
-import io
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from mj_core import keys
-from mj_core import share
 from mj_policy import adrtrees
-from mj_policy import cli
 from mj_policy import frontmatter
 from mj_policy import skeleton
 
@@ -39,33 +33,6 @@ def root(tmp_path: Path) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, env=ENV, check=True)
     list(skeleton.create(tmp_path, extend=False))
     return tmp_path
-
-
-def _check(root: Path) -> tuple[int, str]:
-    out = io.BytesIO()
-    code = cli.main(["adr", "--view", "check", "--repo", str(root)], stdout=out,
-                    stderr=io.StringIO())  # fmt: skip
-    return code, out.getvalue().decode()
-
-
-@pytest.mark.parametrize("with_record", [False, True])
-def test_a_missing_allow_list_is_13(
-    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_record: bool
-) -> None:
-    if with_record:
-        (root / ".ai/repo/adrs/0001-one.md").write_text(ADR)
-    code, out = _check(root)
-    assert code == 0 and f"{int(with_record)} record(s), {int(with_record)} valid" in out, out
-    broken = tmp_path / "broken-share"
-    shutil.copytree(share.root(), broken)
-    (broken / "allow" / "adr.txt").unlink()
-    monkeypatch.setattr(share, "root", lambda: broken)
-    keys.allowed.cache_clear()
-    try:
-        code, out = _check(root)
-    finally:
-        keys.allowed.cache_clear()
-    assert code == 13 and '"exit":13' in out and "adr.txt" in out
 
 
 def test_headings_are_read_to_the_level_asked_and_never_inside_a_fence() -> None:

@@ -67,6 +67,7 @@ def test_the_generated_skills_and_records_are_accepted_as_they_are(tmp_path: Pat
     assert _mj(root, "init").returncode == 0
     fixture_records.skills(root, 40)
     fixture_records.adrs(root, 90)
+    subprocess.run(["git", "add", "-A"], cwd=root, env=ENV, check=True)  # what they name: indexed
     skills = _mj(root, "skills", "check")
     assert skills.returncode == 0 and "40 discovered, 40 valid" in skills.stdout, skills
     adrs = _mj(root, "adr", "check")

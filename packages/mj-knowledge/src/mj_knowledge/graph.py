@@ -3,7 +3,9 @@
 A reference to a node resolves by id; one to a file resolves to the node whose source it is,
 else to `file:<path>` when git tracks it (or tracks something below it). A declared reference
 that resolves to nothing is a FAIL; a dead Markdown link a WARN. Two files giving one node id
-is a FAIL (so `nodes` and `edges` both end 10). Nodes, edges and findings come out sorted, so
+is a FAIL (so `nodes` and `edges` both end 10). A target in the ledger or in git (a session,
+decision, task or commit) is external: the graph neither carries nor judges it, and
+`mj_state.recordrefs` resolves it. Nodes, edges and findings come out sorted, so
 two runs over one index say the same lines in the same order.
 """
 
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 CHECK = "majordomus knowledge check"
+EXTERNAL = ("session", "decision", "task", "commit")  # targets outside the graph (SCHEMAS)
 
 
 def _below(tracked: list[str], path: str) -> bool:
@@ -52,6 +55,8 @@ def build(files: list[Record], extracted: list[Record], tracked: list[str]) -> R
         if source is None:
             continue
         for ref in got["refs"]:
+            if ref["to"] == "node" and ref["target"].partition(":")[0] in EXTERNAL:
+                continue  # the ledger's or git's: `mj_state.recordrefs` resolves it
             target = _resolve(ref, nodes, by_path, known, tracked)
             where = {"path": meta["path"], "line": ref["line"]}
             if "field" in ref:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 FACT = "knowledge-index"
+REFERENCES = "knowledge-references"  # each unresolved ledger or git reference, `mj-state`'s
 
 
 def index_fact(root: Path) -> Record:
@@ -53,11 +54,20 @@ def _index(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     yield index_fact(context.root())
 
 
-def _fact(context: Context, path: str | None) -> Record:
+def _facts(context: Context, path: str | None, *, whole: bool) -> dict[str, Record]:
+    """The input's facts by name: the index fact (12 without one), and with `whole` every
+    other (the `knowledge-references` fact `mj-state knowledge-refs` adds, for `check`)."""
+    found: dict[str, Record] = {}
     for record in context.records(path):
-        if record.get("kind") == "fact" and record.get("fact") == FACT:
-            return record
-    raise MissingArtifact("no knowledge-index fact in the input — run `mj-knowledge index` first")
+        if record.get("kind") == "fact":
+            found.setdefault(str(record.get("fact")), record)
+            if FACT in found and not whole:
+                break
+    if FACT not in found:
+        raise MissingArtifact(
+            "no knowledge-index fact in the input — run `mj-knowledge index` first"
+        )
+    return found
 
 
 def blobs(root: Path, wanted: list[str]) -> dict[str, bytes]:
@@ -191,7 +201,8 @@ def _class_subjects(result: Record) -> set[str]:
 
 
 def _graph(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    fact = _fact(context, getattr(options, "input", None))
+    given = _facts(context, getattr(options, "input", None), whole=options.view == "check")
+    fact = given[FACT]
     parts = NEEDS[options.view]
     if options.view == "edges" and (getattr(options, "scope", None) or "all") != "all":
         parts = ("nodes", "edges")  # an edge's scope is its source node's
@@ -201,7 +212,8 @@ def _graph(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     if options.view == "check":
         from mj_knowledge import notes
 
-        yield from views(result, options, notes.findings(root))
+        told = given.get(REFERENCES, {}).get("findings") or []
+        yield from views(result, options, [*notes.findings(root), *told])
         return
     yield from views(result, options)
 

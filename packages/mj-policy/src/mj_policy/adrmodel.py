@@ -4,9 +4,10 @@ read strictly, and every defect of the set (CLI-REFERENCE §2.26, SCHEMAS).
 Each file's front matter is closed by `share/allow/adr.txt` and held to its schema; its id must
 be `adr-` and its file name's number, and its body carries non-empty `Context`, `Decision` and
 `Consequences` sections (a first- or second-level heading each). Across the set: an id held by
-two files, a superseded record naming no successor, a supersession written on one side only,
-and a reference to a record, file or test that does not exist are each a problem naming file
-and line. Nothing here opens git: the claims other refs hold are `mj_policy.adrclaims`'.
+two files, a superseded record naming no successor and a supersession written on one side only
+are each a problem naming file and line. Nothing here opens git: the claims other refs hold are
+`mj_policy.adrclaims`', and whether `related` and `provenance.derived_from` resolve is
+`mj_state.recordrefs`' (a decision or a session is the checkout's state, not the layer's).
 """
 
 from __future__ import annotations
@@ -147,11 +148,11 @@ def load(lay: Layer, *, save: bool = False) -> Model:
         model.records.append(read(f"{base}/{name}", f"{model.directory}/{name}", cache))
     if save:
         cache.save()
-    _set_wide(model, lay.root)
+    _set_wide(model)
     return model
 
 
-def _set_wide(model: Model, root: Path) -> None:
+def _set_wide(model: Model) -> None:
     seen: dict[str, Adr] = {}
     for item in model.records:
         if item.doc is None:
@@ -160,12 +161,11 @@ def _set_wide(model: Model, root: Path) -> None:
         if other is not item:
             item.problems.append((item.where("id"), f"{item.id} is also {other.path}"))
     known = model.by_id()
-    exists: dict[str, bool] = {}  # a path many records relate to is looked at once
     for item in model.records:
-        _links(item, known, root, exists)
+        _links(item, known)
 
 
-def _links(item: Adr, known: dict[str, Adr], root: Path, exists: dict[str, bool]) -> None:
+def _links(item: Adr, known: dict[str, Adr]) -> None:
     if item.data.get("status") == "superseded" and not item.ids("superseded_by"):
         item.problems.append((item.where("status"), "superseded, yet names no superseded_by"))
     for key, back in (("supersedes", "superseded_by"), ("superseded_by", "supersedes")):
@@ -177,12 +177,3 @@ def _links(item: Adr, known: dict[str, Adr], root: Path, exists: dict[str, bool]
             elif item.id not in other.ids(back):
                 message = f"{key} {ident}, but {other.path} has no {back}: [{item.id}]"
                 item.problems.append((where, f"one-sided supersession: {message}"))
-    for index, ref in enumerate(item.ids("related")):
-        kind, _, value = ref.partition(":")
-        if kind in ("file", "test") and value not in exists:
-            exists[value] = (root / value).exists()
-        gone = (kind == "adr" and value not in known) or (
-            kind in ("file", "test") and not exists[value]
-        )
-        if gone:
-            item.problems.append((item.where("related", index), f"related {ref}: dangling"))

@@ -1,10 +1,11 @@
-"""`mj-policy adr --view list|next|check|affected` and `mj-policy adr-show <id>`: the decision
-records read back (nothing is written here; `mj-state adr-propose` writes).
+"""`mj-policy adr --view next|affected` and `mj-policy adr-show <id>`: the decision records
+read back (nothing is written here; `mj-state adr-propose` writes). `check` is the judge
+`mj-state adrs` runs once each record's references are resolved (a listing's validity too).
 
-`list` shows every record, an invalid one included (`--status` filters); `show` an unknown id
-is 12; `next` is one above the highest number claimed anywhere (`mj_policy.adrclaims`), each
-unreachable source a WARN; `check` names every defect (10 on any); `affected` WARNs for each
-record whose related files or tests changed while it did not (exit unaffected).
+`show` an unknown id is 12; `next` is one above the highest number claimed anywhere
+(`mj_policy.adrclaims`), each unreachable source a WARN; `check` names every defect (10 on
+any); `affected` WARNs for each record whose related files or tests changed while it did not
+(exit unaffected).
 """
 
 from __future__ import annotations
@@ -91,15 +92,8 @@ def affected(root: Path, model: adrmodel.Model, options: argparse.Namespace) -> 
 
 def views(root: Path, model: adrmodel.Model, options: argparse.Namespace) -> Iterator[Record]:
     view = options.view
-    if view == "list":
-        wanted = getattr(options, "status", None)
-        for item in model.records:
-            if wanted in (None, item.data.get("status")):
-                yield item.record()
-    elif view == "next":
+    if view == "next":
         yield from next_id(root, model.directory)
-    elif view == "check":
-        yield from (f.record() for f in check(root, model))
     else:
         yield from (f.record() for f in affected(root, model, options))
 

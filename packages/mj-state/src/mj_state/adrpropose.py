@@ -6,7 +6,8 @@ the sibling worktrees, every ref's tip, every checkout's ledger), allocated whil
 directory of every worktree is locked (`flock` on the directories, in path order), so proposals
 racing in one checkout or in several get distinct numbers and no hole. Acceptance is a person's
 edit: `--status` is refused (15). `--from` names evidence (`decision|session|commit|issue|file|
-test`; a `file:` or `test:` that does not exist is 2) and makes the record `extracted`.
+test`), each resolved as `adr check` resolves it (one that names nothing is 10; a commit is
+written by its full id), and makes the record `extracted`.
 `--supersedes` writes both sides: the new record's `supersedes` and the old one's
 `superseded_by`; the two files and the ledger line land together or not at all.
 """
@@ -20,6 +21,7 @@ import re
 from mj_core import atomic
 from mj_core import clock
 from mj_core import yamlwrite
+from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_core.stage import Context
+    from mj_policy.layer import Layer
 
     Record = dict[str, Any]
 
@@ -45,8 +48,12 @@ TYPES = ("decision", "session", "commit", "issue", "file", "test")
 NOTE = "acceptance is a person's edit: set `status: accepted` in the file when it is decided"
 
 
-def _evidence(root: Path, given: list[str]) -> list[str]:
+def _evidence(lay: Layer, given: list[str]) -> list[str]:
+    """Each `--from` as it will be written (a path relative to the root, a commit by its full
+    id), every one resolved (`mj_state.references`): one that names nothing is 10."""
     from mj_core import paths
+
+    from mj_state.references import World
 
     out = []
     for item in given:
@@ -54,11 +61,26 @@ def _evidence(root: Path, given: list[str]) -> list[str]:
         if kind not in TYPES or not value:
             raise UsageError(f"--from {item}: not <type>:<value>, type one of {', '.join(TYPES)}")
         if kind in ("file", "test"):
-            value = paths.relative_from_root(root, value, what=f"--from {kind}:")
-            if not (root / value).exists():
-                raise UsageError(f"--from {item}: no such {kind} in the repository")
+            value = paths.relative_from_root(lay.root, value, what=f"--from {kind}:")
+        elif kind == "commit":
+            value = _commit(lay.root, value)
         out.append(f"{kind}:{value}")
+    world = World(lay)
+    world.prepare(out)
+    for item, ref in zip(given, out, strict=True):
+        why = world.why_not(ref)
+        if why is not None:
+            raise ContractUnmet(f"--from {item}: dangling — {why}; nothing was written")
     return out
+
+
+def _commit(root: Path, value: str) -> str:
+    """The full id of the commit `value` names (a ref moves; the record keeps the commit)."""
+    from mj_core import git
+
+    found = git.out("rev-parse", "--verify", "--quiet", "--end-of-options", f"{value}^{{commit}}",
+                    cwd=root)  # fmt: skip
+    return found.strip() if found else value
 
 
 def _slug(title: str) -> str:
@@ -149,7 +171,8 @@ def propose(root: Path, options: argparse.Namespace) -> Iterator[Record]:
     lay = load(root)
     directory = lay.section("adrs")
     section = lay.relative(directory)
-    evidence, slug = _evidence(root, options.source or []), _slug(title)
+    slug = _slug(title)
+    evidence = _evidence(lay, options.source or [])
     atomic.make_dirs(directory, root=root)
     with DirLocks(adrclaims.section_dirs(root, section)):
         model = adrmodel.load(lay)

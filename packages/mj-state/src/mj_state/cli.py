@@ -25,6 +25,8 @@ TABLE = LazyTable(
         "decision-add": "mj_state.decisionlog",
         "plan-write": "mj_state.planwrite",
         "adr-propose": "mj_state.adrpropose",
+        "adrs": "mj_state.adrcheck",
+        "knowledge-refs": "mj_state.recordrefs",
         "decision-list": "mj_state.decisionlog",
         "decision-show": "mj_state.decisionlog",
         "session-start": "mj_state.sessionstart",

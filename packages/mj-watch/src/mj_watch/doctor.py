@@ -31,6 +31,8 @@ from mj_watch.probes import environment
 from mj_watch.probes import optional_tools
 from mj_watch.projection_checks import projection_integrity
 from mj_watch.projectrules import project_rules
+from mj_watch.recordcheck import adr_records
+from mj_watch.recordcheck import skill_records
 from mj_watch.retention import retention_caps
 from mj_watch.routing import routed
 from mj_watch.selftime import doctor_budget
@@ -88,6 +90,8 @@ CHECKS: list[tuple[str | None, Check]] = [
     (None, mcp_wiring),
     (None, plan_integrity),
     (None, knowledge_records),
+    (None, adr_records),
+    (None, skill_records),
     (None, environment),
     (None, optional_tools),
     (None, doctor_budget),

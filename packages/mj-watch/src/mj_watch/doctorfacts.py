@@ -106,9 +106,11 @@ def _gathered(
     yield declarations.fact(root)
     from mj_watch import knowledgecheck
     from mj_watch import plancheck
+    from mj_watch import recordcheck
 
     yield plancheck.fact(lay)
-    yield knowledgecheck.fact(root)
+    yield knowledgecheck.fact(root, lay)
+    yield from recordcheck.facts(lay)
 
 
 def _prompts(lay: Layer | None) -> Record:

@@ -16,15 +16,22 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from mj_policy.layer import Layer
+
     from mj_watch.factview import Facts
 
 
-def fact(root: Path) -> dict[str, Any]:
-    """The records' defects; `records: 0` when neither directory holds one."""
+def fact(root: Path, lay: Layer | None = None) -> dict[str, Any]:
+    """The records' defects, each reference that names nothing included (with a layer to
+    resolve it in); `records: 0` when neither directory holds one."""
     from mj_knowledge import notes
 
     count = sum(len(notes.listed(root, d)) for d in (notes.CANDIDATES, notes.CURATED))
     found = notes.findings(root) if count else []
+    if count and lay is not None:
+        from mj_state import recordrefs
+
+        found += recordrefs.knowledge(lay)
     return {"kind": "fact", "fact": "knowledge-records", "records": count, "findings": found}
 
 

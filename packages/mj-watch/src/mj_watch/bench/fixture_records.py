@@ -103,7 +103,8 @@ def adrs(root: Path, count: int, seed: int = 1) -> None:
         status = "superseded" if i in superseded else rng.choice(("accepted", "proposed"))
         provenance = ""
         if i % 5 == 0:
-            provenance = f"provenance:\n  origin: extracted\n  derived_from:\n    - commit:c{i}\n"
+            evidence = f"    - file:src/area_{i % 20:02d}.py\n"  # resolves once it is added
+            provenance = f"provenance:\n  origin: extracted\n  derived_from:\n{evidence}"
             status = "superseded" if i in superseded else "proposed"
         text = ADR.format(i=i, area=i % 20, status=status, month=1 + i % 12, day=1 + i % 28,
                           links=links, provenance=provenance)  # fmt: skip

@@ -1,0 +1,58 @@
+"""Doctor's view of the decision records and the skills: every defect `adr check` and `skills
+check` name (a record with an unknown status, a reference that names nothing, a skill without
+its sections), so a layer that fails either fails doctor too.
+
+`facts` gathers (the same judges those commands run, nothing written: doctor writes no cache);
+`adr_records` and `skill_records` judge from the facts alone. A section that holds nothing has
+nothing here (a repository need keep neither).
+"""
+
+from __future__ import annotations
+
+from mj_core.findings import Finding
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_policy.layer import Layer
+
+    from mj_watch.factview import Facts
+
+    Record = dict[str, Any]
+
+
+def facts(lay: Layer | None) -> Iterator[Record]:
+    adrs: list[Record] = []
+    skills: list[Record] = []
+    count = (0, 0)
+    if lay is not None:
+        from mj_policy import adrstages
+        from mj_policy import skillmodel
+        from mj_policy import skillstages
+        from mj_state import adrcheck
+
+        model = adrcheck.model(lay)
+        if model.records:
+            adrs = [f.record() for f in adrstages.check(lay.root, model)]
+        found = skillmodel.load(lay)
+        if found.skills:
+            skills = [r for r in skillstages.check(found) if r.get("kind") == "finding"]
+        count = (len(model.records), len(found.skills))
+    yield {"kind": "fact", "fact": "adr-records", "records": count[0], "findings": adrs}
+    yield {"kind": "fact", "fact": "skill-records", "records": count[1], "findings": skills}
+
+
+def _told(facts: Facts, name: str) -> Iterator[Finding]:
+    told = facts.facts.get(name)
+    if told and told.get("records"):
+        yield from (Finding.from_record(record) for record in told["findings"])
+
+
+def adr_records(facts: Facts) -> Iterator[Finding]:
+    yield from _told(facts, "adr-records")
+
+
+def skill_records(facts: Facts) -> Iterator[Finding]:
+    yield from _told(facts, "skill-records")
