@@ -80,7 +80,7 @@ def test_rotate_moves_all_but_the_newest_lines(layer_repo: Repo) -> None:
     body = "# Objective\nRotate.\n# Current State\nDone.\n# Next Action\nNone.\n"
     assert layer_repo.mj("handover", "--close", stdin=body).code == 0
     stored = (layer_repo.root / LEDGER).read_text().splitlines()
-    _cap(layer_repo, 1)
+    _cap(layer_repo, 2)  # the newest line and the rotation's own
     result = layer_repo.mj("history", "--rotate")
     assert result.code == 0, result
     archives = list((layer_repo.root / ".ai/local/state").glob("ledger.*.jsonl.archived"))
@@ -126,3 +126,57 @@ def test_rotate_refuses_to_overwrite_an_archive(layer_repo: Repo) -> None:
     result = layer_repo.mj("history", "--rotate")
     assert result.code == 15 and "already exists" in result.err
     assert (layer_repo.root / LEDGER).read_bytes() == before
+
+
+def _wc(path: object) -> int:
+    return len(path.read_bytes().splitlines())  # type: ignore[attr-defined]
+
+
+def _retention(repo: Repo) -> str:
+    line = [x for x in repo.mj("doctor").out.splitlines() if "retention" in x and LEDGER in x]
+    assert len(line) == 1, line
+    return line[0]
+
+
+def test_rotate_says_what_each_file_holds_and_clears_the_retention_it_fixes(
+    layer_repo: Repo,
+) -> None:
+    """The counts printed and recorded are the files' own; the FAIL doctor names
+    `history --rotate` for is one the rotation clears, and lines the active task holds are a
+    WARN (nothing could move them) until it ends, when a rotation clears that too."""
+    _cap(layer_repo, 5)
+    for number in range(6):
+        assert layer_repo.mj("decision", "add", f"d{number}", "--why", "w").code == 0
+    assert layer_repo.mj("start", "hold", "--scope", "lib").code == 0
+    for number in range(6, 9):
+        assert layer_repo.mj("decision", "add", f"d{number}", "--why", "w").code == 0
+    assert _retention(layer_repo).startswith("FAIL")  # 10 lines, 6 before the task
+    result = layer_repo.mj("history", "--rotate")
+    assert result.code == 0, result
+    state = layer_repo.root / ".ai/local/state"
+    (archive,) = state.glob("ledger.*.jsonl.archived")
+    held, moved = _wc(layer_repo.root / LEDGER), _wc(archive)
+    assert moved == 6 and held == 1 + 4 + 1  # the seal, the task's four lines, the event
+    assert f"rotated: 6 line(s) moved to {archive.relative_to(layer_repo.root)}" in result.out
+    assert f"the ledger holds {held} line(s): its seal, 4 kept" in result.out, result.out
+    event = json.loads((layer_repo.root / LEDGER).read_text().splitlines()[-1])
+    assert (event["event"], event["archived"], event["kept"]) == ("ledger.rotated", 6, 4)
+    assert _retention(layer_repo).startswith("OK"), _retention(layer_repo)  # cleared
+    for number in range(9, 11):
+        assert layer_repo.mj("decision", "add", f"d{number}", "--why", "w").code == 0
+    assert _retention(layer_repo).startswith("WARN"), _retention(layer_repo)  # the task's own
+    again = layer_repo.mj("history", "--rotate")
+    assert again.code == 0 and "the active task's 7 line(s) are never archived" in again.out
+    assert _wc(layer_repo.root / LEDGER) == held + 2
+    body = "# Objective\nHold.\n# Current State\nDone.\n# Next Action\nNone.\n"
+    assert layer_repo.mj("handover", "--close", stdin=body).code == 0
+    assert _retention(layer_repo).startswith("FAIL")  # the task ended: its lines may move now
+    third = layer_repo.mj("history", "--rotate")
+    assert third.code == 0 and "rotated: " in third.out, third
+    assert _retention(layer_repo).startswith("OK"), _retention(layer_repo)
+    assert _wc(layer_repo.root / LEDGER) == 1 + 5  # the seal and the newest five
+    assert layer_repo.mj("history", "--rotate").out.endswith("nothing to rotate\n")
+    assert layer_repo.mj("history", "--validate").code == 0
+    archives = sorted(state.glob("ledger.*.jsonl.archived"))
+    lines = sum(_wc(a) for a in archives) + _wc(layer_repo.root / LEDGER)
+    assert lines == 11 + 1 + 1 + 2 + 2  # the events, the handover, two rotations, two seals

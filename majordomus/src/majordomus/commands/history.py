@@ -59,16 +59,18 @@ def _value(value: Any) -> str:
 
 
 def _rotated(record: Record) -> str:
+    cap = record["cap"]
     if record["moved"]:
         return (
-            f"rotated: {record['moved']} line(s) moved to {record['archive']}, "
-            f"{record['cap']} kept (ledger.retention_max_lines)"
+            f"rotated: {record['moved']} line(s) moved to {record['archive']}; "
+            f"the ledger holds {record['lines']} line(s): its seal, {record['kept']} kept and "
+            f"this rotation's ledger.rotated line ({record['counted']} counted against "
+            f"ledger.retention_max_lines {cap})"
         )
-    if record["lines"] > record["cap"]:
+    if record["counted"] > cap:
         return (
-            f"history: {record['lines']} line(s), over the cap of {record['cap']}, but the "
-            "active task's lines are never archived; nothing to rotate"
+            f"history: {record['counted']} line(s), over the cap of {cap}, but the active "
+            f"task's {record['held']} line(s) are never archived and none before them is "
+            "left; nothing to rotate until the task ends"
         )
-    return (
-        f"history: {record['lines']} line(s), within the cap of {record['cap']}; nothing to rotate"
-    )
+    return f"history: {record['counted']} line(s), within the cap of {cap}; nothing to rotate"

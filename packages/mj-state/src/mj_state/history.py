@@ -1,8 +1,9 @@
 """`mj-state history`: read the ledger back; `--validate` judges it; `--rotate` caps it.
 
-Read-only except `--rotate`, which moves all but the newest `ledger.retention_max_lines` lines
-to `ledger.<utc-compact>.jsonl.archived` under the ledger's lock, never deletes, refuses (15) to
-overwrite an archive, and appends one `ledger.rotated` line.
+Read-only except `--rotate`, which moves the oldest lines to `ledger.<utc-compact>.jsonl.archived`
+under the ledger's lock until the newest `ledger.retention_max_lines` remain behind the seal,
+its own `ledger.rotated` line among them (never the active task's: `mj_state.rotation`), never
+deletes, refuses (15) to overwrite an archive, and says what each file holds afterwards.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from mj_policy.layer import load
 
 from mj_state import chain
 from mj_state import ledger
+from mj_state import rotation
 
 DEFAULT_LIMIT = 20  # `history` shows the newest 20 matches unless told otherwise
 
@@ -113,10 +115,12 @@ def _summary(found: ledger.Scan) -> str:
 
 
 def rotate(layer: Layer) -> Record:
-    """Archive all but the newest lines (never the active task's start), behind a seal line."""
+    """Archive the oldest lines behind a seal line (`mj_state.rotation` says how many), and
+    say what the files hold afterwards."""
     target = ledger.path(layer.state)
     cap = int(layer.policy.data["ledger"]["retention_max_lines"])
-    nothing = {"kind": "record", "action": "rotate", "moved": 0, "lines": 0, "cap": cap}
+    nothing = {"kind": "record", "action": "rotate", "moved": 0, "lines": 0, "cap": cap,
+               "counted": 0, "held": 0}  # fmt: skip
     if not target.exists():
         return nothing
     archive = target.with_name(f"ledger.{clock.compact(clock.now())}.jsonl.archived")
@@ -125,18 +129,22 @@ def rotate(layer: Layer) -> Record:
     with atomic.locked(target) as fd:
         found = ledger.scan(target)
         _refuse_broken(layer, found)
-        cut = _cut(found, cap)
-        nothing["lines"] = len(found.rows)
-        if cut <= (0 if found.chain.sealed is None else 1):
+        is_sealed = rotation.sealed(found.values)
+        held = rotation.held_from(found.values)
+        count = rotation.movable(len(found.rows), cap, is_sealed=is_sealed, held=held)
+        counted = rotation.counted(len(found.rows), is_sealed=is_sealed)
+        nothing.update(lines=len(found.rows), counted=counted,
+                       held=len(found.rows) - held if held is not None else 0)  # fmt: skip
+        if not count:
             return nothing
         if archive.exists():
             raise Refused(f"{layer.relative(archive)}: already exists; nothing was moved")
         data = os.pread(fd, os.fstat(fd).st_size, 0)
         lines = data.splitlines(keepends=True)
-        seal = _seal(layer, layer.relative(archive), cut, found.rows[cut - 1][1])
+        cut = count + (1 if is_sealed else 0)
+        # the old seal opens the new archive (its chain runs on from there), never dropped
         moved, kept = lines[:cut], lines[cut:]
-        if found.chain.sealed is not None:  # a seal stays its file's first line, never archived
-            moved, kept = lines[1:cut], lines[cut:]
+        seal = _seal(layer, layer.relative(archive), len(moved), found.rows[cut - 1][1])
         atomic.create(archive, b"".join(moved), mode=0o600)
         body = seal + b"".join(kept)
         last = chain.digest(body.rstrip(b"\n").rsplit(b"\n", 1)[-1])
@@ -146,7 +154,8 @@ def rotate(layer: Layer) -> Record:
         atomic.create(target, body, mode=0o600, replace=True)
     payload = {"archived": len(moved), "kept": len(kept), "archive": layer.relative(archive)}
     ledger.append(layer.root, layer.state, "ledger.rotated", payload)
-    return {**nothing, "moved": len(moved), "archive": payload["archive"]}
+    return {**nothing, "moved": len(moved), "archive": payload["archive"], "kept": len(kept),
+            "lines": len(kept) + 2, "counted": len(kept) + 1}  # fmt: skip
 
 
 def _refuse_broken(layer: Layer, found: ledger.Scan) -> None:
@@ -156,28 +165,6 @@ def _refuse_broken(layer: Layer, found: ledger.Scan) -> None:
             f"{shown}: the hash chain does not hold; nothing was rotated "
             "(see `majordomus history --validate`)"
         )
-
-
-def _cut(found: ledger.Scan, cap: int) -> int:
-    """How many leading lines to archive: all but the newest `cap`, stopping before the active
-    task's `task.started` so the task stays provable from this file."""
-    cut = len(found.rows) - cap
-    started: tuple[int, object] | None = None
-    for index, value in enumerate(found.values):
-        if type(value) is not dict:
-            continue
-        event = value.get("event")
-        if event == "task.started":
-            started = (index, value.get("task_id"))
-        elif started is not None and value.get("task_id") == started[1] and _ends(value):
-            started = None
-    return cut if started is None else min(cut, started[0])
-
-
-def _ends(value: dict[str, Any]) -> bool:
-    return value.get("event") == "task.finished" or (
-        value.get("event") == "task.handed_over" and bool(value.get("closed"))
-    )
 
 
 def _seal(layer: Layer, archive: str, archived: int, last: bytes) -> bytes:

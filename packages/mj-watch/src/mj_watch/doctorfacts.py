@@ -94,7 +94,7 @@ def _gathered(
     complete = None
     if scan is not None:  # newline-ended lines, as `wc -l` counts them: a torn one is last
         complete = len(scan.rows) - (1 if scan.rows and not scan.rows[-1][2] else 0)
-    yield retention.counts(root, complete)
+    yield retention.counts(root, complete, scan.values if scan is not None else [])
     policy = lay.policy.data if lay is not None else {}
     yield hookfacts.gather(root, wiring.entries(policy), prove=prove and lay is not None)
     yield probes.probe(root)

@@ -1,7 +1,9 @@
 """Doctrine majordomus.retention-caps: the checkout's stores stay under the policy's caps.
 
-`ledger.jsonl` lines against `ledger.retention_max_lines`; the files in `handovers/` and
-`checkpoints/` against `handover.retention_max_files` and `checkpoint.retention_max_files`.
+`ledger.jsonl` lines against `ledger.retention_max_lines`, counted as `history --rotate`
+counts them (`mj_state.rotation`), so the rotation it names clears what it reports; the files
+in `handovers/` and `checkpoints/` against `handover.retention_max_files` and
+`checkpoint.retention_max_files`.
 """
 
 from __future__ import annotations
@@ -32,16 +34,26 @@ def _cap(policy: dict[str, Any], section: str, key: str) -> int | None:
 FOLDERS = (("handover", "handovers"), ("checkpoint", "checkpoints"))
 
 
-def counts(root: Path, lines: int | None = None) -> dict[str, Any]:
+def counts(root: Path, lines: int | None = None, values: list[Any] | None = None) -> dict[str, Any]:
     """The `retention` fact: the ledger's lines (`lines` when the caller has counted them
-    already) and the files of each record store."""
-    if lines is None:
-        path = root / STATE / "ledger.jsonl"
-        lines = path.read_bytes().count(b"\n") if path.is_file() else 0
+    already), whether it opens with a seal and where the active task's lines begin (from the
+    parsed `values` when the caller has them; else read here), and the files of each record
+    store."""
+    from mj_state import rotation
+
+    if lines is None or values is None:
+        from mj_state import ledger
+
+        found = ledger.scan(root / STATE / "ledger.jsonl")
+        values = found.values
+        if lines is None:  # newline-ended lines, as `wc -l` counts them
+            lines = len(found.rows) - (1 if found.rows and not found.rows[-1][2] else 0)
     return {
         "kind": "fact",
         "fact": "retention",
         "ledger_lines": lines,
+        "ledger_sealed": rotation.sealed(values),
+        "ledger_held_from": rotation.held_from(values),
         "files": {folder: _files(root / STATE / folder) for _, folder in FOLDERS},
     }
 
@@ -58,16 +70,7 @@ def retention_caps(facts: Facts) -> Iterator[Finding]:
         return
     policy = facts.layer.policy.data
     told = facts.get("retention")
-    ledger = f"{STATE}/ledger.jsonl"
-    lines = int(told.get("ledger_lines") or 0)
-    yield _judge(
-        ledger,
-        lines,
-        _cap(policy, "ledger", "retention_max_lines"),
-        "lines",
-        reproduce=f"wc -l {shlex.quote(ledger)}",
-        fix="majordomus history --rotate",
-    )
+    yield _ledger(told, _cap(policy, "ledger", "retention_max_lines"))
     for section, folder in FOLDERS:
         relative = f"{STATE}/{folder}"
         count = int((told.get("files") or {}).get(folder) or 0)
@@ -75,6 +78,29 @@ def retention_caps(facts: Facts) -> Iterator[Finding]:
         reproduce = f"ls -1 {shlex.quote(relative)} | wc -l"
         fix = f"majordomus {section} --prune"
         yield _judge(relative + "/", count, cap, "files", reproduce=reproduce, fix=fix)
+
+
+def _ledger(told: dict[str, Any], cap: int | None) -> Finding:
+    """The ledger's lines after its seal against the cap: FAIL when `history --rotate` would
+    move some (it then clears this), WARN when the active task holds every line over it."""
+    from mj_state import rotation
+
+    ledger = f"{STATE}/ledger.jsonl"
+    lines = int(told.get("ledger_lines") or 0)
+    is_sealed, held = bool(told.get("ledger_sealed")), told.get("ledger_held_from")
+    count = rotation.counted(lines, is_sealed=is_sealed)
+    reproduce = f"wc -l {shlex.quote(ledger)}"
+    said = f"{count} lines" + (" after its seal" if is_sealed else "")
+    if cap is None or count <= cap:
+        return _judge(ledger, count, cap, "lines", reproduce=reproduce, fix="")
+    moves = rotation.movable(lines, cap, is_sealed=is_sealed, held=held)
+    if moves:
+        message = (f"{said}, over the cap of {cap} — `majordomus history --rotate` moves the "
+                   f"oldest {moves} and brings it back under")  # fmt: skip
+        return Finding("FAIL", CATEGORY, ledger, message, reproduce)
+    message = (f"{said}, over the cap of {cap}, all of it the active task's from its start on: "
+               "never archived, they rotate once the task ends")  # fmt: skip
+    return Finding("WARN", CATEGORY, ledger, message, reproduce)
 
 
 def _judge(

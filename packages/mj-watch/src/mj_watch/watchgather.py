@@ -63,7 +63,8 @@ def gather(root: Path) -> Iterator[Record]:
     yield fact("ledger", count=len(scan.rows), problems=problems, chain=scan.chain.fact())
     yield _task(root, lay, situation)
     yield targetfacts.gather(root, lay)
-    yield retention.counts(root)
+    complete = len(scan.rows) - (1 if scan.rows and not scan.rows[-1][2] else 0)
+    yield retention.counts(root, complete, scan.values)
     from mj_state import questions
 
     text, problem = questions.read(lay.state)
