@@ -33,6 +33,7 @@ def start(repo: Repo, *args: str) -> str:
 
 def test_check_and_status_write_nothing_and_all_closes_the_stranded(layer_repo: Repo) -> None:
     session = start(layer_repo)
+    start(layer_repo, "--provider", "claude-code", "--provider-session", "later")  # the pointer's
     time.sleep(1.1)
     before = tree(layer_repo.root)
     for args in (("recover",), ("recover", "all", "--check", "--older-than", "0m")):
@@ -52,6 +53,7 @@ def test_check_and_status_write_nothing_and_all_closes_the_stranded(layer_repo: 
     assert "outcome: interrupted" in text and "commits: []" in text
     assert "changed_files: []" in text and "\nhead:" not in text and "\nworking_tree:" not in text
     assert not (layer_repo.root / STATE / "sessions-open/hand.yaml").exists()
+    assert (layer_repo.root / STATE / "sessions-open/later.yaml").exists()  # this process's
     last = json.loads((layer_repo.root / STATE / "ledger.jsonl").read_text().splitlines()[-1])
     assert last["event"] == "session.recovered" and last["action"] == "closed-stranded"
     assert "session" not in last  # not stamped with the episode it acted on
@@ -69,6 +71,23 @@ def test_a_live_episode_and_this_process_episode_are_left(layer_repo: Repo) -> N
     assert "the episode this process belongs to" in inside.out
     assert (layer_repo.root / STATE / "sessions-open/mine.yaml").exists()
     assert not (layer_repo.root / STATE / "sessions-open/hand.yaml").exists()
+
+
+def test_the_episode_the_pointer_names_is_this_process_and_is_left(layer_repo: Repo) -> None:
+    """A process that names no provider session belongs to the episode the pointer names
+    (`state/session-current.yaml`): recover leaves it, however old, as it leaves the one the
+    environment names; `session close` is what ends it."""
+    session = start(layer_repo)
+    time.sleep(1.1)
+    before = tree(layer_repo.root)
+    result = layer_repo.mj("recover", "all", "--older-than", "0m")
+    assert result.code == 0, result
+    assert (
+        f"{session} key=hand" in result.out and "the episode this process belongs to" in result.out
+    )
+    assert "(done)" not in result.out and tree(layer_repo.root) == before
+    assert (layer_repo.root / STATE / "sessions-open/hand.yaml").exists()
+    assert list((layer_repo.root / ".ai/repo/sessions").glob("*.md")) == []
 
 
 def test_other_worktrees_and_unreadable_episodes_are_skipped(layer_repo: Repo) -> None:

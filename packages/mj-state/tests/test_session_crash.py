@@ -108,6 +108,9 @@ def test_a_crash_in_session_close_is_repaired_by_recover(
 def test_a_crash_in_recover_is_repaired_by_the_next_recover(
     repo: Path, step: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # a later episode the pointer names: this process's, so recover closes the other one only
+    run(repo, "majordomus", "session", "start", "--provider", "claude-code",
+        "--provider-session", "later")  # fmt: skip
     time.sleep(1.1)  # so that `--older-than 0m` finds the episode stranded
     monkeypatch.setattr(recover, "_before_step", crash_at(step))
     with pytest.raises(Crash):
@@ -118,7 +121,9 @@ def test_a_crash_in_recover_is_repaired_by_the_next_recover(
     records = list((repo / ".ai/repo/sessions").glob("*.md"))
     assert not open_file.exists() and len(records) == 1
     assert "outcome: interrupted" in records[0].read_text()
-    assert not os.path.lexists(repo / STATE / "session-current.yaml")
+    pointer = repo / STATE / "session-current.yaml"
+    assert os.readlink(pointer) == "sessions-open/later.yaml"  # left, as this process's
+    assert (repo / STATE / "sessions-open/later.yaml").exists()
     out = io.BytesIO()
     main(["recover", "all", "--older-than", "0m"], stdin=io.BytesIO(b""), stdout=out)
     assert b'"done":true' not in out.getvalue()

@@ -7,9 +7,12 @@ with `--check` and for `status`, only shown; the computation is the same):
   else 12h) is stranded: its record is written (outcome `interrupted`, no commits, no changed
   files, no closing head) with a `session.recovered` line, and only then is its open file
   removed, so a crash mid-run leaves what the next run finishes. An open episode that already
-  has its record (a close that stopped after its publish) has its open file removed. A pointer
-  naming no open episode is aimed again. Never touched: the episode this process belongs to,
-  another worktree's, one whose times cannot be read (skipped and counted).
+  has its record (a close that stopped after its publish) has its open file removed, this
+  process's own included (it is closed already). A pointer naming no open episode is aimed
+  again. Never closed: the episode this process belongs to (the one the environment names when
+  it is open here, else the one the pointer names: `sessions.here_key`, as every command
+  resolves it; `session close` ends that one). Never touched: another worktree's, one whose
+  times cannot be read (skipped and counted).
 - records: closed records sharing one session id fold into the oldest (lists united, the
   others moved to `state/archive/recovered/`) when identity and times agree; else reported.
 - orphans: a temporary file in `.ai/local/tmp/` younger than the stale age is live; an old one
@@ -108,7 +111,7 @@ def _age(seconds: int) -> str:
 
 def plan_episodes(layer: Layer, threshold: int) -> Iterator[Record]:
     root, state = layer.root, layer.state
-    mine = sessions.env_key()
+    mine = sessions.here_key(state)  # the environment's episode when open here, else the pointer's
     recorded = sessions.recorded_ids(root)
     now = clock.now()
     for key in sessions.open_keys(state):
@@ -122,13 +125,13 @@ def plan_episodes(layer: Layer, threshold: int) -> Iterator[Record]:
         if str(data["worktree"]) != str(root):
             yield _item(subject, "skipped", "none", f"another worktree ({data['worktree']})", shown)
             continue
-        if key == mine:
-            yield _item(subject, "live", "none", "the episode this process belongs to", shown)
-            continue
         names = recorded.get(str(data["session_id"]))
-        if names:
+        if names:  # closed already (a close that stopped after its publish): only its leftovers
             item = _item(subject, "recorded", "remove-open", f"record {names[-1]}", shown)
             yield {**item, "_key": key, "_record": names[-1]}
+            continue
+        if key == mine:
+            yield _item(subject, "live", "none", "the episode this process belongs to", shown)
             continue
         yield _judged(layer, key, data, subject=subject, shown=shown, threshold=threshold, now=now)
     dangling = _dangling(state)
