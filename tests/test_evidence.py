@@ -52,12 +52,13 @@ def test_start_records_the_promise_in_the_ledger_and_the_copy(repo: Repo) -> Non
 
 
 def test_start_refuses_an_unknown_token_and_writes_nothing(repo: Repo) -> None:
+    before = (repo.root / LEDGER).read_bytes()  # `init`'s layer.adopted line
     result = repo.mj("start", "fix a", "--scope", "src", "--requires", "tests,vibes")
     assert result.code == 2, result
     assert "'vibes': not an obligation token" in result.err
-    assert not (repo.root / LEDGER).exists()
+    assert (repo.root / LEDGER).read_bytes() == before
     bad_issue = repo.mj("start", "fix a", "--scope", "src", "--issue", "two words")
-    assert bad_issue.code == 2 and not (repo.root / LEDGER).exists(), bad_issue
+    assert bad_issue.code == 2 and (repo.root / LEDGER).read_bytes() == before, bad_issue
 
 
 def test_erasing_the_promise_from_the_copy_is_caught(repo: Repo) -> None:

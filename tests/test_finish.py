@@ -164,7 +164,7 @@ def test_profile_requires_a_regression_test(layer_repo: Repo) -> None:
 
 def test_check_is_inert_without_a_task_and_judges_scope_and_state(layer_repo: Repo) -> None:
     result = layer_repo.mj("finish", "--check")
-    assert result.code == 0 and "no active task" in result.out, result
+    assert result.code == 0 and "no task in this checkout" in result.out, result
     start(layer_repo)
     assert layer_repo.mj("finish", "--check").code == 0
     layer_repo.write("elsewhere.txt", "x\n")

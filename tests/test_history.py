@@ -23,19 +23,19 @@ def test_history_prints_oldest_first_and_json_verbatim(layer_repo: Repo) -> None
     result = layer_repo.mj("history")
     assert result.code == 0, result
     events = [line.split()[1] for line in result.out.splitlines()]
-    assert events == ["task.started", "question.opened", "task.checkpoint"]
+    assert events == ["layer.adopted", "task.started", "question.opened", "task.checkpoint"]
     stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
     shape = stamp + r"  task\.started\s+t-\d{14}-[0-9a-f]{4}  [0-9a-f]{7}  task=read the ledger "
     shape += "profile=implementation"
-    assert re.match(shape, result.out)
+    assert re.match(shape, result.out.split("\n", 1)[1])
     assert layer_repo.mj("history", "--json").out.splitlines() == stored
     assert layer_repo.mj("history", "--json", "--limit", "1").out.splitlines() == stored[-1:]
     only = layer_repo.mj("history", "--event", "question.opened", "--json")
-    assert only.out.splitlines() == [stored[1]]
-    task = json.loads(stored[0])["task_id"]
+    assert only.out.splitlines() == [stored[2]]
+    task = json.loads(stored[1])["task_id"]
     assert len(layer_repo.mj("history", "--task", task, "--all").out.splitlines()) == 3
     assert layer_repo.mj("history", "--task", "t-00000000000000-0000").out == ""
-    assert len(layer_repo.mj("history", "--since", "1h").out.splitlines()) == 3
+    assert len(layer_repo.mj("history", "--since", "1h").out.splitlines()) == 4
     assert layer_repo.mj("history", "--since", "2999-01-01T00:00:00Z").out == ""
 
 
@@ -51,12 +51,12 @@ def test_damaged_ledger_is_read_around_and_validated(layer_repo: Repo) -> None:
         handle.write('this is not json\n{"ts":"2026-09-03T19:30:12Z","event":"task.chec')
     result = layer_repo.mj("history")
     assert result.code == 0 and "Traceback" not in result.err
-    assert len([x for x in result.out.splitlines() if x.startswith("20")]) == 3
-    assert "skipped 2 malformed line(s) (4, 5)" in result.out
+    assert len([x for x in result.out.splitlines() if x.startswith("20")]) == 4
+    assert "skipped 2 malformed line(s) (5, 6)" in result.out
     validate = layer_repo.mj("history", "--validate")
     assert validate.code == 10
-    assert "FAIL ledger      .ai/local/state/ledger.jsonl:4 — not JSON" in validate.out
-    assert ".ai/local/state/ledger.jsonl:5 — truncated line" in validate.out
+    assert "FAIL ledger      .ai/local/state/ledger.jsonl:5 — not JSON" in validate.out
+    assert ".ai/local/state/ledger.jsonl:6 — truncated line" in validate.out
     for command in re.findall(r"\[reproduce: (.*)\]$", validate.out, flags=re.M):
         assert layer_repo.shell(command).out.strip()
 
@@ -107,7 +107,7 @@ def test_rotate_never_archives_the_active_tasks_start(layer_repo: Repo) -> None:
     _cap(layer_repo, 1)
     assert layer_repo.mj("history", "--rotate").code == 0
     kept = (layer_repo.root / LEDGER).read_text().splitlines()
-    assert json.loads(kept[1])["event"] == "task.started" and kept[1:5] == stored[2:]
+    assert json.loads(kept[1])["event"] == "task.started" and kept[1:5] == stored[3:]
     assert layer_repo.mj("check").code == 0
     assert layer_repo.mj("history", "--validate").code == 0
 
@@ -145,7 +145,7 @@ def test_rotate_says_what_each_file_holds_and_clears_the_retention_it_fixes(
     `history --rotate` for is one the rotation clears, and lines the active task holds are a
     WARN (nothing could move them) until it ends, when a rotation clears that too."""
     _cap(layer_repo, 5)
-    for number in range(6):
+    for number in range(5):  # after `init`'s layer.adopted line: six lines before the task
         assert layer_repo.mj("decision", "add", f"d{number}", "--why", "w").code == 0
     assert layer_repo.mj("start", "hold", "--scope", "lib").code == 0
     for number in range(6, 9):
@@ -179,4 +179,4 @@ def test_rotate_says_what_each_file_holds_and_clears_the_retention_it_fixes(
     assert layer_repo.mj("history", "--validate").code == 0
     archives = sorted(state.glob("ledger.*.jsonl.archived"))
     lines = sum(_wc(a) for a in archives) + _wc(layer_repo.root / LEDGER)
-    assert lines == 11 + 1 + 1 + 2 + 2  # the events, the handover, two rotations, two seals
+    assert lines == 1 + 10 + 1 + 1 + 2 + 2  # adoption, decisions, task, handover, rotations, seals

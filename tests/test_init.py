@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import stat
 from pathlib import Path
@@ -197,3 +198,38 @@ def test_init_refuses_a_layer_that_leads_out_of_the_repository(
     result = git_repo.mj("init", "--extend")
     assert result.code == 15, result
     assert list(elsewhere.iterdir()) == []
+
+
+def _events(root: Path) -> list[dict[str, object]]:
+    ledger = root / ".ai/local/state/ledger.jsonl"
+    return [json.loads(x) for x in ledger.read_text().splitlines()] if ledger.exists() else []
+
+
+def test_the_bootstrap_hatch_records_the_adoption_once_then_shuts(
+    git_repo: Repo, tmp_path: Path
+) -> None:
+    """DESIGN (security): the bootstrap applies only while this checkout has no ledger, records
+    an event and is then dead: the first `init` writes `layer.adopted` and offers the adoption's
+    steps; a later `init --extend` adds what is missing, records nothing and offers none."""
+    first = git_repo.mj("init")
+    assert first.code == 0, first
+    listed = first.out.split("\nlocal state:")[0].splitlines()[1:]  # under "created"
+    assert [(e["event"], e["created"], e["extend"]) for e in _events(git_repo.root)] == [
+        ("layer.adopted", len(listed), False)
+    ]
+    assert "git commit -m 'Adopt majordomus'" in first.out and "layer.adopted recorded" in first.out
+    (git_repo.root / ".ai/repo/prompts/debug.md").unlink()
+    again = git_repo.mj("init", "--extend")
+    assert again.code == 0, again
+    assert "  .ai/repo/prompts/debug.md" in again.out and "adopted already" in again.out
+    assert "Adopt majordomus" not in again.out and "next: git add" not in again.out
+    assert hook_lines(again.out) == hook_lines(first.out)  # the hook lines stay for reference
+    assert [e["event"] for e in _events(git_repo.root)] == ["layer.adopted"]
+    git_repo.commit("adopt")
+    clone = tmp_path / "clone"
+    git_repo.git("clone", "-q", str(git_repo.root), str(clone))
+    cloned = Repo(clone, git_repo.env).mj("init", "--extend")  # a new checkout: its own hatch
+    assert cloned.code == 0 and "layer.adopted recorded" in cloned.out, cloned
+    [adopted] = _events(clone)
+    assert adopted["event"] == "layer.adopted" and adopted["extend"] is True
+    assert Repo(clone, git_repo.env).mj("history", "--validate").code == 0

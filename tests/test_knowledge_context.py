@@ -53,11 +53,28 @@ def test_pointers_are_the_scope_then_what_it_names(layer_repo: Repo) -> None:
 def test_the_cap_counts_the_rest_and_names_the_command(layer_repo: Repo) -> None:
     path = layer_repo.root / ".ai/repo/profiles/implementation.yaml"
     path.write_text(path.read_text().replace("knowledge_max_items: 8", "knowledge_max_items: 2"))
+    idle = layer_repo.mj("knowledge", "related")  # no task to start from, and nothing named
+    assert idle.code == 12 and "no active task" in idle.err, idle
     result = started(layer_repo).mj("context")
     assert result.code == 0, result
     shown = section(result.out, "## KNOWLEDGE POINTERS")
     assert shown[0] == "## KNOWLEDGE POINTERS (2 of 4)"
-    assert shown[-1] == "- … 2 more: majordomus knowledge edges"
+    more = "majordomus knowledge related --path .ai/repo/prompts"
+    assert shown[-1] == f"- … 2 more: {more}"
+    every = layer_repo.mj(*more.split()[1:])  # the command named prints all four, in order
+    assert every.code == 0, every
+    assert every.out.splitlines() == [
+        "in scope  prompt  prompt:debug  .ai/repo/prompts/debug.md — "
+        "frame a defect so that the fix is proven, not asserted",
+        "in scope  prompt  prompt:lib  .ai/repo/prompts/lib.md — Lib notes",
+        "in scope  prompt  prompt:resume  .ai/repo/prompts/resume.md — "
+        "pick up the active task where the last session left it, from durable state only",
+        "references  policy  policy:policy  .ai/repo/policy.yaml",
+        "knowledge related: 4 node(s)",
+    ]
+    as_json = [json.loads(x) for x in layer_repo.mj(*more.split()[1:], "--json").out.splitlines()]
+    assert [r["kind"] for r in as_json] == ["pointer"] * 4 + ["summary"]
+    assert [r["relation"] for r in as_json[:4]] == ["in scope"] * 3 + ["references"]
 
 
 def test_a_profile_without_knowledge_names_it_under_excluded(layer_repo: Repo) -> None:
@@ -78,7 +95,10 @@ def test_a_tight_budget_drops_the_pointers_before_the_documents(layer_repo: Repo
     assert result.code == 0, result
     assert "## KNOWLEDGE POINTERS" not in result.out
     assert "## CONTEXT DOCUMENTS" in result.out
-    dropped = f"context budget {lines - 3} lines; run: majordomus knowledge edges"
+    dropped = (
+        f"context budget {lines - 3} lines; run: majordomus knowledge related --path "
+        ".ai/repo/prompts"
+    )
     assert f"- knowledge pointers — {dropped}" in result.out
 
 
@@ -126,8 +146,9 @@ def test_the_use_case_context_run_with_a_knowledge_section(layer_repo: Repo) -> 
     assert order.index("## KNOWLEDGE POINTERS (2 of 2)") > checkpoint
     budgeted = layer_repo.mj("context", "--budget-lines", "30")
     assert budgeted.code == 10, budgeted
-    assert "- knowledge pointers — context budget 30 lines; run: majordomus knowledge edges" in (
-        budgeted.out
+    assert (
+        "- knowledge pointers — context budget 30 lines; run: majordomus knowledge related "
+        "--path lib" in budgeted.out
     )
     machine = json.loads(layer_repo.mj("context", "--json").out)
     assert [s["id"] for s in machine["sections"] if s["id"] == "pointers"] == ["pointers"]
@@ -158,6 +179,16 @@ def test_pointers_start_from_the_task_s_issue_nearest_first(layer_repo: Repo) ->
     data = json.loads(layer_repo.mj("context", "--json").out)
     (pointers,) = [s for s in data["sections"] if s["id"] == "pointers"]
     assert pointers["text"] == "\n".join(shown) + "\n"
+    related = layer_repo.mj("knowledge", "related", "issue:I0003")
+    assert related.code == 0, related
+    assert related.out.splitlines() == [
+        f"started for  issue  issue:I0003  {base}/issues/I0003.yaml — Issue I0003",
+        f"depends_on  issue  issue:I0002  {base}/issues/I0002.yaml — Issue I0002",
+        f"part_of  milestone  milestone:M001  {base}/milestones/M001.yaml — Outcome",
+        "knowledge related: 3 node(s)",
+    ], related.out
+    assert layer_repo.mj("knowledge", "related", "issue:I9999").code == 12
+    assert layer_repo.mj("knowledge", "related").out == related.out  # the task's, by default
     layer_repo.git("rm", "-q", "--cached", f"{base}/issues/I0003.yaml")
     layer_repo.git("commit", "-q", "--no-verify", "-m", "the issue leaves the index")
     stale = section(layer_repo.mj("context").out, "## KNOWLEDGE POINTERS")

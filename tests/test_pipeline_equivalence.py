@@ -103,6 +103,7 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("session", "close"), None),
     (("session", "close", "--if-none", "ignore"), None),
     (("session", "list"), None),
+    (("session", "archive", "--dry-run"), None),
     (("session", "latest"), None),
     (("session", "context"), None),
     (("session", "context", "--path"), None),
@@ -132,6 +133,8 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("knowledge", "nodes", "--kind", "rule"), None),
     (("knowledge", "edges", "--type", "depends_on"), None),
     (("knowledge", "check"), None),
+    (("knowledge", "related", "--path", ".ai/repo/prompts"), None),
+    (("knowledge", "related", "policy:policy"), None),
     (("knowledge", "candidates"), None),
     (("knowledge", "derive"), None),
     (("knowledge", "derive", "--dry-run"), None),
@@ -272,7 +275,7 @@ def test_init_import_in_a_repository_with_instructions(tmp_path: Path, broken: b
         made.append(repo)
     direct = made[0].mj("init", "--import", "--json")
     printed = made[1].mj("init", "--import", "--json", "--pipeline")
-    assert printed.out.strip() == "mj-policy instructions | mj-policy adopt"
+    assert printed.out.strip() == "mj-policy instructions | mj-policy adopt | mj-state log"
     code, out, err = _sh(made[1], printed.out.strip(), None)
     assert code == direct.code == (10 if broken else 0), (direct, err)
     lines = [line for line in direct.out.splitlines() if '"kind":"hook"' not in line]

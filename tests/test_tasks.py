@@ -23,7 +23,9 @@ def started(repo: Repo, scope: str = "lib", *extra: str) -> str:
 
 def ledger(repo: Repo) -> list[dict]:
     text = (repo.root / STATE / "ledger.jsonl").read_text()
-    return [json.loads(line) for line in text.splitlines()]
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert lines[0]["event"] == "layer.adopted"  # `init`'s one line (the bootstrap hatch)
+    return lines[1:]
 
 
 def test_start_writes_the_record_and_one_ledger_line(layer_repo: Repo) -> None:
@@ -224,7 +226,7 @@ def test_malformed_lines_and_open_questions_fail(layer_repo: Repo) -> None:
     assert result.code == 10
     assert "FAIL blockers" in result.out and '"tabs or spaces?" unresolved' in result.out
     assert "FAIL questions   .ai/local/state/open-questions.md:" in result.out
-    assert "FAIL ledger      .ai/local/state/ledger.jsonl:2" in result.out
+    assert "FAIL ledger      .ai/local/state/ledger.jsonl:3" in result.out
     for command in reproduce(result.out):
         assert layer_repo.shell(command).out.strip(), command
 
@@ -306,7 +308,8 @@ def test_start_in_a_repository_without_a_commit_is_refused(tmp_path: Path) -> No
     assert result.code == 12, result
     assert "no commit yet" in result.err and result.err.count("\n") == 1
     assert not (root / ".ai/local/state/current.yaml").exists()
-    assert not (root / ".ai/local/state/ledger.jsonl").exists()
+    lines = (root / ".ai/local/state/ledger.jsonl").read_text().splitlines()
+    assert [json.loads(x)["event"] for x in lines] == ["layer.adopted"]  # init's, nothing more
 
 
 def test_a_scope_that_claims_nothing_that_exists_is_warned_about(layer_repo: Repo) -> None:

@@ -213,6 +213,61 @@ def test_manual_is_unverified_and_ci_must_contain_the_call(adopted: Repo) -> Non
     assert adopted.mj("doctor").code == 0
 
 
+TOOLCHAINS = [  # (file, a text that runs it, one that loses its failure, one not provable)
+    (
+        "Makefile",
+        "check:\n\tmajordomus finish --check\n",
+        "check:\n\t-majordomus finish --check\n",
+        "check:\n\tmajordomus finish --check $(MORE)\n",
+    ),
+    (
+        "justfile",
+        "check:\n    majordomus finish --check\n",
+        "check:\n    majordomus finish --check || true\n",
+        "check:\n    majordomus finish --check {{more}}\n",
+    ),
+    (
+        "package.json",
+        '{"scripts": {"check": "majordomus finish --check && echo ok"}}\n',
+        '{"scripts": {"check": "majordomus finish --check; echo ok"}}\n',
+        '{"scripts": {"check": "test -d x && majordomus finish --check"}}\n',
+    ),
+    (
+        "tox.ini",
+        "[tox]\nenv_list = gate\n[testenv:gate]\ncommands = majordomus finish --check\n",
+        "[tox]\nenv_list = gate\n[testenv:gate]\ncommands = - majordomus finish --check\n",
+        "[tox]\nenv_list = gate\n[testenv:gate]\ncommands = majordomus finish --check {posargs}\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "runs", "loses", "unproven"), TOOLCHAINS, ids=[t[0] for t in TOOLCHAINS]
+)
+def test_a_toolchain_file_wires_what_it_runs(
+    adopted: Repo, name: str, runs: str, loses: str, unproven: str
+) -> None:
+    """`wired_by: toolchain:<file>`: OK naming the line when the file runs the command and its
+    failure fails the step; FAIL when it loses the failure, and FAIL unproven for what its
+    plain lines do not settle — each with a reproduce command that shows the line."""
+    wire(adopted)
+    edit_policy(adopted, "wired_by: git-hook:pre-push", f"wired_by: toolchain:{name}")
+    missing = adopted.mj("doctor")
+    [(_, subject, message, reproduce)] = failures(missing.out)
+    assert missing.code == 10 and subject == "finish-on-push" and "does not exist" in message
+    adopted.write(name, runs)
+    result = adopted.mj("doctor")
+    assert result.code == 0, result.out
+    assert re.search(rf"^OK\s+wiring\s+finish-on-push — .*runs from {re.escape(name)}:", result.out,
+                     re.M), result.out  # fmt: skip
+    for text, said in ((loses, "loses the failure"), (unproven, "unproven")):
+        adopted.write(name, text)
+        result = adopted.mj("doctor")
+        [(_, subject, message, reproduce)] = failures(result.out)
+        assert result.code == 10 and subject == "finish-on-push" and said in message, result.out
+        assert "majordomus finish --check" in adopted.shell(reproduce).out, reproduce
+
+
 def test_an_undeclared_hook_that_swallows_fails(adopted: Repo) -> None:
     wire(adopted)
     install(adopted, ".git/hooks/post-merge", "#!/bin/sh\nmajordomus check || true\n")

@@ -116,7 +116,9 @@ def _dangling_current(repo: Repo) -> None:
 
 
 def _ledger_directory(repo: Repo) -> None:
-    (repo.root / STATE / "ledger.jsonl").mkdir()
+    ledger = repo.root / STATE / "ledger.jsonl"
+    ledger.unlink(missing_ok=True)  # `init` wrote its layer.adopted line: a directory takes it
+    ledger.mkdir()
 
 
 MISPLACED: dict[str, tuple[Callable[[Repo], None], tuple[str, ...], str | None]] = {

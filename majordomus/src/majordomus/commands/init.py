@@ -4,7 +4,10 @@ The writing happens in `mj-policy init`; this module prints what was created (wi
 each rule made and where its text came from, and what was not imported), the hook lines the
 policy's enforcement asks for (it installs none) and the next commands: followed as printed,
 they end in a first commit that passes its own pre-commit hook. Then, per client the policy
-declares, the steps that wire its session hooks and its MCP server (`initclients`).
+declares, the steps that wire its session hooks and its MCP server (`initclients`). Those
+adoption steps are the bootstrap's, offered by the run that records `layer.adopted` (the first
+in this checkout); a later `init --extend` prints what it added and the hook lines, and no
+adoption steps.
 """
 
 from __future__ import annotations
@@ -29,10 +32,13 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
     created: list[str] = []
     adopted: list[Record] = []
+    hatched: list[bool] = []  # the ledger's layer.adopted line written by this run
 
     def text(record: Record) -> str | None:
         if record.get("kind") == "created":
             created.append(str(record["path"]))
+        elif record.get("kind") == "record" and record.get("event") == "layer.adopted":
+            hatched.append(True)
         elif record.get("kind") in ("imported", "not-imported"):
             adopted.append(record)
         elif record.get("kind") == "finding":
@@ -49,6 +55,9 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
         for hook, line in lines:
             inv.stdout.write(jsonl.dumps({"kind": "hook", "file": hook, "line": line}).decode())
         return code
+    if not hatched and not options.imports:  # the hatch was shut: the adoption is behind it
+        inv.stdout.write(_since(created, lines))
+        return code
     targets = _targets(inv.root()) + _replaced(inv.root(), adopted)
     out = _text(created, lines, list(dict.fromkeys(targets)))
     if options.imports:  # after what was created, before the next steps
@@ -59,6 +68,11 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
     from majordomus.commands import initclients
 
     inv.stdout.write(out + initclients.text(inv.root()))
+    if hatched:
+        inv.stdout.write(
+            "ledger: layer.adopted recorded; the bootstrap is done here, and a later "
+            "`majordomus init --extend` only adds what is missing\n"
+        )
     return code
 
 
@@ -89,6 +103,16 @@ def _replaced(root: Path, adopted: list[Record]) -> list[str]:
         if importsources.classify(str(s["file"])) is not None
     ]
     return git.ls_files(root, *dict.fromkeys(named)) if named else []
+
+
+def _since(created: list[str], lines: list[tuple[str, str]]) -> str:
+    """What `init --extend` added to an adopted layer, the hook lines for reference, and no
+    adoption steps: this checkout's ledger already holds its adoption."""
+    out = ["created", *(f"  {path}" for path in created)] if created else ["nothing to add"]
+    out.append("adopted already (this checkout keeps a ledger); the hook lines:")
+    out += [f"  {hook}: {line}" for hook, line in lines]
+    out.append("next: majordomus doctor      # verify the layer and that the hooks are wired")
+    return "\n".join(out) + "\n"
 
 
 def _text(created: list[str], lines: list[tuple[str, str]], targets: list[str]) -> str:

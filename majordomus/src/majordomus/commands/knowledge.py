@@ -1,4 +1,4 @@
-"""`majordomus knowledge sources|nodes|edges|derive|candidates|promote|reject|check`."""
+"""`majordomus knowledge sources|nodes|edges|related|derive|candidates|promote|reject|check`."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def listing(records: Iterable[Record], options: argparse.Namespace, inv: Invocat
             _write_bytes(inv, block, said)
             block = []
             continue
-        elif kind in ("source", "node", "edge"):
+        elif kind in ("source", "node", "edge", "pointer"):
             counted += 1
         block.append(jsonl.dumps(record).decode() if inv.json else f"{line(record)}\n")
         if len(block) >= 1024:
@@ -98,10 +98,13 @@ def listing(records: Iterable[Record], options: argparse.Namespace, inv: Invocat
             block = []
     inv.stdout.write("".join(block))
     if not inv.json and not summary.get("error"):
-        scope = getattr(options, "scope", None) or "all"
         what = options.command.split()[-1]
-        noun = {"sources": "file(s)", "nodes": "node(s)", "edges": "edge(s)"}[what]
-        inv.stdout.write(f"knowledge {what}: {counted} {noun} in scope {scope}\n")
+        if what == "related":
+            inv.stdout.write(f"knowledge related: {counted} node(s)\n")
+        else:
+            scope = getattr(options, "scope", None) or "all"
+            noun = {"sources": "file(s)", "nodes": "node(s)", "edges": "edge(s)"}[what]
+            inv.stdout.write(f"knowledge {what}: {counted} {noun} in scope {scope}\n")
     inv.stdout.flush()
     return show.ended(summary, inv)
 
@@ -125,4 +128,8 @@ def line(record: Record) -> str:
 
     if record.get("kind") in ("source", "node", "edge"):
         return listing.line(record)
+    if record.get("kind") == "pointer":
+        title = f" — {record['title']}" if record["title"] else ""
+        where = f"{record['node_kind']}  {record['id']}  {record['path']}"
+        return f"{record['relation']}  {where}{title}"
     return render_text(record)

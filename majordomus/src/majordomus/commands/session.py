@@ -1,4 +1,5 @@
-"""`majordomus session start|status|close|list|show|latest|context`: execution episodes."""
+"""`majordomus session start|status|close|list|show|latest|context|archive`: execution
+episodes."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
         if record.get("kind") == "candidate":  # derived at the close: awaiting review
             said = "knowledge candidate" if record["action"] == "derived" else "already derived"
             return f"{said} {record['path']} — {record['title']}\n"
+        if record.get("kind") == "record" and record.get("action") == "session-archive":
+            return archived(record)
         if record.get("kind") != "session":
             return None
         if record["action"] == "malformed":
@@ -74,3 +77,18 @@ def line(record: Record) -> str:
 
         out += "\n" + shown_body(str(record["body"]))
     return out
+
+
+def archived(record: Record) -> str:
+    """What `session archive` moved (or would), and what the section holds afterwards."""
+    moved, cap, count = record["moved"], record["cap"], record["count"]
+    if not moved:
+        said = f"{count} closed record(s), within the cap of {cap}"
+        return f"session archive: {said}; nothing to move\n"
+    verb = "would move" if record["dry_run"] else "moved"
+    lines = [f"  {path}\n" for path in moved]
+    kept = count - len(moved)
+    return (
+        f"session archive: {verb} {len(moved)} record(s) to {record['archive']}/, "
+        f"{kept} kept in {record['store']}/ (session.retention_max_files {cap})\n" + "".join(lines)
+    )

@@ -44,6 +44,7 @@ AUTHORITY: tuple[Builder, ...] = (
     sections.workspaces,
     records.knowledge,
     records.decisions,
+    records.reasoning,
     records.checkpoint,
     records.handover,
     records.pointers,
@@ -60,6 +61,7 @@ DROP_ORDER = (
     "pointers",
     "documents",
     "knowledge",
+    "reasoning",
     "decisions",
     "plan-issue",
     "checkpoint-body",
@@ -73,9 +75,9 @@ DROPPED_ITEM = {
     "checkpoint-body": "checkpoint body",
     "handover-body": "handover body",
 }
-RUN = {  # the command that prints what a drop removed
+RUN = {  # the command that prints what a drop removed (the pointers': their fact's `more`)
     "documents": "; run: majordomus context resolve <path>",
-    "pointers": "; run: majordomus knowledge edges",
+    "pointers": "; run: majordomus knowledge related",
     "plan-ready": "; run: majordomus plan ready",
 }
 HEADER_LINES = 3  # title, disclaimer, blank
@@ -114,7 +116,9 @@ def _redacted(section: Section) -> Section:
     return section
 
 
-def fit(shown: list[Section], excluded: list[Excluded], limit: int) -> list[str]:
+def fit(
+    shown: list[Section], excluded: list[Excluded], limit: int, runs: dict[str, str] | None = None
+) -> list[str]:
     """Drop in DROP_ORDER until the text fits `limit`; returns the names dropped, in order.
 
     A drop is made only when it shortens the text: its EXCLUDED line (and the EXCLUDED heading
@@ -134,7 +138,7 @@ def fit(shown: list[Section], excluded: list[Excluded], limit: int) -> list[str]
                 section.drop = None
             else:
                 shown.remove(section)
-            why = reason + RUN.get(name, "")
+            why = reason + (runs or RUN).get(name, "")
             excluded.append(Excluded(DROPPED_ITEM.get(name, name), why))
             dropped.append(name)
     return dropped
@@ -169,7 +173,9 @@ def _plan(facts: dict[str, Record], budget_lines: int | None) -> list[Record]:
     policy_limit = int(facts["policy"]["builder_budget_lines"])
     limit = budget_lines if budget_lines is not None else policy_limit
     view, shown, excluded = assemble(facts)
-    dropped = fit(shown, excluded, limit)
+    told = facts.get("knowledge") or {}
+    runs = {**RUN, "pointers": f"; run: {told['more']}"} if told.get("more") else RUN
+    dropped = fit(shown, excluded, limit, runs)
     out = [_briefing(view)]
     out += [{"kind": "section", "id": s.id, "title": s.title, "body": s.body} for s in shown]
     out += [{"kind": "excluded", "item": e.item, "reason": e.reason} for e in excluded]

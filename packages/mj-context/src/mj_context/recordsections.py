@@ -1,5 +1,6 @@
-"""The sections from written records and history: knowledge, decisions, checkpoint, handover,
-knowledge pointers, files touched in scope, recent history, and the prompt asked for."""
+"""The sections from written records and history: knowledge, decisions, reasoning, checkpoint,
+handover, knowledge pointers, files touched in scope, recent history, and the prompt asked
+for."""
 
 from __future__ import annotations
 
@@ -71,6 +72,24 @@ def decisions(view: View) -> Section | Excluded | None:
     return Section(
         "decisions", f"## DECISIONS ({limit} most recent {whose})", body, drop="decisions"
     )
+
+
+def reasoning(view: View) -> Section | Excluded | None:
+    """The task's reasoning records (`state/reasoning/<task>/`), newest first, when it has
+    any and the profile sets `context.decisions: true`; absent without a directory of them."""
+    fact = view.facts.get("reasoning")
+    if fact is None or not view.active or view.task is None:
+        return None
+    if fact["task_id"] != view.task.get("id") or not fact["total"]:
+        return None
+    if view.context.get("decisions") is not True:
+        return Excluded("reasoning", view.says("decisions"))
+    records = fact["records"][: view.cap]
+    body = [f"- {r['name']} — {r['title']}" for r in records]
+    if fact["total"] > len(records):
+        body.append(f"- … {fact['total'] - len(records)} more: ls {fact['directory']}")
+    title = f"## REASONING ({fact['total']} record(s) for this task; {fact['directory']}/)"
+    return Section("reasoning", title, body, drop="reasoning")
 
 
 def checkpoint(view: View) -> Section | Excluded:

@@ -13,6 +13,7 @@ TABLE = LazyTable(
         "index": "mj_knowledge.stages",
         "graph": "mj_knowledge.stages",
         "pointers": "mj_knowledge.pointers",
+        "related": "mj_knowledge.related",
         "derive": "mj_knowledge.harvest",
         "candidates": "mj_knowledge.candidates",
         "promote": "mj_knowledge.review",

@@ -7,8 +7,9 @@ Selection follows only edges the files state, nearest first, each level in byte 
 the issue the task was started for, the issues it depends on, its milestone, the claims that
 milestone declares, the nodes whose source path lies inside the task's scope, then the nodes
 those name (the edge's type is the relation that selected them). Nothing is searched or
-scored. An issue the task names that is not a node is a `stale` line, and the rest is still
-listed. The pointers are added only when a task is active and its profile sets
+scored. The fact names the `knowledge related` command that prints the whole selection, what
+the cap left out included. An issue the task names that is not a node is a `stale` line, and
+the rest is still listed. The pointers are added only when a task is active and its profile sets
 `context.knowledge: true`; otherwise the graph is not asked for. The briefing writes nothing:
 it reads the graph's cache when `knowledge nodes|edges|sources` left one for this index, else
 compiles the graph. A graph that cannot be built is the fact's `problem`, never the
@@ -34,7 +35,21 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
     Edges = Callable[[set[str]], list[list[Any]]]
 
-MORE = "majordomus knowledge edges"
+
+PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@%+=,")
+
+
+def more(issue: str | None, claims: list[str]) -> str:
+    """The command that prints every pointer this selection holds, the capped ones included
+    (`shlex` quotes a word only when one needs it: the briefing's path imports nothing more)."""
+    argv = ["majordomus", "knowledge", "related", *([f"issue:{issue}"] if issue else [])]
+    for claim in claims:
+        argv += ["--path", claim]
+    if all(word and PLAIN.issuperset(word) for word in argv):
+        return " ".join(argv)
+    import shlex
+
+    return shlex.join(argv)
 
 
 def wanted(facts: dict[str, Record]) -> tuple[list[str], int, str | None] | None:
@@ -64,10 +79,15 @@ def in_scope(nodes: list[list[Any]], claims: list[str]) -> list[str]:
 
 
 def select(
-    nodes: list[list[Any]], edges: Edges, first: list[str], issue: str | None = None
+    nodes: list[list[Any]],
+    edges: Edges,
+    first: list[str],
+    issue: str | None = None,
+    asked: str | None = None,
 ) -> list[Record]:
-    """Every pointer, nearest first: the issue's levels, the nodes sourced in scope, then the
-    nodes they name. `edges(sources)` gives the edge rows of those source nodes."""
+    """Every pointer, nearest first: the issue's levels (or the node `asked` for), the nodes
+    sourced in scope, then the nodes they name. `edges(sources)` gives the edge rows of those
+    source nodes."""
     rows = {row[0]: row for row in nodes}
     chosen: dict[str, str] = {}  # id → the relation that selected it, in selection order
 
@@ -84,9 +104,11 @@ def select(
         level("part_of", milestones)
         declared = edges(set(milestones)) if milestones else []
         level("declares", [t for k, s, t, *_ in declared if k == "declares"])
+    level("asked", [asked] if asked else [])
     level("in scope", first)
     named: dict[str, str] = {}
-    for kind, _, target, *_ in edges(set(first)) if first else []:
+    sources = set(first) | ({asked} if asked is not None and asked in rows else set())
+    for kind, _, target, *_ in edges(sources) if sources else []:
         if target in rows and target not in chosen:
             named.setdefault(target, kind)
     for ident in sorted(named):
@@ -110,19 +132,19 @@ def fact(root: Path, claims: list[str], cap: int, issue: str | None = None) -> R
         edges = cache.edge_lookup(root, str(index["key"])) if "edges" not in result else None
         if edges is None:  # compiled now, or a cache without its edges
             result = result if "edges" in result else stages.compute(root, index, store=False)
-            edges = _lookup(result["edges"])
+            edges = lookup(result["edges"])
         chosen = select(result["nodes"], edges, in_scope(result["nodes"], claims), issue)
     except MjError as exc:
         return {"kind": "fact", "fact": "knowledge", "problem": exc.message}
     out: Record = {"kind": "fact", "fact": "knowledge", "pointers": chosen[:cap],
-                   "total": len(chosen), "more": MORE}  # fmt: skip
+                   "total": len(chosen), "more": more(issue, claims)}  # fmt: skip
     if issue and not any(row[0] == f"issue:{issue}" for row in result["nodes"]):
         out["stale"] = (f"issue:{issue} is not a node of the graph: its record is not in git's "
                         "index (never added, or removed)")  # fmt: skip
     return out
 
 
-def _lookup(rows: list[list[Any]]) -> Edges:
+def lookup(rows: list[list[Any]]) -> Edges:
     def edges(sources: set[str]) -> list[list[Any]]:
         return [row for row in rows if row[1] in sources]
 

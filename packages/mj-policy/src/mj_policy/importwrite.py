@@ -163,10 +163,15 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     records = list(context.records())  # every piece read (an upstream error stops here)
     if not options.extend:
         skeleton.refuse_existing(root)  # before the policy is read: 15, as `init` says it
+    first = skeleton.hatch_open(root)  # the bootstrap hatch, as `init` keeps it
     adoption = Adoption(root, records)
+    created = 0
     for relative in skeleton.create(root, extend=options.extend, changed=adoption.changed):
+        created += 1
         yield {"kind": "created", "path": relative}
     yield from adoption.write()
+    if first:
+        yield skeleton.adoption(created, extend=bool(options.extend))
 
 
 STAGES = {

@@ -7,6 +7,11 @@ and one `.ai/local` line in `.gitignore` (no trailing slash: it ignores `.ai/loc
 clone carries it as a directory, a file or a symbolic link).
 Every file is published atomically and never replaces an existing one; every directory is made
 one level at a time, none through a symbolic link (`mj_core.confine`).
+
+The bootstrap hatch (DESIGN, security): while this checkout has no ledger, `init` owes one
+`layer.adopted` line, which the `mj-state log` stage after it appends (creating the ledger); from
+then on the hatch is shut — a later `init --extend` adds what is missing and records nothing,
+and says the layer is adopted instead of offering the adoption's steps again.
 """
 
 from __future__ import annotations
@@ -127,9 +132,27 @@ def create(root: Path, *, extend: bool, changed: dict[str, bytes] | None = None)
         yield f".gitignore:{IGNORE_LINE}"
 
 
+def hatch_open(root: Path) -> bool:
+    """The bootstrap hatch (DESIGN, security): open while this checkout has no ledger yet."""
+    ledger = root / ".ai" / "local" / "state" / "ledger.jsonl"
+    return not (ledger.exists() or ledger.is_symlink())
+
+
+def adoption(created: int, *, extend: bool) -> dict[str, Any]:
+    """The adoption's one ledger line, owed while the hatch was open (`mj-state log` writes it,
+    and the hatch then shuts)."""
+    return {"kind": "append", "event": "layer.adopted", "created": created, "extend": extend}
+
+
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
-    for relative in create(context.root(), extend=options.extend):
+    root = context.root()
+    first = hatch_open(root)
+    created = 0
+    for relative in create(root, extend=options.extend):
+        created += 1
         yield {"kind": "created", "path": relative}
+    if first:
+        yield adoption(created, extend=bool(options.extend))
 
 
 STAGES = {

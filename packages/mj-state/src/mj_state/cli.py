@@ -31,6 +31,7 @@ TABLE = LazyTable(
         "decision-show": "mj_state.decisionlog",
         "session-start": "mj_state.sessionstart",
         "session-close": "mj_state.sessionclose",
+        "session-archive": "mj_state.sessionarchive",
         "episode": "mj_state.episodefacts",
         "session-status": "mj_state.sessionread",
         "session-list": "mj_state.sessionread",

@@ -1,8 +1,9 @@
 """`mj-state facts --for context`: the durable state a briefing is built from, as `fact` records.
 
 One record per fact, in authority order: clock and git, policy, task, profile, context
-documents, open questions, decisions, the newest compatible checkpoint and handover (only those
-two record files are read), touched files, recent history, and the prompt asked for. Facts
+documents, open questions, decisions, the task's reasoning records (when it has a directory of
+them), the newest compatible checkpoint and handover (only those two record files are read),
+touched files, recent history, and the prompt asked for. Facts
 carry data, not decisions: what to show and what to drop is `mj-context build`'s business, and
 it alone reads the profile's `context` block.
 """
@@ -27,6 +28,7 @@ from mj_state import taskstate
 from mj_state.contextreads import documents
 from mj_state.contextreads import history
 from mj_state.contextreads import prompt
+from mj_state.contextreads import reasoning
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -70,6 +72,11 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
         yield chain
     yield asked
     yield decided
+    limit = int(lay.policy.data["context"]["max_list_items"])
+    if active and task is not None:
+        thought = reasoning(lay, str(task.get("id") or ""), limit)
+        if thought is not None:
+            yield fact("reasoning", **thought)
     for kind in ("checkpoint", "handover"):
         with timing.phase(f"facts: {kind}"):
             yield _record(lay, kind, here)
@@ -80,7 +87,6 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
         found = declarations.workspaces_for(root, [str(s) for s in task.get("scope") or []])
         if found is not None:
             yield found
-    limit = int(lay.policy.data["context"]["max_list_items"])
     yield fact("history", **history(lay.state / "ledger.jsonl", limit))
     if prompt_name:
         yield fact("prompt", **prompt(lay, prompt_name))

@@ -1,4 +1,5 @@
-"""The facts that read another concept's files: context chains, the ledger's tail, a prompt."""
+"""The facts that read another concept's files: context chains, the ledger's tail, a prompt,
+the task's reasoning records."""
 
 from __future__ import annotations
 
@@ -69,3 +70,45 @@ def prompt(lay: Layer, name: str) -> dict[str, Any]:
     asset = prompts.load(directory, name, lay.relative(directory))
     shown = {k: v for k, v in asset.record().items() if k != "kind"}
     return {**shown, "body": asset.body, "body_line": asset.body_line}
+
+
+REASONING = "reasoning"  # state/reasoning/<task id>/*.md: the task's reasoning records
+
+
+def reasoning(lay: Layer, task_id: str, limit: int) -> dict[str, Any] | None:
+    """The task's reasoning records, newest first by name (the titles of the newest `limit`
+    read) and how many there are; None when the task has no directory of them: one look at
+    the directory is all a briefing without any pays."""
+    import os
+
+    if not task_id or "/" in task_id or task_id.startswith("."):
+        return None
+    directory = lay.state / REASONING / task_id
+    try:
+        with os.scandir(directory) as entries:
+            names = [e.name for e in entries if _record_name(e.name) and e.is_file()]
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    names.sort(reverse=True)
+    shown = lay.relative(directory)
+    records = [{"name": n, "title": _title(directory / n, f"{shown}/{n}")} for n in names[:limit]]
+    return {"task_id": task_id, "directory": shown, "total": len(names), "records": records}
+
+
+def _record_name(name: str) -> bool:
+    return name.endswith(".md") and not name.startswith(".")
+
+
+def _title(path: Path, shown: str) -> str:
+    """The record's first heading (else its first line), one line of at most 120 characters;
+    a record that cannot be read says so."""
+    from mj_core import files
+
+    try:
+        text = files.read_lenient(path, shown, limits.RECORD) or ""
+    except MjError as exc:
+        return f"(unreadable: {exc.message})"
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    first = next((line for line in lines if line.startswith("# ")), lines[0] if lines else "")
+    title = first.lstrip("#").strip() or "(empty)"
+    return title if len(title) <= 120 else title[:119] + "…"

@@ -2,10 +2,10 @@
 
 Where git looks for hooks (shown as a reproduce command names it), every hook file there and
 in its `<hook>.d/` folders with its body and whether it is executable, each hook an entry names
-(present or not), the CI files and git settings entries name, the pre-commit configuration's
-text, whether each declared command resolves (on PATH, or as a path a hook line names), and —
-under `doctor --prove` — the verdict of running each hook in a scratch worktree. Read here,
-judged by `wiring` alone.
+(present or not), the CI files, toolchain files and git settings entries name, the pre-commit
+configuration's text, whether each declared command resolves (on PATH, or as a path a hook
+line names), and — under `doctor --prove` — the verdict of running each hook in a scratch
+worktree. Read here, judged by `wiring` alone.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ def gather(root: Path, entries: list[Entry], *, prove: bool = False) -> Record:
     wanted = list(everything)
     subs: dict[str, list[str]] = {}
     ci: dict[str, Record] = {}
+    toolchain: dict[str, Record] = {}
     config: dict[str, str | None] = {}
     framework = None
     if any(e.wired_by.startswith("pre-commit:") for e in entries):
@@ -48,11 +49,14 @@ def gather(root: Path, entries: list[Entry], *, prove: bool = False) -> Record:
             wanted += subs[value]
         elif kind == "ci":
             ci[value] = _file(root, root / value)
+        elif kind == "toolchain" and _inside(value):
+            toolchain[value] = _file(root, root / value)
         elif kind == "git-config":
             config[value] = git.out("config", "--local", "--get", value, cwd=root)
     for name in dict.fromkeys(wanted):
         files[name] = _file(root, directory / name)
-    texts = [str(f.get("text") or "") for f in [*files.values(), *ci.values()]]
+    read = [*files.values(), *ci.values(), *toolchain.values()]
+    texts = [str(f.get("text") or "") for f in read]
     return {
         "kind": "fact",
         "fact": "hooks",
@@ -61,11 +65,17 @@ def gather(root: Path, entries: list[Entry], *, prove: bool = False) -> Record:
         "all": everything,
         "subs": subs,
         "ci": ci,
+        "toolchain": toolchain,
         "config": config,
         "precommit": framework,
         **pathlookup.lookups(root, [e.path for e in entries], texts),
         "proofs": _proofs(root, entries, directory) if prove else None,
     }
+
+
+def _inside(value: str) -> bool:
+    """A repository-relative path that stays inside the repository (nothing else is read)."""
+    return bool(value) and not value.startswith("/") and ".." not in value.split("/")
 
 
 def _file(root: Path, path: Path) -> Record:

@@ -288,9 +288,16 @@ def _provider_hook(told: Hooks, entry: Entry, value: str) -> Iterator[Judged]:
     yield fail(entry, message, "majordomus capture status"), False
 
 
+def _toolchain(told: Hooks, entry: Entry, value: str) -> Iterator[Judged]:
+    from mj_watch import toolchain  # the files' own readers: only for an entry that names one
+
+    yield toolchain.wired(told, entry.name, entry.declared, entry.names, value), False
+
+
 _HANDLERS = {
     "git-hook": _git_hook,
     "ci": _ci,
+    "toolchain": _toolchain,
     "git-config": _git_config,
     "pre-commit": _pre_commit,
     "provider-hook": _provider_hook,
