@@ -15,6 +15,7 @@ from mj_core.gitrun import ahead
 from mj_core.gitrun import begin
 from mj_core.gitrun import clean_env
 from mj_core.gitrun import decoded
+from mj_core.gitrun import run_bounded
 from mj_core.gitrun import run_many
 from mj_core.gitrun import settle
 from mj_core.gitrun import start_many
@@ -30,6 +31,7 @@ __all__ = [  # the runner's, named here for git's callers
     "begin",
     "clean_env",
     "decoded",
+    "run_bounded",
     "run_many",
     "settle",
     "start_many",

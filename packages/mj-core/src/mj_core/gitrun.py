@@ -164,3 +164,23 @@ def decoded(done: list[spawn.Result]) -> list[tuple[int, str, str]]:
         (code, stdout.decode("utf-8", "surrogateescape"), stderr.decode("utf-8", "surrogateescape"))
         for code, stdout, stderr in done
     ]
+
+
+def run_bounded(
+    args: tuple[str, ...],
+    cwd: Path | str,
+    *,
+    timeout: float = spawn.TIMEOUT,
+    data: bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> spawn.Result:
+    """One `git <args>` with the safe settings and the scrubbed environment (plus `env`), its
+    output as bytes, `data` on its standard input when given, stopped after `timeout` seconds
+    (ContractUnmet naming it, `spawn`). For the remote's commands: each network call is bounded
+    by the policy's `remote.timeout`, and object plumbing reads binary output."""
+    timing.count("git")
+    merged = {**clean_env(), **(env or {})}
+    argv = ("git", *SAFE, "-C", str(cwd), *args)
+    if data is None:
+        return spawn.start_all([argv], merged, timeout).wait()[0]
+    return spawn.run_input(argv, merged, data, timeout)

@@ -113,9 +113,12 @@ def start_all(
     return Running(children, commands, timeout)
 
 
-def run_input(argv: Sequence[str], env: Mapping[str, str], data: bytes) -> Result:
+def run_input(
+    argv: Sequence[str], env: Mapping[str, str], data: bytes, timeout: float = TIMEOUT
+) -> Result:
     """Run one command with `data` on its standard input (written as the child reads it,
-    while its output is read, so neither pipe can fill and stall the other)."""
+    while its output is read, so neither pipe can fill and stall the other); past `timeout`
+    seconds it is killed and ContractUnmet names it, as `Running.wait` does."""
     in_r, in_w = os.pipe()
     try:
         if in_r <= 2:
@@ -126,7 +129,11 @@ def run_input(argv: Sequence[str], env: Mapping[str, str], data: bytes) -> Resul
         raise
     finally:
         os.close(in_r)
-    buffers = _drain([out_fd, err_fd], time.monotonic() + TIMEOUT, feed=(in_w, data))
+    try:
+        buffers = _drain([out_fd, err_fd], time.monotonic() + timeout, feed=(in_w, data))
+    except TimeoutError:
+        _kill(pid)
+        raise Running([], [argv], timeout)._late(0) from None
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status), buffers[out_fd], buffers[err_fd]
 

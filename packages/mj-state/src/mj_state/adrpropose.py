@@ -177,11 +177,12 @@ def propose(root: Path, options: argparse.Namespace) -> Iterator[Record]:
     with DirLocks(adrclaims.section_dirs(root, section)):
         model = adrmodel.load(lay)
         old = _old(model, options.supersedes)
-        ident = f"adr-{adrclaims.gather(root, section).next_number():04d}"
+        number, claim = _number(lay, adrclaims.gather(root, section).next_number(), title)
+        ident = f"adr-{number:04d}"
         moment = clock.now()
         path = directory / f"{ident[4:]}-{slug}.md"
         text = _text(ident, title, clock.day(moment), options, evidence)
-        payload = {"adr": ident, "title": title}
+        payload = {"adr": ident, "title": title, **({"claim": claim} if claim else {})}
 
         def logged() -> None:
             ledger.append(root, lay.state, "adr.proposed", payload, moment=moment)
@@ -199,6 +200,19 @@ def propose(root: Path, options: argparse.Namespace) -> Iterator[Record]:
     yield {"kind": "adr", "view": "proposed", "id": ident, "title": title,
            "path": lay.relative(path), "supersedes": [old.id] if old else [],
            "note": NOTE}  # fmt: skip
+
+
+def _number(lay: Any, first: int, title: str) -> tuple[int, Record | None]:
+    """The number: `first` here; with a remote, the lowest from there up that no clone has
+    taken on the remote, taken there (`refs/majordomus/adr/<n>`) before the file is written."""
+    from mj_state import mirror
+
+    if not mirror.configured(lay.policy.data):
+        return first, None
+    from mj_state.remote import hooks
+
+    taken = hooks.take_adr(lay, first, title)
+    return taken if taken is not None else (first, None)
 
 
 def _old(model: adrmodel.Model, ident: str | None) -> adrmodel.Adr | None:

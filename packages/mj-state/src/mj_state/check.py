@@ -54,6 +54,7 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
 def _overlap(facts: judge.Facts, scope: list[str]) -> Iterator[Record]:
     found = facts.get("overlap")
     yield from found.get("findings") or []
+    yield from (f.record() for f in judge.remote_overlap(facts, scope))
     if not found.get("findings"):
         message = f"none of {found.get('others', 0)} other worktree(s) claims or has touched it"
         yield Finding("OK", "overlap", ",".join(scope), message).record()

@@ -15,6 +15,7 @@ from mj_policy.layer import load
 
 from mj_state import explain
 from mj_state import identity
+from mj_state import mirror
 from mj_state import overlap
 from mj_state import questions
 from mj_state import start
@@ -47,6 +48,9 @@ def gather(root: Path, mode: str = "check") -> Iterator[Record]:
     if record is not None and mode == "explain":
         yield fact("doctrines", items=[list(d) for d in explain.doctrines(layer)])
         return
+    told = mirror.fact(layer, clock.now()) if record is not None else None
+    if told is not None:
+        yield told  # other clones' claims as of the last sync: no network here
     if record is not None and mode == "overlap":
         found = [f.record() for f in overlap.report(root, list(record["scope"]))]
         yield fact("overlap", findings=found, others=len(overlap.other_worktrees(root)))

@@ -47,6 +47,10 @@ TABLE = LazyTable(
         "capture-prune": "mj_state.capturestore",
         "capture-acknowledge": "mj_state.capturelog",
         "search": "mj_state.search",
+        "remote-facts": "mj_state.remote.syncfacts",
+        "remote-judge": "mj_state.remote.syncjudge",
+        "remote-publish": "mj_state.remote.syncwrite",
+        "claims": "mj_state.remote.listing",
     }
 )
 

@@ -35,7 +35,37 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         if record.get("kind") != "verdict":
             yield record
             continue
-        yield _record(context, record)
+        written = _record(context, record)
+        yield written
+        yield from _published(context, str(written["task_id"]))
+
+
+def _published(context: Context, task_id: str) -> Iterator[Record]:
+    """With a remote: the task's claims released and the ledger published (a sync). The finish
+    is recorded either way; a remote that cannot be reached says so (12, or a WARN when
+    `remote.required` is false) and the next `majordomus sync` publishes it."""
+    layer = load(context.root())
+    from mj_state import mirror
+
+    if not mirror.configured(layer.policy.data):
+        return
+    from mj_core.findings import Finding
+
+    from mj_state.remote import hooks
+    from mj_state.remote import settings
+    from mj_state.remote import transport
+
+    hooks.release_task(layer, task_id)
+    try:
+        yield from hooks.publish(layer)
+    except transport.Unreachable as exc:
+        found = settings.of(layer.policy.data)
+        why = exc.message.removesuffix("; nothing was written")
+        said = f"finish {task_id} is recorded here; {why}"
+        if found is not None and found.required:
+            raise transport.Unreachable(f"{said} — run `majordomus sync` to publish it") from None
+        message = f"{said}; the next `majordomus sync` releases its claims and publishes it"
+        yield Finding("WARN", "remote", task_id, message, "majordomus sync").record()
 
 
 def _record(context: Context, verdict: Record) -> Record:

@@ -96,12 +96,24 @@ def validate(layer: Layer, found: ledger.Scan | None = None) -> Iterator[Finding
     """Every malformed line, the first link where the hash chain breaks, and the tip's word."""
     target = ledger.path(layer.state)
     shown = layer.relative(target)
+    own = found is None
     found = ledger.scan(target) if found is None else found
     for number, reason in found.problems:
         yield Finding("FAIL", "ledger", f"{shown}:{number}", reason, f"sed -n '{number}p' {shown}")
     yield from chain.findings(found.chain, shown)
     if not found.problems and found.chain.ok:
         yield Finding("OK", "ledger", shown, _summary(found))
+    if own:  # doctor judges the mirror from its own fact (`remote-witness`)
+        yield from _witnessed(layer, found, shown)
+
+
+def _witnessed(layer: Layer, found: ledger.Scan, shown: str) -> Iterator[Finding]:
+    """With a remote: whether the ledger still holds what the last sync saw published."""
+    from mj_state import mirror
+
+    if mirror.configured(layer.policy.data):
+        fact = mirror.witness(layer, found.rows, found.hashes or [])
+        yield from mirror.witness_findings(fact, shown)
 
 
 def _summary(found: ledger.Scan) -> str:

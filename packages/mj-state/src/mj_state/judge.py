@@ -78,6 +78,17 @@ def all_findings(facts: Facts, record: Record) -> Iterator[Finding]:
     yield from (
         Finding.from_record(r) for r in facts.get("knowledge-records").get("findings") or []
     )
+    yield from remote_overlap(facts, list(record["scope"]))
+
+
+def remote_overlap(facts: Facts, scope: list[str]) -> Iterator[Finding]:
+    """Other clones' claims (as of the last sync) that meet the task's scope: WARN each."""
+    told = facts.by.get("remote-mirror")
+    if told is None:
+        return
+    from mj_state import mirror
+
+    yield from mirror.overlap_findings(told, scope)
 
 
 def foreign(place: Place, situation: taskstate.Situation) -> Finding | None:

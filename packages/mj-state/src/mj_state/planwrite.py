@@ -73,13 +73,39 @@ def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
         old = path.read_bytes()
         new = old + (b"" if old.endswith(b"\n") or not old else b"\n") + line.encode("utf-8")
         _holds(item, new, action)
+        claim = _claimed(lay, item, options) if action == "start" else None
+        if claim is not None:
+            payload["claim"] = claim
         atomic.create(path, new, mode=0o644, replace=True, root=root,
                       then=lambda: ledger.append(root, lay.state, EVENT[action], payload,
                                                  moment=moment))  # fmt: skip
         yield {"kind": "plan", "view": "written", "id": ident, "action": action,
                "path": item.path, "line": line.rstrip("\n")}  # fmt: skip
         after = planmodel.load(lay)
+    if action == "done" and remote_of(lay):
+        from mj_state.remote import hooks
+
+        hooks.release_issue(lay, ident)
     yield from _next(after)
+
+
+def remote_of(lay: Any) -> bool:
+    from mj_state import mirror
+
+    return mirror.configured(lay.policy.data)
+
+
+def _claimed(lay: Any, item: planmodel.Item, options: argparse.Namespace) -> Record | None:
+    """With a remote, the issue's claim taken there first (15 naming its holder): of N clones
+    starting one issue, one goes on to write its marker."""
+    if not remote_of(lay):
+        return None
+    from mj_state.remote import hooks
+
+    scope = [str(p) for p in item.data.get("scope") or []]
+    return hooks.claim_issue(
+        lay, item.id, scope, take_over=bool(getattr(options, "take_over", False))
+    )
 
 
 def _vouched(lay: Any) -> None:

@@ -46,9 +46,10 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         raise UsageError("start: --scope is required (or --issue, whose scope seeds it)")
     claims = scope.normalise(layer.root, options.scope or ",".join(seeded or []))
     with overlap.Survey(layer.root, claims) as survey:  # git reads the others meanwhile
-        record, archived = begin(
-            layer, text, claims, options.profile, options.owner, promised=promised
-        )
+        record, archived, shared = begin(
+            layer, text, claims, options.profile, options.owner, promised=promised,
+            take_over=bool(getattr(options, "take_over", False)),
+        )  # fmt: skip
         yield {
             "kind": "record",
             "action": "started",
@@ -59,6 +60,8 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
             "instructions": instructions(layer.policy.data),
         }
         for finding in survey.findings():
+            yield finding.record()
+        for finding in shared:
             yield finding.record()
         for claim in claims:
             yield from _claims_nothing(layer.root, claim)
@@ -135,11 +138,13 @@ def begin(
     owner: str | None,
     *,
     promised: Record | None = None,
-) -> tuple[Record, str | None]:
+    take_over: bool = False,
+) -> tuple[Record, str | None, list[Finding]]:
     """Validate, archive what the previous task left, append `task.started`, write the copy.
 
     The ledger decides whether a task is active here, never `current.yaml` (an edited copy
     neither blocks a start nor lets one through); its line is written first, the copy after.
+    With a remote, the task's claims are taken there before anything is written (`_remote`).
     """
     name = profile or str(layer.policy.data["profiles"]["default"])
     layer.profile(name)  # absent → 12 naming profiles/
@@ -168,6 +173,7 @@ def begin(
         "outcome": "active",
         **where,
     }
+    claim, said = _remote(layer, record, take_over)
     archived = None
     if previous is not None:
         archived = layer.relative(tasks.archive(layer, previous, stray=situation.own is None))
@@ -180,6 +186,8 @@ def begin(
         "working_tree": where["working_tree"],
         **(promised or {}),
     }
+    if claim is not None:
+        payload["claim"] = claim
     ledger.append(
         layer.root,
         layer.state,
@@ -190,7 +198,22 @@ def begin(
         moment=moment,
     )
     tasks.write_current(layer, record, replace=True)
-    return record, archived
+    return record, archived, said
+
+
+def _remote(layer: Layer, record: Record, take_over: bool) -> tuple[Record | None, list[Finding]]:
+    """With a remote: the task's claims taken there (15 naming a holder, 12 unreachable when
+    required, else kept here unshared with a WARN), and the overlap with other clones' claims
+    as of the last sync (WARN). Without one: nothing, no connection."""
+    from mj_state import mirror
+
+    if not mirror.configured(layer.policy.data):
+        return None, []
+    from mj_state.remote import hooks
+
+    claim, said = hooks.claim_task(layer, record, take_over=take_over)
+    met = mirror.overlap(mirror.read(layer), list(record["scope"]), clock.now())
+    return claim, [*said, *met]
 
 
 def _previous(layer: Layer, situation: taskstate.Situation) -> Record | None:

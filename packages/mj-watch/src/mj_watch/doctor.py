@@ -33,6 +33,7 @@ from mj_watch.projection_checks import projection_integrity
 from mj_watch.projectrules import project_rules
 from mj_watch.recordcheck import adr_records
 from mj_watch.recordcheck import skill_records
+from mj_watch.remotecheck import remote_witness
 from mj_watch.retention import retention_caps
 from mj_watch.routing import routed
 from mj_watch.selftime import doctor_budget
@@ -92,6 +93,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     (None, knowledge_records),
     (None, adr_records),
     (None, skill_records),
+    (None, remote_witness),
     (None, environment),
     (None, optional_tools),
     (None, doctor_budget),

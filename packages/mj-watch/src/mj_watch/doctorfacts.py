@@ -228,5 +228,15 @@ def _state(lay: Layer, scan: Scan) -> Iterator[Record]:
 
     problems = [list(p) for p in scan.problems]
     yield fact("ledger", count=len(scan.rows), problems=problems, chain=scan.chain.fact())
+    policy = lay.policy.data
+    if isinstance(policy.get("remote"), dict):  # the last sync's mirror: no connection
+        from mj_state import mirror
+
+        from mj_watch import remotecheck
+
+        hashes = scan.hashes or []
+        yield fact("remote-witness", witness=mirror.witness(lay, scan.rows, hashes),
+                   remote=str(policy["remote"].get("name")),
+                   wired=remotecheck.wired(policy.get("enforcement") or []))  # fmt: skip
     text, problem = questions.read(lay.state)
     yield fact("questions", text=text, problem=problem)

@@ -78,6 +78,7 @@ def scope(facts: WatchFacts) -> Iterator[Finding]:
     record = _own(facts)
     if record is not None and record["outcome"] == "active":
         yield from judge.scope_findings(facts.place, record, facts.touched, facts.writes)
+        yield from claims(facts)
 
 
 def checkpoint(facts: WatchFacts) -> Iterator[Finding]:
@@ -124,3 +125,13 @@ def handover(facts: WatchFacts) -> Iterator[Finding]:
         name = str(found.get("path"))
         message = f"{name} lacks {', '.join(missing)}"
         yield Finding("FAIL", "handover", task, message, f"grep -n '^# ' {shlex.quote(name)}")
+
+
+def claims(facts: WatchFacts) -> Iterator[Finding]:
+    """Other clones' claims, as of the last sync, that meet the active task's scope."""
+    record = _own(facts)
+    told = facts.facts.get("remote-mirror")
+    if record is not None and record["outcome"] == "active" and told is not None:
+        from mj_state import mirror
+
+        yield from mirror.overlap_findings(told, list(record["scope"]))

@@ -76,6 +76,12 @@ def gather(root: Path) -> Iterator[Record]:
     yield prompts.fact(lay)
     yield _records(root, lay)
     yield _handover(lay, situation)
+    from mj_core import clock
+    from mj_state import mirror
+
+    told = mirror.fact(lay, clock.now())  # other clones' claims as of the last sync
+    if told is not None:
+        yield told
 
 
 def _task(root: Path, lay: Layer, situation: taskstate.Situation) -> Record:

@@ -1,0 +1,83 @@
+"""`mj-state remote-facts`: what `sync` judges, gathered — the remote fetched first.
+
+One `git fetch` of `refs/majordomus/*` into the store (fetching is the mirror's write: the
+store's refs and `mirror.json` are replaced by what the remote holds now), then facts: the
+remote (`remote`), every claim on it and every ref that is not well formed (`remote-claims`),
+this clone's published ledger against the ledger here (`remote-ledger`), and this clone's own
+claims (`remote-held`). Judged by `mj-state remote-judge`; published by `mj-state
+remote-publish`.
+"""
+
+from __future__ import annotations
+
+from mj_core import clock
+from mj_core.stage import Stage
+from mj_policy.layer import load
+
+from mj_state import ledger
+from mj_state.remote import clone
+from mj_state.remote import held
+from mj_state.remote import reading
+from mj_state.remote import segment
+from mj_state.remote import settings
+from mj_state.remote import transport
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.stage import Context
+    from mj_policy.layer import Layer
+
+    Record = dict[str, Any]
+
+
+def fact(which: str, /, **fields: Any) -> Record:
+    return {"kind": "fact", "fact": which, **fields}
+
+
+def gather(layer: Layer) -> Iterator[Record]:
+    found = settings.need(layer, "sync")
+    ident = clone.clone_id(layer)
+    ep = transport.endpoint(layer, found)
+    with held.lock(layer):
+        transport.fetch(ep)
+        known = reading.read(ep.store, ident)
+        snapshot = held.write_mirror(layer, found.name, ident, known)
+        mine = held.read(layer)
+    target = ledger.path(layer.state)
+    scan = ledger.scan(target)
+    where = segment.position(layer, scan, known.ledger)
+    yield fact(
+        "remote",
+        name=found.name,
+        url=transport.bare(ep.push_url),
+        clone=ident,
+        synced_at=snapshot["synced_at"],
+        now=clock.now(),
+        lease=found.lease,
+    )
+    yield fact("remote-claims", claims=known.claims, problems=known.problems)
+    broken = [list(p) for p in scan.problems]
+    if not scan.chain.ok and scan.chain.broken is not None:
+        broken.append(list(scan.chain.broken))
+    elif not scan.chain.ok:
+        broken.append([0, str(scan.chain.tip_problem)])
+    yield fact(
+        "remote-ledger",
+        ledger=layer.relative(target),
+        published=known.ledger,
+        new=len(where.new),
+        differs=where.differs,
+        broken=broken,
+    )
+    yield fact("remote-held", claims=mine)
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    yield from gather(load(context.root()))
+
+
+STAGES = {"remote-facts": Stage(_run)}
