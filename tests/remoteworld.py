@@ -26,6 +26,7 @@ from test_plan import issue
 from test_plan import milestone
 
 KINDS = ("path", "daemon", "strict")
+SHIPPED_HOOK = Path(__file__).resolve().parents[1] / "share" / "remote" / "update"
 NAME = "remote.git"
 
 
@@ -94,6 +95,10 @@ class Remote:
         if kind == "strict":
             self.git_bare("config", "receive.denyNonFastForwards", "true")
             self.git_bare("config", "receive.denyDeletes", "true")
+            hook = self.bare / "hooks" / "update"  # git's settings hold only refs/heads/ (FORMATS)
+            hook.parent.mkdir(exist_ok=True)
+            hook.write_bytes(SHIPPED_HOOK.read_bytes())
+            hook.chmod(0o755)
         self.daemon = Daemon(served, self.env).start() if kind == "daemon" else None
 
     def url(self) -> str:

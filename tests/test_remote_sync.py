@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import HOOK_LINE
 from conftest import Repo
 from remoteworld import KINDS
 from remoteworld import Remote
@@ -101,3 +102,173 @@ def test_finish_releases_the_task_claim_and_publishes(remote: Remote, pair: tupl
     assert remote.published(clone_id(a)) == ledger(a)
     assert '"task.finished"' in ledger(a)[-1]
 
+
+
+REWRITE = """
+import hashlib, json, sys
+from pathlib import Path
+ledger, number = Path(sys.argv[1]), int(sys.argv[2])
+out = []
+for index, raw in enumerate(ledger.read_bytes().splitlines(), 1):
+    value = json.loads(raw)
+    if index == number:
+        value["by"] = "majordomus/forged"
+    if index > 1:
+        value["prev"] = hashlib.blake2b(out[-1], digest_size=32).hexdigest()
+    out.append(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+data = b"".join(line + b"\\n" for line in out)
+ledger.write_bytes(data)
+last = hashlib.blake2b(out[-1], digest_size=32).hexdigest()
+tip = {"size": len(data), "last": last}
+(ledger.parent / "ledger.tip").write_text(json.dumps(tip, separators=(",", ":")) + "\\n")
+"""
+
+
+def rewrite(repo: Repo, number: int) -> None:
+    """What a hostile worker's script does: edit a line, recompute every `prev` and the tip."""
+    import sys
+
+    script = repo.root.parent / "rewrite.py"
+    script.write_text(REWRITE)
+    repo.shell(f"{sys.executable} {script} .ai/local/state/ledger.jsonl {number}")
+    assert repo.mj("history", "--validate", "--json").out.count('"FAIL"') <= 1
+
+
+def test_a_rewritten_ledger_is_refused_by_the_next_sync_and_the_remote_does_not_move(
+    remote: Remote, pair: tuple[Repo, Repo]
+) -> None:
+    a, _ = pair
+    assert a.mj("start", "parse", "--scope", "lib").code == 0
+    assert a.mj("checkpoint", stdin="one\n").code == 0
+    assert a.mj("sync").code == 0
+    ref = f"refs/majordomus/ledger/{clone_id(a)}"
+    published = remote.refs()[ref]
+    assert a.mj("checkpoint", stdin="two\n").code == 0  # a line not yet published
+    rewrite(a, 2)
+    assert "FAIL ledger" not in a.mj("history", "--validate").out  # the local chain holds
+    for args in (("history", "--validate"), ("doctor",)):
+        seen = a.mj(*args)
+        assert seen.code == 10 and "FAIL witness     .ai/local/state/ledger.jsonl:2 " in seen.out, seen
+    refused = a.mj("sync")
+    assert refused.code == 10, refused
+    assert "FAIL witness     .ai/local/state/ledger.jsonl:2 — " in refused.out, refused
+    assert "nothing was published" in refused.out
+    assert remote.refs()[ref] == published
+    if remote.kind == "strict":  # and the witness itself cannot be moved back or removed
+        forced = a.shell(f"git push -f {remote.url()} HEAD:{ref}")
+        deleted = a.shell(f"git push {remote.url()} :{ref}")
+        assert forced.code != 0 and deleted.code != 0, (forced, deleted)
+        assert remote.refs()[ref] == published
+
+
+def test_a_ref_that_is_not_ours_or_not_well_formed_is_a_finding(tmp_path: Path) -> None:
+    remote = Remote("path", tmp_path / "remote")
+    seed(tmp_path, remote.url())
+    a = clone(remote.url(), tmp_path / "a", tmp_path / "home-a")
+    other = "c-0123456789abcdef"
+
+    def claim(ident: str, text: str, extra: tuple[str, ...] = ()) -> None:
+        blob = a.shell(f"printf %s {json.dumps(text)!r} | git hash-object -w --stdin").out.strip()
+        entries = [f"100644 blob {blob}\tclaim.json", *extra]
+        tree = a.shell("printf '%s\\n' " + " ".join(repr(e) for e in entries) + " | git mktree")
+        commit = a.git("commit-tree", "-m", "forged", tree.out.strip()).strip()
+        a.git("push", "-q", remote.url(), f"{commit}:refs/majordomus/claims/issue/{ident}")
+
+    good = {"format": 1, "what": {"type": "issue", "id": "I0003"},
+            "who": {"clone": other, "worktree": "/w", "branch": "main", "head": ""},
+            "task": None, "scope": ["../../etc"], "state": "held",
+            "since": "2026-01-01T00:00:00Z", "lease_until": "2999-01-01T00:00:00Z"}  # fmt: skip
+    claim("I0001", "not json")
+    claim("I0002", "x" * 70000)
+    claim("I0003", json.dumps(good))
+    a.git("push", "-q", remote.url(), "HEAD:refs/majordomus/elsewhere/x")
+    a.git("push", "-q", remote.url(), "HEAD^{tree}:refs/majordomus/claims/task/t-1")
+    synced = a.mj("sync")
+    assert synced.code == 0, synced
+    warned = {line.split()[2] for line in synced.out.splitlines() if line.startswith("WARN remote")}
+    assert warned == {f"refs/majordomus/claims/issue/I000{n}" for n in (1, 2, 3)} | {
+        "refs/majordomus/elsewhere/x", "refs/majordomus/claims/task/t-1"}, synced.out  # fmt: skip
+    assert "over 16384" in synced.out and "outside the repository" in synced.out
+    refused = a.mj("plan", "start", "I0001")
+    assert refused.code == 15 and "--take-over" in refused.err, refused
+    taken = a.mj("plan", "start", "I0001", "--take-over")
+    assert taken.code == 0, taken
+    assert remote.claim("refs/majordomus/claims/issue/I0001")["who"]["clone"] == clone_id(a)  # type: ignore[index]
+    assert a.mj("claims").code == 0
+
+
+def test_without_a_remote_block_nothing_opens_a_connection(layer_repo: Repo, tmp_path: Path) -> None:
+    from remoteworld import free_port
+
+    layer_repo.git("remote", "add", "origin", f"git://127.0.0.1:{free_port()}/none.git")
+    assert layer_repo.mj("start", "parse", "--scope", "lib").code == 0
+    assert layer_repo.mj("adr", "propose", "Use tabs").code == 0
+    done = layer_repo.mj("finish", "--outcome", "partial", "--note", "-", stdin="# Next Action\nx\n")
+    assert done.code == 0, done
+    assert not (layer_repo.root / ".ai/local/remote").exists()
+    assert '"claim"' not in (layer_repo.root / ".ai/local/state/ledger.jsonl").read_text()
+    for command in ("sync", "claims"):
+        said = layer_repo.mj(command)
+        assert said.code == 12 and said.err.count("\n") == 1 and "names no remote" in said.err
+
+
+def test_the_pre_push_hook_publishes_the_ledger_before_the_branch_goes(tmp_path: Path) -> None:
+    remote = Remote("strict", tmp_path / "remote")
+    entry = ("  - name: sync-on-push\n    path: majordomus\n    args:\n      - sync\n"
+             "    wired_by: git-hook:pre-push\n")  # fmt: skip
+    seeded = seed(tmp_path, remote.url())
+    policy = seeded.root / ".ai/repo/policy.yaml"
+    policy.write_text(policy.read_text().replace("\nprojections:", f"{entry}\nprojections:", 1))
+    seeded.commit("publish the ledger before each push")
+    seeded.git("push", "-q", "origin", "HEAD:main")
+    a = clone(remote.url(), tmp_path / "a", tmp_path / "home-a")
+    printed = a.mj("init", "--extend").out
+    assert "pre-push: majordomus sync || exit $?" in printed, printed
+    hook = a.root / ".git/hooks/pre-push"  # both pre-push lines, in the order init prints them
+    lines = [line for hooked, line in HOOK_LINE.findall(printed) if hooked.endswith("pre-push")]
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text("#!/bin/sh\n" + "\n".join(lines) + "\n")
+    hook.chmod(0o755)
+    doctor = a.mj("doctor", "--prove").out
+    proven = "proven by running .git/hooks/pre-push"
+    assert f"OK   wiring      sync-on-push — `majordomus sync` {proven}" in doctor, doctor
+    assert f"OK   wiring      finish-on-push — `majordomus finish --check` {proven}" in doctor
+    assert "WARN remote" not in doctor
+    assert a.mj("start", "parse", "--scope", "lib").code == 0
+    a.write("lib/a.py", "a = 1\n")
+    a.commit("parse")
+    pushed = a.shell("git push -q origin HEAD:main")
+    assert pushed.code == 0, pushed
+    assert remote.published(clone_id(a)) == ledger(a)
+    rewrite(a, 1)
+    a.write("lib/b.py", "b = 1\n")
+    head = a.commit("more")
+    blocked = a.shell("git push -q origin HEAD:main")
+    assert blocked.code != 0 and "FAIL witness" in blocked.out + blocked.err, blocked
+    assert remote.git_bare("rev-parse", "main").strip() != head
+
+
+def test_the_shipped_hook_keeps_refs_majordomus_forward_where_gits_settings_do_not(
+    tmp_path: Path,
+) -> None:
+    from remoteworld import SHIPPED_HOOK
+
+    work = Repo(tmp_path / "w", Remote("path", tmp_path / "r").env)
+    for settings_only in (True, False):
+        remote = Remote("strict", tmp_path / f"r{int(settings_only)}")
+        if settings_only:
+            (remote.bare / "hooks" / "update").unlink()
+        work.root.mkdir(exist_ok=True)
+        work.git("init", "-q")
+        first = work.git("commit-tree", "-m", "a", work.git("mktree", check=False).strip() or
+                         "4b825dc642cb6eb9a060e54bf8d69288fbee4904").strip()  # fmt: skip
+        second = work.git("commit-tree", "-m", "b", "4b825dc642cb6eb9a060e54bf8d69288fbee4904").strip()
+        ref = "refs/majordomus/ledger/c-0123456789abcdef"
+        work.git("push", "-q", str(remote.bare), f"{first}:{ref}")
+        rewound = work.shell(f"git push -f {remote.bare} {second}:{ref}")
+        deleted = work.shell(f"git push {remote.bare} :{ref}")
+        branch = work.shell(f"git push -q {remote.bare} {first}:refs/heads/x && "
+                            f"git push -f {remote.bare} {second}:refs/heads/x")  # fmt: skip
+        assert branch.code != 0  # branches: git's settings hold
+        assert (rewound.code == 0 and deleted.code == 0) is settings_only, (rewound, deleted)
+    assert SHIPPED_HOOK.stat().st_mode & 0o111

@@ -78,6 +78,20 @@ def test_a_wired_hook_is_proven_and_nothing_of_the_user_changes(root: Path) -> N
     assert git(root, "worktree", "list", "--porcelain").count("worktree ") == 1
 
 
+def test_each_line_of_a_hook_with_several_is_proven(root: Path) -> None:
+    body = "#!/bin/sh\nmajordomus finish --check || exit $?\nmajordomus sync || exit $?\n"
+    hook(root, "pre-push", body)
+    for args in (("finish", "--check"), ("sync",)):
+        level, message = verdict(root, entry("git-hook:pre-push", "majordomus", *args))
+        assert level == "OK" and "exited 97" in message, (args, message)
+    hook(root, "pre-push", "#!/bin/sh\nmajordomus finish --check || exit $?\nmajordomus sync\n")
+    level, message = verdict(root, entry("git-hook:pre-push", "majordomus", "sync"))
+    assert level == "OK", message  # the last line's status is the hook's
+    hook(root, "pre-push", "#!/bin/sh\nmajordomus sync\nexit 0\n")
+    level, message = verdict(root, entry("git-hook:pre-push", "majordomus", "sync"))
+    assert level == "FAIL" and "then exited 0" in message, message
+
+
 @pytest.mark.parametrize(
     ("body", "why"),
     [

@@ -5,13 +5,14 @@ its administrative entry, also on error or timeout) each `git-hook:` entry's hoo
 pre-commit framework's hook for `pre-commit:` entries, runs the way git would run it: from the
 checkout's root, with the hook type's arguments and standard input, `GIT_*` scrubbed as the
 git runner does. A `majordomus` shim placed first on PATH (and over a repository-relative
-`path`) records its arguments and exits with SENTINEL; a hook that names its majordomus by an
-absolute path (as `init` prints it; that this is doctor's own file the static check proves)
-runs as a copy, beside its `.d/` folder, with that path turned into the shim's. The hook is
-wired when the shim ran with the declared arguments and the hook exited with SENTINEL; the
-pre-commit framework reports any failing hook as 1, so there a non-zero exit is the shim's. A
-hook that runs longer than TIMEOUT seconds is killed with everything it started, and is not
-wired. The user's worktree, index and HEAD are never touched.
+`path`) records its arguments and exits with SENTINEL when they are the entry's (0 for any
+other call, so a hook with several lines runs on to the one proven); a hook that names its
+majordomus by an absolute path (as `init` prints it; that this is doctor's own file the static
+check proves) runs as a copy, beside its `.d/` folder, with that path turned into the shim's.
+The hook is wired when the shim ran with the declared arguments and the hook exited with
+SENTINEL; the pre-commit framework reports any failing hook as 1, so there a non-zero exit is
+the shim's. A hook that runs longer than TIMEOUT seconds is killed with everything it started,
+and is not wired. The user's worktree, index and HEAD are never touched.
 """
 
 from __future__ import annotations
@@ -147,10 +148,12 @@ def _fail(entry: Entry, message: str) -> Finding:
 
 def _shims(entry: Entry, shim: Path, tree: Path, calls: Path) -> None:
     shim.mkdir(exist_ok=True)
-    body = (
+    wanted = shlex.quote(" ".join(entry.args))
+    body = (  # the entry's own call exits SENTINEL; any other majordomus call of the hook, 0
         "#!/bin/sh\n"
         f'{{ printf \'%s\\0\' "$0" "$@"; }} > {shlex.quote(str(calls))}/$$\n'
-        f"exit {SENTINEL}\n"
+        f'[ "$*" = {wanted} ] && exit {SENTINEL}\n'
+        "exit 0\n"
     )
     targets = [shim / "majordomus"]
     if "/" not in entry.path and entry.path != "majordomus":
