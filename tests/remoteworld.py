@@ -51,8 +51,9 @@ class Daemon:
             argv = ["git", "daemon", "--reuseaddr", "--export-all", "--enable=receive-pack",
                     "--informative-errors", f"--base-path={self.base}", "--listen=127.0.0.1",
                     f"--port={self.port}", f"--pid-file={self.base / 'daemon.pid'}"]  # fmt: skip
+            quiet = subprocess.DEVNULL
             self.proc = subprocess.Popen(argv, env=self.env, start_new_session=True,
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+                                         stdout=quiet, stderr=quiet)  # fmt: skip
             if self._listening():
                 return self
             self.stop()
@@ -122,6 +123,8 @@ class Remote:
     def published(self, clone_id: str) -> list[str]:
         """Every ledger line the remote holds for a clone, oldest first."""
         ref = f"refs/majordomus/ledger/{clone_id}"
+        if ref not in self.refs(ref):
+            return []
         commits = self.git_bare("rev-list", "--reverse", ref).split()
         lines: list[str] = []
         for commit in commits:

@@ -33,7 +33,9 @@ def pair(remote: Remote, tmp_path: Path) -> tuple[Repo, Repo]:
             clone(remote.url(), tmp_path / "b", tmp_path / "home-b"))  # fmt: skip
 
 
-def test_sync_publishes_the_ledger_and_moves_only_forward(remote: Remote, pair: tuple[Repo, Repo]) -> None:
+def test_sync_publishes_the_ledger_and_moves_only_forward(
+    remote: Remote, pair: tuple[Repo, Repo]
+) -> None:
     a, _ = pair
     assert a.mj("start", "parse", "--scope", "lib").code == 0
     first = a.mj("sync")
@@ -56,7 +58,9 @@ def test_sync_publishes_the_ledger_and_moves_only_forward(remote: Remote, pair: 
     assert again.code == 0 and remote.refs()[ref] == after, again  # nothing new: unmoved
 
 
-def test_plan_start_claims_the_issue_and_the_other_clone_is_refused(remote: Remote, pair: tuple[Repo, Repo]) -> None:
+def test_plan_start_claims_the_issue_and_the_other_clone_is_refused(
+    remote: Remote, pair: tuple[Repo, Repo]
+) -> None:
     a, b = pair
     won = a.mj("plan", "start", "I0001")
     assert won.code == 0, won
@@ -90,7 +94,9 @@ def test_a_task_claim_meets_the_other_clones_scope_in_check_without_a_connection
         assert clone_id(a) in line and "as of the sync" in line and " ago" in line, (args, seen)
 
 
-def test_finish_releases_the_task_claim_and_publishes(remote: Remote, pair: tuple[Repo, Repo]) -> None:
+def test_finish_releases_the_task_claim_and_publishes(
+    remote: Remote, pair: tuple[Repo, Repo]
+) -> None:
     a, _ = pair
     assert a.mj("start", "parse", "--scope", "lib").code == 0
     task = json.loads(next(x for x in ledger(a) if '"task.started"' in x))["task_id"]
@@ -101,7 +107,6 @@ def test_finish_releases_the_task_claim_and_publishes(remote: Remote, pair: tupl
     assert remote.claim(ref)["state"] == "released"
     assert remote.published(clone_id(a)) == ledger(a)
     assert '"task.finished"' in ledger(a)[-1]
-
 
 
 REWRITE = """
@@ -148,7 +153,9 @@ def test_a_rewritten_ledger_is_refused_by_the_next_sync_and_the_remote_does_not_
     assert "FAIL ledger" not in a.mj("history", "--validate").out  # the local chain holds
     for args in (("history", "--validate"), ("doctor",)):
         seen = a.mj(*args)
-        assert seen.code == 10 and "FAIL witness     .ai/local/state/ledger.jsonl:2 " in seen.out, seen
+        assert seen.code == 10 and "FAIL witness     .ai/local/state/ledger.jsonl:2 " in seen.out, (
+            seen
+        )
     refused = a.mj("sync")
     assert refused.code == 10, refused
     assert "FAIL witness     .ai/local/state/ledger.jsonl:2 — " in refused.out, refused
@@ -197,13 +204,17 @@ def test_a_ref_that_is_not_ours_or_not_well_formed_is_a_finding(tmp_path: Path) 
     assert a.mj("claims").code == 0
 
 
-def test_without_a_remote_block_nothing_opens_a_connection(layer_repo: Repo, tmp_path: Path) -> None:
+def test_without_a_remote_block_nothing_opens_a_connection(
+    layer_repo: Repo, tmp_path: Path
+) -> None:
     from remoteworld import free_port
 
     layer_repo.git("remote", "add", "origin", f"git://127.0.0.1:{free_port()}/none.git")
     assert layer_repo.mj("start", "parse", "--scope", "lib").code == 0
     assert layer_repo.mj("adr", "propose", "Use tabs").code == 0
-    done = layer_repo.mj("finish", "--outcome", "partial", "--note", "-", stdin="# Next Action\nx\n")
+    done = layer_repo.mj(
+        "finish", "--outcome", "partial", "--note", "-", stdin="# Next Action\nPick the rest up.\n"
+    )
     assert done.code == 0, done
     assert not (layer_repo.root / ".ai/local/remote").exists()
     assert '"claim"' not in (layer_repo.root / ".ai/local/state/ledger.jsonl").read_text()
@@ -262,7 +273,9 @@ def test_the_shipped_hook_keeps_refs_majordomus_forward_where_gits_settings_do_n
         work.git("init", "-q")
         first = work.git("commit-tree", "-m", "a", work.git("mktree", check=False).strip() or
                          "4b825dc642cb6eb9a060e54bf8d69288fbee4904").strip()  # fmt: skip
-        second = work.git("commit-tree", "-m", "b", "4b825dc642cb6eb9a060e54bf8d69288fbee4904").strip()
+        second = work.git(
+            "commit-tree", "-m", "b", "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+        ).strip()
         ref = "refs/majordomus/ledger/c-0123456789abcdef"
         work.git("push", "-q", str(remote.bare), f"{first}:{ref}")
         rewound = work.shell(f"git push -f {remote.bare} {second}:{ref}")

@@ -150,7 +150,15 @@ def push(ep: Endpoint, updates: list[Update]) -> dict[str, str]:
     return status
 
 
+# What a lost swap looks like: refused here (the lease saw another value), or by the remote
+# while another push held the ref (its transaction could not lock or found another old value).
+_LOST = ("stale info", "fetch first", "atomic transaction failed", "lock", "incorrect old value",
+         "failed to update ref")  # fmt: skip
+
+
 def _statuses(out: str) -> dict[str, str]:
+    """ref → `ok`, `stale` (a swap lost), `atomic` (not moved because another ref of the same
+    push was refused) or the refusal as git words it."""
     found: dict[str, str] = {}
     for line in out.splitlines():
         parts = line.split("\t")
@@ -159,8 +167,10 @@ def _statuses(out: str) -> dict[str, str]:
         flag, ref, said = parts[0], parts[1].split(":", 1)[1], parts[2]
         if flag != "!":
             found[ref] = "ok"
-        elif "stale info" in said or "fetch first" in said or "atomic push failed" in said:
-            found[ref] = "stale" if "atomic push failed" not in said else "atomic"
+        elif "atomic push failed" in said:
+            found[ref] = "atomic"
+        elif any(word in said for word in _LOST):
+            found[ref] = "stale"
         else:
             found[ref] = said
     return found
