@@ -111,6 +111,8 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("recover", "all", "--check"), None),
     (("recover", "all"), None),
     (("plan", "waves"), None),
+    (("sync",), None),
+    (("claims",), None),
     (("evidence", "--covers", "tests", "--command", "true"), None),
     (("evidence", "--covers", "docs", "--artifact", "lib/a"), None),
     (("capture", "render", "--force"), None),

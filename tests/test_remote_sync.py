@@ -285,3 +285,51 @@ def test_the_shipped_hook_keeps_refs_majordomus_forward_where_gits_settings_do_n
         assert branch.code != 0  # branches: git's settings hold
         assert (rewound.code == 0 and deleted.code == 0) is settings_only, (rewound, deleted)
     assert SHIPPED_HOOK.stat().st_mode & 0o111
+
+
+@pytest.mark.parametrize("command", [("sync",), ("claims",)])
+def test_the_printed_pipeline_does_what_the_command_does(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    import re
+    import shutil
+
+    from test_pipeline_equivalence import _normal
+    from test_pipeline_equivalence import _sh
+
+    remote = Remote("path", tmp_path / "remote")
+    seed(tmp_path, remote.url())
+    a = clone(remote.url(), tmp_path / "a", tmp_path / "home-a")
+    b = clone(remote.url(), tmp_path / "b", tmp_path / "home-b")
+    assert a.mj("start", "parse", "--scope", "lib").code == 0 and a.mj("sync").code == 0
+    assert a.mj("checkpoint", stdin="one\n").code == 0
+    assert b.mj("plan", "start", "I0001").code == 0
+    copies = []
+    for name in ("direct", "piped"):
+        shutil.copytree(remote.bare, tmp_path / name / "remote.git")
+        shutil.copytree(a.root, tmp_path / name / "a", symlinks=True)
+        copy = Repo(tmp_path / name / "a", a.env)
+        copy.git("remote", "set-url", "origin", str(tmp_path / name / "remote.git"))
+        copies.append(copy)
+    direct = copies[0].mj(*command, "--json")
+    printed = copies[1].mj(*command, "--json", "--pipeline")
+    assert printed.out.startswith("mj-state "), printed
+    code, out, err = _sh(copies[1], printed.out.strip(), None)
+    oid = re.compile(r"\b[0-9a-f]{40}\b")
+
+    ages = re.compile(r'"(age|age_s)":("\d+[smhd]"|\d+)')
+
+    def same(text: str, root: Path) -> str:
+        text = ages.sub(r'"\1":<age>', text.replace(str(root.parent), "<copy>"))
+        return oid.sub("<oid>", _normal(text, root))
+
+    assert code == direct.code == 0, (err, direct)
+    assert same(out, copies[1].root) == same(direct.out, copies[0].root)
+    refs = [Remote.__new__(Remote) for _ in copies]
+    for made, copy in zip(refs, copies, strict=True):
+        made.bare, made.env = copy.root.parent / "remote.git", a.env
+    assert refs[0].refs().keys() == refs[1].refs().keys()
+    ident = clone_id(copies[0])
+    published = refs[0].published(ident)
+    assert published == refs[1].published(ident)
+    assert published == (ledger(copies[0]) if command == ("sync",) else ledger(copies[0])[:1])

@@ -9,6 +9,7 @@ and each of these costs milliseconds on every run (see docs/PERFORMANCE.md).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from conftest import Repo
@@ -87,3 +88,25 @@ def test_a_command_imports_nothing_heavy(busy: Repo, argv: tuple[str, ...]) -> N
     assert code in (0, 10, 11), (argv, code)
     heavy = HEAVY if argv[0] in HASHING else HEAVY | STAMPS
     assert not names & heavy, sorted(names & heavy)
+
+
+HOOK_PATH = (("check",), ("check", "--overlap"), ("finish", "--check"), ("context",),
+             ("doctor",), ("history", "--validate"), ("watch",))  # fmt: skip
+
+
+def test_the_hook_path_reads_the_mirror_and_never_imports_the_remote(
+    busy: Repo, tmp_path: Path
+) -> None:
+    """With `remote:` set and a sync done, the commands a hook runs read the last sync's mirror
+    (`mj_state.mirror`) and import nothing of the remote folder (`mj_state.remote`)."""
+    remote = tmp_path / "remote.git"
+    busy.git("init", "-q", "--bare", str(remote))
+    busy.git("remote", "add", "origin", str(remote))
+    policy = busy.root / ".ai/repo/policy.yaml"
+    policy.write_text(policy.read_text() + "\nremote:\n  name: origin\n")
+    assert busy.mj("sync").code == 0
+    for argv in HOOK_PATH:
+        code, names = imported(busy, *argv)
+        assert code in (0, 10, 11), (argv, code)
+        assert "mj_state.mirror" in names or argv in (("finish", "--check"), ("context",)), argv
+        assert not {n for n in names if n.split(".")[:2] == ["mj_state", "remote"]}, argv

@@ -50,7 +50,7 @@ TABLE = LazyTable(
         "remote-facts": "mj_state.remote.syncfacts",
         "remote-judge": "mj_state.remote.syncjudge",
         "remote-publish": "mj_state.remote.syncwrite",
-        "claims": "mj_state.remote.listing",
+        "claims": "mj_state.remote.claimlist",
     }
 )
 

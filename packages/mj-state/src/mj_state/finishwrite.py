@@ -52,14 +52,14 @@ def _published(context: Context, task_id: str) -> Iterator[Record]:
     from mj_core.findings import Finding
 
     from mj_state.remote import hooks
-    from mj_state.remote import settings
+    from mj_state.remote import remoteconf
     from mj_state.remote import transport
 
     hooks.release_task(layer, task_id)
     try:
         yield from hooks.publish(layer)
     except transport.Unreachable as exc:
-        found = settings.of(layer.policy.data)
+        found = remoteconf.of(layer.policy.data)
         why = exc.message.removesuffix("; nothing was written")
         said = f"finish {task_id} is recorded here; {why}"
         if found is not None and found.required:

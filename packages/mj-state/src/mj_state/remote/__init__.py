@@ -4,11 +4,13 @@ remote or publishes to it lives in this folder, and nothing on a hook's path imp
 What it does: `majordomus sync` (`syncfacts` | `syncjudge` | `syncwrite`) publishes this clone's
 ledger as a chain of commits under `refs/majordomus/ledger/<clone-id>`, renews and releases its
 claims, and mirrors every clone's claims; `start`, `plan start`, `adr propose` and `finish` take
-and release claims through `hooks` (`claims` does the compare-and-swap); `claims` lists them
-(`listing`). The layout of the refs is `layout`, the claim document `claimdoc`, the published
-ledger `segment`, the private object store every git command runs in `store`, and the network
-calls — each bounded by `remote.timeout`, run by `mj_core.gitrun` with its scrubbed environment
-and safe settings — `transport`. The compare-and-swap is git's own
+and release claims through `hooks` (`claims` does the compare-and-swap); `majordomus claims`
+lists them (`claimlist`). The policy's block is read by `remoteconf`, the layout of the refs is
+`layout`, the claim document `claimdoc`, the published ledger `segment`, this clone's id
+`clone`, its own claims and the mirror's file `held`, what the store holds `reading`, the
+private object store every git command runs in `store`, and the network calls — each bounded
+by `remote.timeout`, run by `mj_core.gitrun` with its scrubbed environment and safe settings —
+`transport`. The compare-and-swap is git's own
 (`git push --atomic --force-with-lease=<ref>:<expected>`), never a lock file on the remote.
 
 What it never does: run from `check`, `finish --check`, `context`, `doctor` or a client hook.

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
 
-    from mj_state.remote.settings import Settings
+    from mj_state.remote.remoteconf import Settings
 
     Record = dict[str, Any]
 

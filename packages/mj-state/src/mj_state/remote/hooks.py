@@ -24,7 +24,7 @@ from mj_state.remote import claims
 from mj_state.remote import clone
 from mj_state.remote import held
 from mj_state.remote import layout
-from mj_state.remote import settings
+from mj_state.remote import remoteconf
 from mj_state.remote import transport
 
 TYPE_CHECKING = False
@@ -59,7 +59,7 @@ def _said(taken: list[Record], *, shared: bool) -> Record:
 
 def claim_issue(layer: Layer, ident: str, scope: list[str], *, take_over: bool) -> Record | None:
     """`plan start`: the issue's claim, taken on the remote (None without a remote)."""
-    found = settings.of(layer.policy.data)
+    found = remoteconf.of(layer.policy.data)
     if found is None:
         return None
     layout.checked("issue", ident, "plan start")
@@ -83,7 +83,7 @@ def claim_task(
     """`start`: the task's claim (and its issue's, with `--issue`) in one push; unshared (a
     WARN) when the remote cannot be reached and it is not required. (None, []) without a
     remote."""
-    found = settings.of(layer.policy.data)
+    found = remoteconf.of(layer.policy.data)
     if found is None:
         return None, []
     me = clone.clone_id(layer)
@@ -130,14 +130,14 @@ def _unshared(layer: Layer, wants: list[claims.Want], why: str) -> tuple[Record,
 def release_task(layer: Layer, task_id: str) -> bool:
     """Mark the claims `task_id` holds for release (an unshared one is simply dropped); True
     when there is anything to publish."""
-    if settings.of(layer.policy.data) is None:
+    if remoteconf.of(layer.policy.data) is None:
         return False
     return _release(layer, lambda c: (c.get("claim") or {}).get("task") == task_id)
 
 
 def release_issue(layer: Layer, ident: str) -> None:
     """`plan done`: the issue's claim is released at the next sync (no connection here)."""
-    if settings.of(layer.policy.data) is not None:
+    if remoteconf.of(layer.policy.data) is not None:
         _release(layer, lambda c: c["ref"] == layout.ref("issue", ident))
 
 
@@ -157,7 +157,7 @@ def _release(layer: Layer, mine: Any) -> bool:
 def take_adr(layer: Layer, first: int, title: str) -> tuple[int, Record] | None:
     """`adr propose`: the number, taken on the remote from `first` (or the mirror's highest
     taken + 1) up; None without a remote."""
-    found = settings.of(layer.policy.data)
+    found = remoteconf.of(layer.policy.data)
     if found is None:
         return None
     me = clone.clone_id(layer)

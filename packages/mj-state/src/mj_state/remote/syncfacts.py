@@ -18,8 +18,8 @@ from mj_state import ledger
 from mj_state.remote import clone
 from mj_state.remote import held
 from mj_state.remote import reading
+from mj_state.remote import remoteconf
 from mj_state.remote import segment
-from mj_state.remote import settings
 from mj_state.remote import transport
 
 TYPE_CHECKING = False
@@ -39,7 +39,7 @@ def fact(which: str, /, **fields: Any) -> Record:
 
 
 def gather(layer: Layer) -> Iterator[Record]:
-    found = settings.need(layer, "sync")
+    found = remoteconf.need(layer, "sync")
     ident = clone.clone_id(layer)
     ep = transport.endpoint(layer, found)
     with held.lock(layer):

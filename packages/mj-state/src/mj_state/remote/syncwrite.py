@@ -23,8 +23,8 @@ from mj_state import mirror
 from mj_state.remote import claimdoc
 from mj_state.remote import clone
 from mj_state.remote import held
+from mj_state.remote import remoteconf
 from mj_state.remote import segment
-from mj_state.remote import settings
 from mj_state.remote import store
 from mj_state.remote import transport
 
@@ -45,7 +45,7 @@ def write(layer: Layer, records: list[Record]) -> Iterator[Record]:
     yield from (r for r in records if r is not plan)
     if plan is None:
         return
-    found = settings.need(layer, "sync")
+    found = remoteconf.need(layer, "sync")
     ident = clone.clone_id(layer)
     ep = transport.endpoint(layer, found, fetching=False)
     with held.lock(layer):

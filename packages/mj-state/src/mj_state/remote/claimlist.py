@@ -11,7 +11,7 @@ from mj_policy.layer import load
 from mj_state import mirror
 from mj_state.remote import claimdoc
 from mj_state.remote import held
-from mj_state.remote import settings
+from mj_state.remote import remoteconf
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def listing(layer: Layer) -> Iterator[Record]:
-    found = settings.need(layer, "claims")
+    found = remoteconf.need(layer, "claims")
     now = clock.now()
     snapshot = mirror.read(layer)
     yield {
