@@ -1,0 +1,142 @@
+"""The remote's pure parts: the claim document (held equal to its schema), the ref layout, how a
+push's statuses are read, and sync's judgement over facts no remote could produce."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+from mj_core import share
+from mj_state.remote import claimdoc
+from mj_state.remote import layout
+from mj_state.remote import syncjudge
+from mj_state.remote import transport
+
+CLONE = "c-0123456789abcdef"
+OTHER = "c-fedcba9876543210"
+
+
+def doc(**changes: Any) -> dict[str, Any]:
+    who = {"clone": CLONE, "worktree": "/w", "branch": "main", "head": "0" * 40}
+    base = claimdoc.make("issue", "I0001", who, task=None, scope=["lib"], since=0, lease=7200)
+    return {**base, **changes}
+
+
+SCHEMA = json.loads(share.read_text("schemas", "claim.schema.json"))
+VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=12),
+                   st.lists(st.text(max_size=8), max_size=3))  # fmt: skip
+KEYS = ["format", "what", "who", "task", "scope", "state", "since", "lease_until", "took_over"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=4),
+    st.lists(st.sampled_from(["lib", "../x", "/abs", "a/../b", "a\\\\b", "ok/path"]), max_size=3),
+    st.sampled_from(["held", "released", "gone"]),
+)
+def test_the_hand_parser_agrees_with_the_schema(
+    changes: dict[str, Any], scope: list[str], state: str
+) -> None:
+    value = {**doc(scope=scope, state=state), **changes}
+    parsed, _ = claimdoc.parse(json.dumps(value).encode(), "issue", "I0001")
+    valid = jsonschema.Draft202012Validator(SCHEMA).is_valid(value)
+    names_its_ref = value.get("what") == {"type": "issue", "id": "I0001"}
+    assert (parsed is not None) == (valid and names_its_ref), value
+
+
+def test_a_document_over_its_limit_or_not_json_is_a_problem_never_an_error() -> None:
+    assert claimdoc.parse(b"x" * (claimdoc.LIMIT + 1), "issue", "I0001")[1]
+    assert claimdoc.parse(b"\xff{", "issue", "I0001")[1]
+    assert claimdoc.parse(json.dumps(doc()).encode(), "task", "I0001")[1]  # another ref's
+    assert claimdoc.parse(json.dumps(doc()).encode(), "issue", "I0001") == (doc(), None)
+
+
+@pytest.mark.parametrize(
+    ("name", "parsed"),
+    [
+        ("refs/majordomus/claims/issue/I0001", ("issue", "I0001")),
+        ("refs/majordomus/claims/task/t-20260903193012-a4f1", ("task", "t-20260903193012-a4f1")),
+        ("refs/majordomus/adr/12", ("adr", "12")),
+        (f"refs/majordomus/ledger/{CLONE}", ("ledger", CLONE)),
+        ("refs/majordomus/adr/012", None),
+        ("refs/majordomus/ledger/someone", None),
+        ("refs/majordomus/claims/issue/a/b", None),
+        ("refs/majordomus/claims/issue/x.lock", None),
+        ("refs/majordomus/elsewhere/x", None),
+        ("refs/heads/main", None),
+    ],
+)
+def test_the_layout_names_only_its_own_refs(name: str, parsed: tuple[str, str] | None) -> None:
+    assert layout.parse(name) == parsed
+    if parsed is not None:
+        assert layout.ref(*parsed) == name
+
+
+def test_a_push_status_tells_a_lost_swap_from_a_refusal() -> None:
+    out = (
+        "To git://h/r.git\n"
+        "=\tx:refs/majordomus/a\t[up to date]\n"
+        "*\tx:refs/majordomus/b\t[new reference]\n"
+        "!\tx:refs/majordomus/c\t[rejected] (stale info)\n"
+        "!\tx:refs/majordomus/d\t[remote rejected] (atomic transaction failed)\n"
+        "!\tx:refs/majordomus/e\t[rejected] (atomic push failed)\n"
+        "!\tx:refs/majordomus/f\t[remote rejected] (pre-receive hook declined)\n"
+        "Done\n"
+    )
+    assert transport._statuses(out) == {
+        "refs/majordomus/a": "ok", "refs/majordomus/b": "ok", "refs/majordomus/c": "stale",
+        "refs/majordomus/d": "stale", "refs/majordomus/e": "atomic",
+        "refs/majordomus/f": "[remote rejected] (pre-receive hook declined)"}  # fmt: skip
+
+
+def facts(
+    held: list[dict[str, Any]], on: list[dict[str, Any]], **ledger: Any
+) -> list[dict[str, Any]]:
+    told = {"ledger": ".ai/local/state/ledger.jsonl", "published": None, "new": 0,
+            "differs": None, "broken": [], **ledger}  # fmt: skip
+    return [
+        {"kind": "fact", "fact": "remote", "name": "origin", "url": "/r", "clone": CLONE,
+         "synced_at": "2026-01-01T00:00:00Z", "now": 100, "lease": 7200},
+        {"kind": "fact", "fact": "remote-claims", "claims": on, "problems": []},
+        {"kind": "fact", "fact": "remote-ledger", **told},
+        {"kind": "fact", "fact": "remote-held", "claims": held},
+    ]  # fmt: skip
+
+
+def test_sync_renews_its_own_publishes_the_unshared_and_names_a_taken_claim_lost() -> None:
+    ref = "refs/majordomus/claims/issue/I0001"
+    theirs = doc(who={"clone": OTHER, "worktree": "/v", "branch": "b", "head": ""})
+    cases = {
+        "renew": ([{"ref": ref, "state": "held", "commit": "1", "claim": doc()}],
+                  [{"ref": ref, "commit": "1", "claim": doc(lease_until="1970-01-01T00:00:50Z")}]),
+        "publish": ([{"ref": ref, "state": "unshared", "commit": None, "claim": doc()}], []),
+        "lost": ([{"ref": ref, "state": "held", "commit": "1", "claim": doc()}],
+                 [{"ref": ref, "commit": "2", "claim": theirs}]),
+        "release": ([{"ref": ref, "state": "releasing", "commit": "1", "claim": doc()}],
+                    [{"ref": ref, "commit": "1", "claim": doc()}]),
+    }  # fmt: skip
+    for action, (held, on) in cases.items():
+        judged = list(syncjudge.judge(facts(held, on)))
+        plan = next(r for r in judged if r.get("view") == "plan")
+        if action == "lost":
+            assert plan["lost"] == [{"ref": ref, "holder": claimdoc.holder(theirs)}]
+        else:
+            assert [c["action"] for c in plan["claims"]] == [action], (action, plan)
+    conflict = list(syncjudge.judge(facts(cases["publish"][0], [{"ref": ref, "commit": "2",
+                                                                 "claim": theirs}])))  # fmt: skip
+    assert [r["level"] for r in conflict] == ["FAIL"] and OTHER in conflict[0]["message"]
+
+
+def test_sync_publishes_nothing_over_a_rewritten_or_broken_ledger() -> None:
+    published = {"ref": f"refs/majordomus/ledger/{CLONE}", "commit": "1", "count": 3, "last": "a"}
+    differs = {"file": "ledger.jsonl", "line": 2, "index": 2}
+    judged = list(syncjudge.judge(facts([], [], published=published, differs=differs)))
+    assert [r.get("level") for r in judged] == ["FAIL"]
+    assert judged[0]["subject"] == ".ai/local/state/ledger.jsonl:2"
+    broken = list(syncjudge.judge(facts([], [], broken=[[4, "`prev` is not the hash"]])))
+    assert [r.get("level") for r in broken] == ["FAIL"]
