@@ -174,11 +174,17 @@ def test_a_ref_that_is_not_ours_or_not_well_formed_is_a_finding(tmp_path: Path) 
     a = clone(remote.url(), tmp_path / "a", tmp_path / "home-a")
     other = "c-0123456789abcdef"
 
-    def claim(ident: str, text: str, extra: tuple[str, ...] = ()) -> None:
-        blob = a.shell(f"printf %s {json.dumps(text)!r} | git hash-object -w --stdin").out.strip()
-        entries = [f"100644 blob {blob}\tclaim.json", *extra]
-        tree = a.shell("printf '%s\\n' " + " ".join(repr(e) for e in entries) + " | git mktree")
-        commit = a.git("commit-tree", "-m", "forged", tree.out.strip()).strip()
+    def git_in(*args: str, data: str) -> str:
+        import subprocess
+
+        done = subprocess.run(["git", *args], cwd=a.root, env=a.env, input=data,
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        return done.stdout.strip()
+
+    def claim(ident: str, text: str) -> None:
+        blob = git_in("hash-object", "-w", "--stdin", data=text)
+        tree = git_in("mktree", data=f"100644 blob {blob}\tclaim.json\n")
+        commit = a.git("commit-tree", "-m", "forged", tree).strip()
         a.git("push", "-q", remote.url(), f"{commit}:refs/majordomus/claims/issue/{ident}")
 
     good = {"format": 1, "what": {"type": "issue", "id": "I0003"},

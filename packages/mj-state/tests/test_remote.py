@@ -140,3 +140,40 @@ def test_sync_publishes_nothing_over_a_rewritten_or_broken_ledger() -> None:
     assert judged[0]["subject"] == ".ai/local/state/ledger.jsonl:2"
     broken = list(syncjudge.judge(facts([], [], broken=[[4, "`prev` is not the hash"]])))
     assert [r.get("level") for r in broken] == ["FAIL"]
+
+
+@pytest.mark.parametrize("fmt", ["sha1", "sha256"])
+def test_objects_written_here_are_the_ones_git_makes(tmp_path: Any, fmt: str) -> None:
+    import subprocess
+
+    from mj_state.remote import objects
+
+    store = tmp_path / "store.git"
+    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/usr/bin:/bin",
+           "GIT_AUTHOR_NAME": "majordomus", "GIT_AUTHOR_EMAIL": "c@majordomus.invalid",
+           "GIT_COMMITTER_NAME": "majordomus", "GIT_COMMITTER_EMAIL": "c@majordomus.invalid",
+           "GIT_AUTHOR_DATE": "1700000000 +0000",
+           "GIT_COMMITTER_DATE": "1700000000 +0000"}  # fmt: skip
+
+    def git(*args: str, data: bytes | None = None) -> str:
+        done = subprocess.run(["git", "--git-dir", str(store), *args], input=data, env=env,
+                              capture_output=True, check=True)  # fmt: skip
+        return done.stdout.decode().strip()
+
+    subprocess.run(["git", "init", "-q", "--bare", f"--object-format={fmt}", str(store)],
+                   env=env, check=True)  # fmt: skip
+    files = {"lines.jsonl": b'{"a":1}\n', "tip.json": b"{}\n", "records/.ai/x/b.md": b"# b\n",
+             "records/.ai/x-y": b"dash\n", "records/.ai/x/a.md": b""}  # fmt: skip
+    writer = objects.Writer(store)
+    tree = writer.tree(files)
+    blobs = {p: git("hash-object", "-w", "--stdin", data=d) for p, d in files.items()}
+    index = "".join(f"100644 {oid} 0\t{path}\n" for path, oid in blobs.items())
+    env["GIT_INDEX_FILE"] = str(tmp_path / "index")
+    git("update-index", "--add", "--index-info", data=index.encode())
+    assert tree == git("write-tree")
+    parent = git("commit-tree", "-m", "first", tree)
+    mine = writer.commit(
+        tree, parent, "majordomus <c@majordomus.invalid> 1700000000 +0000", "second"
+    )
+    assert mine == git("commit-tree", "-p", parent, "-m", "second", tree)
+    git("fsck", "--strict", "--no-dangling")

@@ -148,9 +148,8 @@ def sequence(state: Path, rows: list[tuple[int, bytes, bool]]) -> list[tuple[str
     """This checkout's ledger in the order it was written: each archive `history --rotate`
     made (by name, oldest first), then the ledger without its seal line; (file, line, bytes)."""
     found: list[tuple[str, int, bytes]] = []
-    names = sorted(
-        n for n in os.listdir(state) if n.startswith("ledger.") and n.endswith(".jsonl.archived")
-    )
+    listed = os.listdir(state) if os.path.isdir(state) else []
+    names = sorted(n for n in listed if n.startswith("ledger.") and n.endswith(".jsonl.archived"))
     for name in names:
         data = files.read_bytes(state / name)
         found.extend((name, n, raw) for n, raw in enumerate(data.splitlines(), 1))

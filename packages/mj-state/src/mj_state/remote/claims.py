@@ -18,7 +18,6 @@ from mj_state import mirror
 from mj_state.remote import claimdoc
 from mj_state.remote import held
 from mj_state.remote import layout
-from mj_state.remote import reading
 from mj_state.remote import store
 from mj_state.remote import transport
 
@@ -87,6 +86,8 @@ class Taking:
 
     def again(self, want: Want) -> tuple[str, Record]:
         """Fetch the one ref, judge it again: (the commit to swap from, the document)."""
+        from mj_state.remote import reading  # a lost swap only
+
         transport.fetch_one(self.ep, want.ref)
         commit, doc, problem = reading.one(self.ep.store, want.ref)
         return commit or "", _with(want.doc, self.judge(want, doc, problem))
@@ -175,8 +176,7 @@ def _keep(
         entry = held.entry(want.ref, docs[want.ref], "held", made[want.ref])
         claims = held.put(claims, entry)
         taken.append(entry)
-    held.write(layer, claims)
-    store.set_refs(mirror.directory(layer) / mirror.STORE, list(made.items()))
+    held.write(layer, claims)  # the store keeps the commits under refs/pending/ until a fetch
     return taken
 
 
@@ -188,9 +188,8 @@ def take_number(layer: Layer, settings: Settings, first: int, make: Any, clone: 
     with held.lock(layer):
         for attempt in range(4 * ATTEMPTS):
             want = Want(make(number))
-            said, made = taking.push([want], {want.ref: want.doc}, {want.ref: ""})
+            said, _ = taking.push([want], {want.ref: want.doc}, {want.ref: ""})
             if said[want.ref] == "ok":
-                store.set_refs(taking.ep.store, list(made.items()))
                 return number
             if said[want.ref] != "stale":
                 raise transport.refused(taking.ep, want.ref, said[want.ref])

@@ -37,6 +37,18 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
+def _ask_ahead(layer: Layer, name: str) -> None:
+    """The push URL and where HEAD is, asked of git at once (`git.ahead`): the claim's
+    document needs the one, its push the other."""
+    from mj_core import git
+
+    calls: list[tuple[tuple[str, ...], Any]] = [
+        (("remote", "get-url", "--push", name), layer.root),
+        (gitwhere.WHERE_ARGS, layer.root),
+    ]
+    git.ahead(calls)
+
+
 def _who(layer: Layer, ident: str, where: Record | None = None) -> Record:
     if where is None:
         _, head, branch = gitwhere.where(layer.root)
@@ -63,6 +75,7 @@ def claim_issue(layer: Layer, ident: str, scope: list[str], *, take_over: bool) 
     if found is None:
         return None
     layout.checked("issue", ident, "plan start")
+    _ask_ahead(layer, found.name)
     me = clone.clone_id(layer)
     doc = claimdoc.make(
         "issue",

@@ -1,18 +1,15 @@
 """The private object store every remote git command runs in: `.ai/local/remote/store.git`, a
 bare repository of this checkout's own (never the repository's `.git`: the tool writes nothing
-there). Fetched refs keep their remote names (`refs/majordomus/...`); commits built to be pushed
-wait under `refs/pending/...`.
+there). Fetched refs keep their remote names (`refs/majordomus/...`).
 
-Commits are built by one `git fast-import` (blobs, trees and commits at once, each commit's id
-given back by `get-mark`); objects are read by `git cat-file --batch`, sizes first, so a huge
-object on the remote is reported, never read.
+Commits are written as loose objects (`objects`); objects are read by `git cat-file --batch`,
+sizes first, so a huge object on the remote is reported, never read.
 """
 
 from __future__ import annotations
 
 from mj_core import atomic
 from mj_core import git
-from mj_core.errors import InternalError
 from mj_core.errors import Refused
 
 from mj_state import mirror
@@ -60,6 +57,7 @@ def ensure(layer: Layer) -> Path:
     )
     if code != 0:
         raise Refused(f"{layer.relative(store)}: could not be made ({err.strip()})")
+    store.chmod(0o700)  # below .ai/local/, as every directory there
     return store
 
 
@@ -72,37 +70,14 @@ def run(
 
 
 def build(store: Path, commits: list[Commit]) -> list[str]:
-    """Write `commits` (each under `refs/pending/<n>`) with one `git fast-import`; their ids."""
-    if not commits:
-        return []
-    parts: list[bytes] = []
-    mark = 0
-    for number, commit in enumerate(commits):
-        marks = {}
-        for path, data in commit.files.items():
-            mark += 1
-            marks[path] = mark
-            parts += [b"blob\nmark :%d\ndata %d\n" % (mark, len(data)), data, b"\n"]
-        message = commit.message.encode()
-        who = f"{IDENTITY} <{commit.mail}> {commit.moment} +0000".encode()
-        parts += [
-            b"commit refs/pending/%d\nmark :%d\n" % (number, 100000 + number),
-            b"author " + who + b"\ncommitter " + who + b"\n",
-            b"data %d\n" % len(message),
-            message,
-            b"\n",
-        ]
-        if commit.parent:
-            parts.append(b"from " + commit.parent.encode() + b"\n")
-        parts.append(b"deleteall\n")
-        parts += [b"M 100644 :%d %s\n" % (m, p.encode()) for p, m in marks.items()]
-        parts.append(b"\n")
-    parts += [b"get-mark :%d\n" % (100000 + n) for n in range(len(commits))]
-    parts.append(b"done\n")
-    code, out, err = run(store, "fast-import", "--quiet", "--done", "--force", data=b"".join(parts))
-    made = out.decode("ascii", "replace").split()
-    if code != 0 or len(made) != len(commits):
-        raise InternalError(f"git fast-import: {err.decode(errors='replace').strip()[:200]}")
+    """Write `commits` into the store as loose objects (`objects`); their ids."""
+    from mj_state.remote import objects
+
+    writer = objects.Writer(store)
+    made = []
+    for commit in commits:
+        who = f"{IDENTITY} <{commit.mail}> {commit.moment} +0000"
+        made.append(writer.commit(writer.tree(commit.files), commit.parent, who, commit.message))
     return made
 
 
