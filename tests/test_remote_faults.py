@@ -166,3 +166,28 @@ def test_a_daemon_killed_during_sync_loses_nothing_and_the_retry_publishes_once(
     assert retried.code == 0, retried
     assert remote.published(clone_id(a)) == ledger(a)  # every line once, none twice
     remote.close()
+
+
+@pytest.mark.parametrize("required", [False, True])
+def test_finish_with_the_remote_out_of_reach_is_recorded_and_the_next_sync_releases(
+    required: bool, tmp_path: Path
+) -> None:
+    remote = Remote("path", tmp_path / "remote")
+    extra = "  required: true\n" if required else ""
+    seed(tmp_path, remote.url(), block=policy_block("2s", extra))
+    a = clone(remote.url(), tmp_path / "a", tmp_path / "home-a")
+    assert a.mj("start", "parse", "--scope", "lib").code == 0
+    task = json.loads(next(x for x in ledger(a) if '"task.started"' in x))["task_id"]
+    a.git("remote", "set-url", "origin", f"git://127.0.0.1:{free_port()}/remote.git")
+    done = a.mj("finish", "--outcome", "partial", "--note", "-",
+                stdin="# Next Action\nPick the rest up.\n")  # fmt: skip
+    assert done.code == (12 if required else 0), done
+    said = done.err if required else done.out
+    assert f"finish {task} is recorded here" in said and "majordomus sync" in said, done
+    assert '"task.finished"' in ledger(a)[-1]
+    ref = f"refs/majordomus/claims/task/{task}"
+    assert remote.claim(ref)["state"] == "held"
+    a.git("remote", "set-url", "origin", remote.url())
+    assert a.mj("sync").code == 0
+    assert remote.claim(ref)["state"] == "released"
+    assert remote.published(clone_id(a)) == ledger(a)

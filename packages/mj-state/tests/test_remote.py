@@ -177,3 +177,43 @@ def test_objects_written_here_are_the_ones_git_makes(tmp_path: Any, fmt: str) ->
     )
     assert mine == git("commit-tree", "-p", parent, "-m", "second", tree)
     git("fsck", "--strict", "--no-dangling")
+
+
+def test_a_published_ledger_is_walked_back_and_judged_to_only_grow(tmp_path: Any) -> None:
+    import subprocess
+
+    from mj_state import chain
+    from mj_state.remote import objects
+    from mj_state.remote import segment
+
+    store = tmp_path / "store.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(store)], check=True,
+                   env={"GIT_CONFIG_GLOBAL": "/dev/null", "PATH": "/usr/bin:/bin"})  # fmt: skip
+    lines: list[bytes] = []
+    for n in range(5):
+        prev = chain.digest(lines[-1]) if lines else chain.GENESIS
+        lines.append(json.dumps({"ts": "t", "event": "e", "n": n, "prev": prev}).encode())
+    writer = objects.Writer(store)
+
+    def publish(parent: str | None, first: int, batch: list[bytes], last: bytes) -> str:
+        tip = {"format": 1, "count": first - 1 + len(batch), "last": chain.digest(last),
+               "first": first, "lines": len(batch)}  # fmt: skip
+        files = {
+            "lines.jsonl": b"".join(x + b"\n" for x in batch),
+            "tip.json": json.dumps(tip).encode(),
+        }
+        return writer.commit(writer.tree(files), parent, "m <m@x> 0 +0000", "ledger")
+
+    one = publish(None, 1, lines[:2], lines[1])
+    two = publish(one, 3, lines[2:], lines[4])
+    (store / "refs/majordomus/ledger").mkdir(parents=True)
+    (store / "refs/majordomus/ledger/c-0123456789abcdef").write_text(two + "\n")
+    walked = segment.walk(store, "refs/majordomus/ledger/c-0123456789abcdef")
+    assert [w["commit"] for w in walked] == [one, two]
+    assert [x for w in walked for x in w["lines"]] == lines
+    assert segment.continues(walked) is None and segment.continues(walked, before=one) is None
+    forged = publish(one, 3, [lines[3], lines[4]], lines[4])  # line 3 dropped, the rest kept
+    assert "line 3 does not link" in str(segment.continues(segment.walk(store, forged)))
+    assert "rewritten" in str(segment.continues(segment.walk(store, forged), before=two))
+    unparented = publish(None, 3, lines[2:], lines[4])
+    assert "parent" in str(segment.continues([walked[0], *segment.walk(store, unparented)]))

@@ -26,6 +26,10 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
     unmet: list[Record] = []
 
     def text(record: Record) -> str | None:
+        if record.get("kind") == "remote":  # with a remote: what the finish published
+            from majordomus.commands.sync import published
+
+            return published(record)
         if record.get("kind") != "finding":
             outcome.update(record)
             return None

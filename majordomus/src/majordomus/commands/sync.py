@@ -32,10 +32,7 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
             return render_text(record)
         if record.get("view") == "published":
             counts["published"] = counts.get("published", 0) + 1
-            if record["action"] == "ledger":
-                return f"ledger   {record['ref']}  +{record.get('lines', 0)} line(s)"
-            return f"{ACTIONS[record['action']]:<8} {record['ref']}"
-        return None
+        return published(record)
 
     code, summary = show.stream(records, inv, text)
     if not inv.json and not summary.get("error"):
@@ -72,3 +69,12 @@ def claim_line(record: Record) -> str | None:
     scope = f"  scope {','.join(record['scope'])}" if record["scope"] else ""
     what = f"{record['what']:<5} {record['id']:<24} {state:<10}"
     return f"{what} {who}  since {record['since']}{lease}{scope}{mine}"
+
+
+def published(record: Record) -> str | None:
+    """A ref a sync moved, one line."""
+    if record.get("view") != "published":
+        return None
+    if record["action"] == "ledger":
+        return f"ledger   {record['ref']}  +{record.get('lines', 0)} line(s)"
+    return f"{ACTIONS[record['action']]:<8} {record['ref']}"

@@ -14,7 +14,8 @@ compare-and-swapped on it), so the ref only ever moves forward; whoever reads th
 here, `verify` in CI) checks that a later ledger is the earlier one with lines added. Locally,
 the published prefix holds while the line whose hash is `last` is still in this checkout's
 ledger (the chain then vouches for every line before it); when it is not, the ledger was
-rewritten, and the first line that differs from what was published is named.
+rewritten, and the first line that differs from what was published is named. `walk` reads a
+published ledger back from any git directory, `continues` judges that it only grew.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from mj_state import mirror
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from mj_policy.layer import Layer
@@ -121,3 +123,61 @@ def _records(lines: list[bytes]) -> list[str]:
         if value.get("event") == "task.finished" and type(value.get("task_id")) is str:
             found.append(f"{LOCAL}state/completed/{value['task_id']}.md")
     return list(dict.fromkeys(found))
+
+
+def walk(git_dir: Path, ref: str) -> list[Record]:
+    """A published ledger as `git_dir` holds it (this store, or a CI clone that fetched
+    `refs/majordomus/*`): each commit, oldest first, as {commit, parents, tip, lines}; tip None
+    when its `tip.json` is not one. For a reader such as `verify`: `continues` judges it."""
+    from mj_state.remote import reading
+    from mj_state.remote import store
+
+    code, out, _ = store.run(git_dir, "rev-list", "--reverse", "--parents", ref)
+    rows = (
+        [line.split() for line in out.decode("ascii", "replace").splitlines()] if code == 0 else []
+    )
+    specs = [f"{row[0]}:{name}" for row in rows for name in (reading.TIP, reading.LINES)]
+    blobs = store.contents(git_dir, specs)
+    walked = []
+    for index, row in enumerate(rows):
+        tip, lines = blobs[2 * index], blobs[2 * index + 1]
+        walked.append({"commit": row[0], "parents": row[1:],
+                       "tip": reading.parse_tip(tip) if tip is not None else None,
+                       "lines": (lines or b"").splitlines()})  # fmt: skip
+    return walked
+
+
+def continues(walked: list[Record], before: str | None = None) -> str | None:
+    """None when the walked ledger is one chain that only grew (from `before`, a commit the
+    ref held earlier, when given: it must be one of its commits); else why not, naming the
+    commit and the line. Each commit has one parent, the one before it; its tip counts the
+    lines so far and hashes the newest; each chained line's `prev` is the hash of the line
+    before it, across commits."""
+    if before is not None and before not in {w["commit"] for w in walked}:
+        return f"{before} is not in it: the ref was rewritten since it held that commit"
+    count, last = 0, None
+    for index, step in enumerate(walked):
+        where = f"commit {step['commit']}"
+        if step["parents"] != ([walked[index - 1]["commit"]] if index else []):
+            return f"{where}: its parent is not the publish before it"
+        tip, lines = step["tip"], step["lines"]
+        if tip is None or tip.get("first") != count + 1 or tip["count"] != count + len(lines):
+            return f"{where}: tip.json does not count its lines on from line {count}"
+        for offset, raw in enumerate(lines, count + 1):
+            prev = _prev(raw)
+            if last is not None and prev is not None and prev != chain.digest(last):
+                return f"{where}: line {offset} does not link to line {offset - 1}"
+            last = raw
+        count += len(lines)
+        if lines and tip["last"] != chain.digest(lines[-1]):
+            return f"{where}: tip.json's last is not the hash of its newest line"
+    return None
+
+
+def _prev(raw: bytes) -> str | None:
+    try:
+        value = jsonl.loads_line(raw)
+    except ValueError:
+        return None
+    prev = value.get("prev") if type(value) is dict else None
+    return prev if type(prev) is str else None
