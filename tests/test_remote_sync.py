@@ -153,9 +153,9 @@ def test_a_rewritten_ledger_is_refused_by_the_next_sync_and_the_remote_does_not_
     assert "FAIL ledger" not in a.mj("history", "--validate").out  # the local chain holds
     for args in (("history", "--validate"), ("doctor",)):
         seen = a.mj(*args)
-        assert seen.code == 10 and "FAIL witness     .ai/local/state/ledger.jsonl:2 " in seen.out, (
-            seen
-        )
+        witnessed = "FAIL witness     .ai/local/state/ledger.jsonl:2 "
+        assert seen.code == 10 and witnessed in seen.out, seen
+    assert "WARN remote      enforcement — the policy names remote origin but no hook" in seen.out
     refused = a.mj("sync")
     assert refused.code == 10, refused
     assert "FAIL witness     .ai/local/state/ledger.jsonl:2 — " in refused.out, refused
