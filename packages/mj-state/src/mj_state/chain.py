@@ -14,7 +14,10 @@ removal, insertion, duplication or reordering of any line therefore shows, the n
 
 A hash chain without a secret is not a signature: whoever rewrites every line and the tip
 consistently is not stopped. What it stops is the edit made by hand or by a script that does not
-recompute what follows. Everything here is pure: bytes and parsed values in, verdicts out.
+recompute what follows. The rest is the remote's: with `remote:` set, `sync` publishes the lines
+as they are (`mj_state.remote.segment`), and a published line's hash, still in the ledger, vouches
+for every line before it; a rewrite loses it and is refused. Everything here is pure: bytes and
+parsed values in, verdicts out.
 """
 
 from __future__ import annotations
