@@ -202,6 +202,11 @@ def test_a_ref_that_is_not_ours_or_not_well_formed_is_a_finding(tmp_path: Path) 
     assert warned == {f"refs/majordomus/claims/issue/I000{n}" for n in (1, 2, 3)} | {
         "refs/majordomus/elsewhere/x", "refs/majordomus/claims/task/t-1"}, synced.out  # fmt: skip
     assert "over 16384" in synced.out and "outside the repository" in synced.out
+    own = f"refs/majordomus/ledger/{clone_id(a)}"
+    a.git("push", "-q", remote.url(), f"HEAD:{own}")  # not a published ledger: never built on
+    spoilt = a.mj("sync")
+    assert spoilt.code == 10 and f"FAIL witness     {own}" in spoilt.out, spoilt
+    assert remote.refs()[own] == a.git("rev-parse", "HEAD").strip()
     refused = a.mj("plan", "start", "I0001")
     assert refused.code == 15 and "--take-over" in refused.err, refused
     taken = a.mj("plan", "start", "I0001", "--take-over")

@@ -47,6 +47,14 @@ def judge(records: list[Record]) -> Iterator[Record]:
             f"{problem['why']}; not read",
             f"git --git-dir=.ai/local/remote/store.git cat-file -p {problem['ref']}",
         ).record()
+    own = f"refs/majordomus/ledger/{remote['clone']}"
+    for problem in facts["remote-claims"].get("problems") or []:
+        if problem["ref"] == own:  # this clone's ledger is there, and is not one: never over it
+            message = f"{problem['why']} — nothing is published over it; it needs a person's look"
+            yield Finding(
+                "FAIL", "witness", own, message, f"git ls-remote {remote['url']} {own}"
+            ).record()
+            return
     failed = list(_ledger_findings(remote, ledger))
     plan, found = _claims(
         remote, facts["remote-claims"].get("claims") or [], facts["remote-held"].get("claims") or []
