@@ -344,3 +344,23 @@ def test_the_printed_pipeline_does_what_the_command_does(
     published = refs[0].published(ident)
     assert published == refs[1].published(ident)
     assert published == (ledger(copies[0]) if command == ("sync",) else ledger(copies[0])[:1])
+
+
+def test_plan_done_releases_the_issue_claim_at_the_next_sync(tmp_path: Path) -> None:
+    remote = Remote("path", tmp_path / "remote")
+    seed(tmp_path, remote.url())
+    a = clone(remote.url(), tmp_path / "a", tmp_path / "home-a")
+    b = clone(remote.url(), tmp_path / "b", tmp_path / "home-b")
+    for args in (
+        ("plan", "start", "I0001"),
+        ("plan", "verify", "I0001"),
+        ("plan", "done", "I0001"),
+    ):
+        assert a.mj(*args).code == 0, args
+    ref = "refs/majordomus/claims/issue/I0001"
+    assert remote.claim(ref)["state"] == "held"  # plan done connects to nothing
+    assert "issue I0001                    releasing " in a.mj("claims").out
+    assert a.mj("sync").code == 0 and remote.claim(ref)["state"] == "released"
+    again = b.mj("plan", "start", "I0001")  # b's copy of the plan still says READY
+    assert again.code == 0, again
+    assert remote.claim(ref)["who"]["clone"] == clone_id(b)  # type: ignore[index]
