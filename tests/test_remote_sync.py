@@ -18,6 +18,8 @@ from remoteworld import clone_id
 from remoteworld import ledger
 from remoteworld import seed
 
+OTHER_CLONE = "c-0123456789abcdef"
+
 
 @pytest.fixture(params=KINDS)
 def remote(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Remote]:
@@ -172,7 +174,7 @@ def test_a_ref_that_is_not_ours_or_not_well_formed_is_a_finding(tmp_path: Path) 
     remote = Remote("path", tmp_path / "remote")
     seed(tmp_path, remote.url())
     a = clone(remote.url(), tmp_path / "a", tmp_path / "home-a")
-    other = "c-0123456789abcdef"
+    other = OTHER_CLONE
 
     def git_in(*args: str, data: str) -> str:
         import subprocess
@@ -287,7 +289,7 @@ def test_the_shipped_hook_keeps_refs_majordomus_forward_where_gits_settings_do_n
         second = work.git(
             "commit-tree", "-m", "b", "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
         ).strip()
-        ref = "refs/majordomus/ledger/c-0123456789abcdef"
+        ref = f"refs/majordomus/ledger/{OTHER_CLONE}"
         work.git("push", "-q", str(remote.bare), f"{first}:{ref}")
         rewound = work.shell(f"git push -f {remote.bare} {second}:{ref}")
         deleted = work.shell(f"git push {remote.bare} :{ref}")

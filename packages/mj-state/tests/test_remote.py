@@ -207,8 +207,8 @@ def test_a_published_ledger_is_walked_back_and_judged_to_only_grow(tmp_path: Any
     one = publish(None, 1, lines[:2], lines[1])
     two = publish(one, 3, lines[2:], lines[4])
     (store / "refs/majordomus/ledger").mkdir(parents=True)
-    (store / "refs/majordomus/ledger/c-0123456789abcdef").write_text(two + "\n")
-    walked = segment.walk(store, "refs/majordomus/ledger/c-0123456789abcdef")
+    (store / "refs/majordomus/ledger" / CLONE).write_text(two + "\n")
+    walked = segment.walk(store, f"refs/majordomus/ledger/{CLONE}")
     assert [w["commit"] for w in walked] == [one, two]
     assert [x for w in walked for x in w["lines"]] == lines
     assert segment.continues(walked) is None and segment.continues(walked, before=one) is None

@@ -10,6 +10,7 @@ here equal to the one git computes for the same object, and `git fsck` to the st
 
 from __future__ import annotations
 
+import importlib
 import os
 import zlib
 
@@ -24,17 +25,14 @@ def _hasher(store: Path) -> Callable[[bytes], Any]:
     """The repository's object hash: SHA-256 when its config says so, else SHA-1 (CPython's
     own modules first: loading OpenSSL for three small objects costs more than hashing them)."""
     config = (store / "config").read_text(encoding="utf-8", errors="replace")
-    if "objectformat = sha256" in config.replace("\t", " ").lower():
-        try:
-            from _sha256 import sha256  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:  # pragma: no cover - an interpreter built without it
-            from hashlib import sha256
-        return sha256  # type: ignore[no-any-return,unused-ignore]
+    sha256 = "objectformat = sha256" in config.replace("\t", " ").lower()
+    name = "sha256" if sha256 else "sha1"
     try:
-        from _sha1 import sha1  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # pragma: no cover
-        from hashlib import sha1
-    return sha1  # type: ignore[no-any-return,unused-ignore]
+        module = importlib.import_module("_" + name)
+    except ImportError:  # pragma: no cover - an interpreter built without it
+        module = importlib.import_module("hashlib")
+    hasher: Callable[[bytes], Any] = getattr(module, name)
+    return hasher
 
 
 class Writer:
