@@ -168,6 +168,8 @@ def test_check_is_inert_without_a_task_and_judges_scope_and_state(layer_repo: Re
     start(layer_repo)
     assert layer_repo.mj("finish", "--check").code == 0
     layer_repo.write("elsewhere.txt", "x\n")
+    assert layer_repo.mj("finish", "--check").code == 0  # not committed: not pushed
+    layer_repo.commit("outside the claim")
     blocked = layer_repo.mj("finish", "--check")
     assert blocked.code == 10 and "FAIL scope" in blocked.out, blocked
     assert not finished_events(layer_repo)

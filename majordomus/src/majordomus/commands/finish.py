@@ -1,7 +1,9 @@
 """`majordomus finish --outcome <o> [--verify-command "<cmd>"] [--note <file>] [--check]`.
 
 Every contract line is printed OK or FAIL; anything unmet → 10, nothing written, then the
-blocking doctrine ids. `--check` (the pre-push hook) evaluates scope and state and writes nothing.
+blocking doctrine ids. An abandoning outcome's scope line outside the claim is a WARN: the
+paths are recorded on the finish. `--check` (the pre-push hook) evaluates the scope of the
+commits a push sends, and the state, and writes nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
     outcome: Record = {}
     unmet: list[Record] = []
+    recorded: list[Record] = []
 
     def text(record: Record) -> str | None:
         if record.get("kind") == "remote":  # with a remote: what the finish published
@@ -35,11 +38,16 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
             return None
         if record["level"] == "FAIL":
             unmet.append(record)
+        if record["level"] == "WARN" and record["category"] == "scope":
+            recorded.append(record)
         return render_text(record)
 
     code, summary = show.stream(records, inv, text)
     if not inv.json and not summary.get("error"):
-        inv.stdout.write(_text(outcome, len(unmet), check=options.check))
+        said = _text(outcome, len(unmet), check=options.check)
+        if recorded and not options.check and outcome.get("action") == "finished":
+            said = said.replace("contract met", "ended with what lies outside its scope recorded")
+        inv.stdout.write(said)
     return code
 
 

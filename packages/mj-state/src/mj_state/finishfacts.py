@@ -48,7 +48,14 @@ def gather(root: Path, options: argparse.Namespace) -> Iterator[Record]:
         yield _without_task(layer, situation, check=check)
         return
     outcome = outcome or "completed"
-    facts = finishing.facts(layer, task, outcome, check_only=check, situation=situation)
+    pushes = None
+    if check:  # the pre-push hook's lines, when it is one (else a run by hand)
+        from mj_state import pushrange
+
+        pushes = pushrange.from_stdin()
+    facts = finishing.facts(
+        layer, task, outcome, check_only=check, situation=situation, pushes=pushes
+    )
     if task.get("requires") and not check:
         from mj_core import git
 

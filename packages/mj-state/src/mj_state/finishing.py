@@ -44,15 +44,23 @@ def facts(
     *,
     check_only: bool,
     situation: taskstate.Situation,
+    pushes: list[tuple[str, str, str, str]] | None = None,
 ) -> Record:
     """Scope, state and the record's trust always; blockers, note, decisions and profile only
-    for a real finish. `task` is the task as the ledger records it."""
+    for a real finish. `task` is the task as the ledger records it. A finish judges the files
+    the task touched (the working tree's and its commits'); `--check` the commits a push sends
+    (`pushes`: git's pre-push lines; None: by hand, the task's commits up to HEAD)."""
     root = layer.root
-    with gitwhere.Snapshot(root, str(task["head"])) as pending:  # git's three answers at once
-        where, status, changed = pending.result()
-    here = identity.from_where(root, *where)
-    touched = list(dict.fromkeys([*status, *changed]))  # what `scope.touched` gives
-    writes = scope.writes(layer, str(task["head"]), here.get("head"), status, changed)
+    base = str(task["head"])
+    if check_only:
+        here, touched, writes, pushed = _pushed(layer, base, pushes)
+    else:
+        with gitwhere.Snapshot(root, base) as pending:  # git's three answers at once
+            where, status, changed = pending.result()
+        here = identity.from_where(root, *where)
+        touched = list(dict.fromkeys([*status, *changed]))  # what `scope.touched` gives
+        writes = scope.writes(layer, base, here.get("head"), status, changed)
+        pushed = None
     policy = layer.policy.data
     allowed = scope.always_allowed(policy)
     out: Record = {
@@ -66,7 +74,8 @@ def facts(
         "allowed": allowed,  # paths always writable; the judge names what lies outside
         "own": writes["own"],  # files majordomus wrote, as it writes them
         "unlike": writes["unlike"],  # files it writes, edited since or left stale
-        "base": str(task["head"]),
+        "base": base,
+        "pushed": pushed,  # `--check`: which commits were judged, and how to list them
         "state": {"label": identity.label(root, task, here), "recorded_head": str(task["head"])},
         "trust": [f.record() for f in trust_findings(layer, situation)],
         "profile": {},
@@ -78,6 +87,30 @@ def facts(
     if not check_only:
         out.update(_acceptance(layer, task, here, situation))
     return out
+
+
+def _pushed(
+    layer: Layer, base: str, pushes: list[tuple[str, str, str, str]] | None
+) -> tuple[Record, list[str], Record, Record]:
+    """`--check`: where HEAD is, the files the commits pushed change, the tool's own writes
+    among them (as each pushed commit holds them), and what was judged. Where HEAD is and
+    the commits pushed are asked of git at once."""
+    from mj_core import git
+
+    from mj_state import ownwrites
+    from mj_state import pushrange
+
+    git.ahead([(gitwhere.WHERE_ARGS, layer.root)])
+    sent = pushes if pushes is not None else pushrange.by_hand("HEAD")
+    judged = pushrange.judged(layer.root, base, sent)
+    here = identity.from_where(layer.root, *gitwhere.where(layer.root))
+    touched = list(dict.fromkeys(p for _, files in judged for p in files))
+    writes = ownwrites.recognise(layer, base, [(tip, files) for tip, files in judged])
+    refs = ", ".join(ref for ref, local, _, _ in sent if local.strip("0")) or "nothing"
+    what = f"the commits pushed ({refs})" if pushes is not None else "the task's commits"
+    tips = " ".join(tip[:12] for tip, _ in judged) or "HEAD"
+    reproduce = f"git log --format='%h %s' --name-only {tips} --not {base[:12]}"
+    return here, touched, writes, {"what": what, "reproduce": reproduce}
 
 
 def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding]:

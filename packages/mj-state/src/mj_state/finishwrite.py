@@ -82,6 +82,7 @@ def _record(context: Context, verdict: Record) -> Record:
         contract=dict(verdict["contract"]),
         run=verdict.get("run"),
         note_text=str(verdict["note_text"]),
+        outside=[str(p) for p in verdict.get("scope_violations") or []],
     )
     return {
         "kind": "record",
@@ -101,10 +102,15 @@ def record(
     contract: dict[str, str],
     run: Record | None,
     note_text: str,
+    outside: list[str] | None = None,
 ) -> Record:
-    """Write the outcome: the note copy, the ledger line, then the task's copy from it."""
+    """Write the outcome: the note copy, the ledger line, then the task's copy from it.
+    `outside`: the paths outside the task's scope an abandoning outcome records, on the
+    ledger line and below the note."""
+    listed, more = _listed(outside or [])
     completed = layer.state / "completed" / f"{task['id']}.md"
-    atomic.create(completed, note_text.encode("utf-8"), mode=0o600)
+    text = note_text + _outside_section(outcome, listed, more)
+    atomic.create(completed, text.encode("utf-8"), mode=0o600)
     here = identity.identity(layer.root)
     moment = clock.now()
     verify_record: Record | None = None
@@ -115,6 +121,10 @@ def record(
         ]
     payload: Record = {"outcome": outcome, "contract": contract, "verify": verify_record}
     payload["checkpoints"] = finishing.checkpoints(layer, str(task["id"]))
+    if listed:
+        payload["scope_violations"] = listed
+    if more:
+        payload["scope_violations_more"] = more
     payload["working_tree"] = here["working_tree"]
     ledger.append(
         layer.root,
@@ -128,6 +138,33 @@ def record(
     refreshed = {**task, "head": here["head"], "working_tree": here["working_tree"]}
     writing.touch(layer, refreshed, moment, here, outcome=outcome)
     return {"note": layer.relative(completed), "head": here["head"]}
+
+
+_LISTED = 50  # paths a finish lists at most; the rest are counted
+_LISTED_CHARS = 16 * 1024  # nor more characters of them (a ledger line is at most 64 KiB)
+
+
+def _listed(paths: list[str]) -> tuple[list[str], int]:
+    """(the paths listed, how many more there were)."""
+    listed: list[str] = []
+    size = 0
+    for path in paths:
+        size += len(path)
+        if len(listed) == _LISTED or size > _LISTED_CHARS:
+            break
+        listed.append(path)
+    return listed, len(paths) - len(listed)
+
+
+def _outside_section(outcome: str, listed: list[str], more: int) -> str:
+    if not listed:
+        return ""
+    lines = [f"- {path}" for path in listed] + ([f"- … and {more} more"] if more else [])
+    return (
+        f"\n# Outside the claimed scope\n(recorded by `majordomus finish --outcome {outcome}`)\n"
+        + "\n".join(lines)
+        + "\n"
+    )
 
 
 STAGES = {"record": Stage(run)}

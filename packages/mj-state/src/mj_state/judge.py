@@ -177,6 +177,30 @@ def _unlike(command: str | None) -> str:
     return f"; `{command}` writes this file, but not as it is now (edited, or stale)"
 
 
+def recorded_scope(place: Place, situation: taskstate.Situation) -> Iterator[Finding]:
+    """A WARN for this checkout's ended task whose finish recorded paths outside its scope
+    (`finish --outcome blocked|no_match|failed`): abandoning is honest, and stays visible."""
+    own = situation.own
+    if own is None or own.active:
+        return
+    for value in situation.scan.values:
+        if type(value) is not dict or value.get("event") != "task.finished":
+            continue
+        listed = value.get("scope_violations")
+        if value.get("task_id") != own.id or not isinstance(listed, list) or not listed:
+            continue
+        more = value.get("scope_violations_more")
+        total = len(listed) + (more if isinstance(more, int) else 0)
+        shown = ", ".join(str(p) for p in listed[:5]) + (" …" if total > 5 else "")
+        claims = ", ".join(str(c) for c in own.fields.get("scope") or [])
+        message = (
+            f"ended {value.get('outcome')} with {total} path(s) outside its claimed scope "
+            f"({claims}), recorded on its finish: {shown}"
+        )
+        reproduce = f"majordomus history --task {own.id} --event task.finished"
+        yield Finding("WARN", "scope", own.id, message, reproduce)
+
+
 def checkpoint(place: Place, record: Record, interval: str, now: int) -> Finding:
     task = str(record["id"])
     limit = clock.parse_duration(interval) or 15 * 60

@@ -4,7 +4,10 @@
 run, the state label, blockers, the note, profile flags). Each key of
 `verification.finish_requires` names one judge; a key no judge defines is itself a failing line.
 Profile extras (`regression_test_required`, `decision_record_required`) apply to `completed`.
-Every line is `pass`, `fail` or `skipped`, and a failing line names its blocking doctrine.
+Every line is `pass`, `fail` or `skipped`, and a failing line names its blocking doctrine — but
+an outcome that ends the task without claiming it done (`blocked`, `no_match`, `failed`) can
+always be recorded: its failing scope line is `recorded` (a WARN; `fail` in the ledger's
+contract), and the paths outside the scope go onto the finish instead of refusing it.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ class Line:
     def __init__(self, key: str, doctrine: str, status: str, finding: Finding) -> None:
         self.key = key
         self.doctrine = doctrine
-        self.status = status  # pass | fail | skipped
+        self.status = status  # pass | fail | skipped | recorded (failed, and not refusing)
         self.finding = finding
 
 
@@ -57,15 +60,20 @@ def _scope(f: Facts) -> tuple[bool, str, str]:
     repro = (
         f"git status --porcelain --untracked-files=all; git diff --name-only {f['base'][:7]} HEAD"
     )
+    pushed = f.get("pushed")  # `--check`: the commits a push sends, never the working tree
+    if pushed:
+        repro = str(pushed["reproduce"])
     outside = outside_scope(f)
     if outside:
         shown = ", ".join(outside[:5]) + (" …" if len(outside) > 5 else "")
         unlike = [str(path) for path, _ in f.get("unlike") or [] if path in outside]
         stale = f"; {', '.join(unlike[:3])} not as majordomus writes it" if unlike else ""
-        return False, f"{shown} — outside claimed scope ({claims}){stale}", repro
+        where = f" (in {pushed['what']})" if pushed else ""
+        return False, f"{shown}{where} — outside claimed scope ({claims}){stale}", repro
     own = len(f.get("own") or [])
     mine = f" ({own} written by majordomus as it writes them)" if own else ""
-    return True, f"{len(f['touched'])} file(s), all within {claims}{mine}", repro
+    where = f" in {pushed['what']}" if pushed else ""
+    return True, f"{len(f['touched'])} file(s){where}, all within {claims}{mine}", repro
 
 
 def outside_scope(f: Facts) -> list[str]:
@@ -179,6 +187,7 @@ def _obligations(f: Facts) -> tuple[bool, str, str]:
 
 
 ALL = ("completed", "partial", "blocked", "no_match", "failed")
+ABANDON = ("blocked", "no_match", "failed")  # a scope line failing there is recorded, not refused
 JUDGES: dict[str, Judge] = {
     "scope_respected": Judge("majordomus.scope-integrity", "scope", _scope, ALL),
     "verification_ran": Judge(
@@ -233,8 +242,17 @@ def line(key: str, judge: Judge, facts: Facts) -> Line:
             key, judge.doctrine, "skipped", Finding("INFO", judge.category, subject, message)
         )
     passed, message, repro = judge.run(facts)
+    if not passed and key == "scope_respected" and records_scope(facts):
+        said = f"{message}; recorded on the finish (outcome {facts['outcome']})"
+        finding = Finding("WARN", judge.category, subject, said, repro)
+        return Line(key, judge.doctrine, "recorded", finding)
     finding = Finding("OK" if passed else "FAIL", judge.category, subject, message, repro)
     return Line(key, judge.doctrine, "pass" if passed else "fail", finding)
+
+
+def records_scope(facts: Facts) -> bool:
+    """Whether a scope line failing is recorded on the finish rather than refusing it."""
+    return facts["outcome"] in ABANDON and not facts.get("check_only")
 
 
 def _distrusted(found: dict[str, Any]) -> Line:
@@ -268,5 +286,12 @@ def verdicts(lines: list[Line]) -> dict[str, str]:
     out: dict[str, str] = {}
     for line in lines:
         if out.get(line.doctrine) != "fail":
-            out[line.doctrine] = line.status
+            out[line.doctrine] = "fail" if line.status == "recorded" else line.status
     return out
+
+
+def recorded(lines: list[Line], facts: Facts) -> list[str]:
+    """The paths outside the scope a finish records (none unless its scope line is recorded)."""
+    if not any(line.status == "recorded" for line in lines):
+        return []
+    return outside_scope(facts)

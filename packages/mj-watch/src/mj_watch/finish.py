@@ -61,6 +61,11 @@ def _without_task(fact: Record) -> Iterator[Record]:
     situation = taskstate.Situation.from_fact(fact["situation"])
     if fact.get("check"):
         yield from (f.record() for f in _uncovered(situation, fact.get("commits") or []))
+        from mj_state import judge
+        from mj_state.place import Place
+
+        place = Place.from_fact(fact["place"])
+        yield from (f.record() for f in judge.recorded_scope(place, situation))
         yield from _inert(_reason(situation))
         return
     if situation.own is None and not situation.foreign:
@@ -118,6 +123,8 @@ def _judge(fact: Record) -> Iterator[Record]:
     lines = contract.evaluate(facts)
     yield from (line.finding.record() for line in lines)
     blocking = contract.blocking(lines)
+    if SCOPE in blocking:
+        yield _ways_out(fact).record()
     if fact.get("check") or blocking:
         action = "checked" if fact.get("check") else "refused"
         yield {"kind": "record", "action": action, "blocking": blocking}
@@ -130,7 +137,29 @@ def _judge(fact: Record) -> Iterator[Record]:
         "contract": contract.verdicts(lines),
         "run": facts.get("verify"),
         "note_text": fact.get("note_text") or "",
+        "scope_violations": contract.recorded(lines, facts),
     }
+
+
+SCOPE = "majordomus.scope-integrity"
+_END = (
+    "`majordomus finish --outcome failed` (or `--outcome blocked`, `--outcome no_match`, with "
+    "a note) records what lies outside on the finish; `majordomus handover --close` hands the "
+    "task over"
+)
+
+
+def _ways_out(fact: Record) -> Finding:
+    """What a task whose work left its scope can do instead of claiming it done."""
+    task = str(fact["task"]["id"])
+    if fact.get("check"):
+        said = (
+            "a push while the task is active sends only work within its claim: take the change "
+            f"out of the commits pushed, or end the task first — {_END}"
+        )
+    else:
+        said = f"to end the task without claiming it done: {_END}"
+    return Finding("INFO", "scope", task, said)
 
 
 STAGES = {"finish": Stage(run)}

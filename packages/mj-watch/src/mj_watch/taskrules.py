@@ -44,11 +44,16 @@ def scope_integrity(facts: Facts) -> Iterator[Finding]:
     from mj_state import scope
     from mj_state.place import Place
 
-    found = _active(facts)
-    if found:
-        layer, record = found
-        touched, writes = scope.touched_and_writes(layer, str(record["head"]))
-        yield from judge.scope_findings(Place.of(layer), record, touched, writes)
+    known = _situation(facts)
+    if known is None:
+        return
+    layer, situation = known
+    record = situation.active_record()
+    if record is None:  # an ended task's recorded violations stay visible
+        yield from judge.recorded_scope(Place.of(layer), situation)
+        return
+    touched, writes = scope.touched_and_writes(layer, str(record["head"]))
+    yield from judge.scope_findings(Place.of(layer), record, touched, writes)
 
 
 def state_consistency(facts: Facts) -> Iterator[Finding]:
@@ -71,6 +76,17 @@ def state_consistency(facts: Facts) -> Iterator[Finding]:
         yield judge.state(record, str(told.get("label")), dict(told.get("here") or {}))
     elif not distrust and situation.copy_problem is None:
         yield Finding("OK", "state", "current.yaml", "no active task; nothing to disagree on")
+
+
+def recorded_scope(facts: Facts) -> Iterator[Finding]:
+    """Doctor's WARN for this checkout's ended task whose finish recorded paths outside its
+    scope (an abandoning outcome), judged over the `situation` fact."""
+    if facts.layer is None:
+        return
+    from mj_state.place import Place
+
+    situation = taskstate.Situation.from_fact(facts.get("situation"))
+    yield from judge.recorded_scope(Place.of(facts.layer), situation)
 
 
 def checkpoint_freshness(facts: Facts) -> Iterator[Finding]:
