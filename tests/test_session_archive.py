@@ -50,7 +50,9 @@ def test_archive_moves_the_oldest_beyond_the_cap_and_says_so(layer_repo: Repo) -
     assert f"moved 2 record(s) to {SESSIONS}/archive/, 2 kept" in done.out, done.out
     assert _names(layer_repo) == before[2:]
     assert _names(layer_repo, f"{SESSIONS}/archive") == before[:2]
-    assert all(f"--{ident}--" in name for ident, name in zip(ids[:2], before[:2], strict=True))
+    stamps = [name.split("--", 1)[0] for name in before]  # the close time leads each name
+    assert max(stamps[:2]) <= min(stamps[2:])  # the oldest moved (one second ties by id)
+    assert all(any(f"--{ident}--" in name for ident in ids) for name in before)
     added = (layer_repo.root / LEDGER).read_text()[len(ledger) :].splitlines()
     assert [json.loads(x)["event"] for x in added] == ["session.archived"]
     line = json.loads(added[0])

@@ -65,14 +65,14 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
         head, _, tail = out.partition("local state: ")
         out = head + initimport.text(adopted) + "local state: " + tail
-    from majordomus.commands import initclients
-
-    inv.stdout.write(out + initclients.text(inv.root()))
     if hatched:
-        inv.stdout.write(
+        out += (
             "ledger: layer.adopted recorded; the bootstrap is done here, and a later "
             "`majordomus init --extend` only adds what is missing\n"
         )
+    from majordomus.commands import initclients
+
+    inv.stdout.write(out + initclients.text(inv.root()))
     return code
 
 

@@ -59,3 +59,22 @@ def shim_program(found: dict[str, object], own: object) -> str | None:
     if found.get("same") is False:
         return f"the shims run {program}, not the majordomus this doctor is ({own})"
     return None
+
+
+def provider_wired(told: dict[str, object], name: str, value: str) -> Finding:
+    """An enforcement entry `provider-hook:<provider>[:session]` (`mj_watch.wiring`): the
+    adapter's hooks are installed and a probe through the installed shim proved them (`majordomus
+    capture status` runs one), and its shims run this majordomus."""
+    provider = value.split(":", 1)[0]
+    providers = told.get("providers")
+    found = (providers.get(provider) if isinstance(providers, dict) else None) or {}
+    state = str(found.get("state") or "unknown")
+    wrong = shim_program(found, told.get("self"))
+    if state == "verified" and wrong is not None:
+        again = f"majordomus capture install --provider {provider}"
+        return Finding("FAIL", "wiring", name, f"provider-hook:{provider}: {wrong}", again)
+    if state == "verified":
+        return Finding("OK", "wiring", name, f"provider-hook:{provider}: verified")
+    why = str(found.get("why") or "no adapter for this provider in this majordomus")
+    message = f"provider-hook:{provider} is {state}, not verified: {why}"
+    return Finding("FAIL", "wiring", name, message, "majordomus capture status")

@@ -268,24 +268,9 @@ def _pre_commit(told: Hooks, entry: Entry, hook_id: str) -> Iterator[Judged]:
 
 
 def _provider_hook(told: Hooks, entry: Entry, value: str) -> Iterator[Judged]:
-    """`provider-hook:<provider>[:session]`: the adapter's hooks are installed and a probe
-    through the installed shim proved them (`majordomus capture status` runs one)."""
-    provider = value.split(":", 1)[0]
-    found = (told.get("providers") or {}).get(provider) or {}
-    state = str(found.get("state") or "unknown")
-    from mj_watch.capturecheck import shim_program
+    from mj_watch.capturecheck import provider_wired
 
-    wrong = shim_program(found, told.get("self"))
-    if state == "verified" and wrong is not None:
-        again = f"majordomus capture install --provider {provider}"
-        yield fail(entry, f"provider-hook:{provider}: {wrong}", again), False
-        return
-    if state == "verified":
-        yield Finding("OK", CATEGORY, entry.name, f"provider-hook:{provider}: verified"), False
-        return
-    why = str(found.get("why") or "no adapter for this provider in this majordomus")
-    message = f"provider-hook:{provider} is {state}, not verified: {why}"
-    yield fail(entry, message, "majordomus capture status"), False
+    yield provider_wired(told, entry.name, value), False
 
 
 def _toolchain(told: Hooks, entry: Entry, value: str) -> Iterator[Judged]:
