@@ -11,6 +11,7 @@ from conftest import Repo
 from remoteworld import Remote
 from remoteworld import clone
 from remoteworld import clone_id
+from remoteworld import free_port
 from remoteworld import ledger
 from remoteworld import seed
 
@@ -83,3 +84,37 @@ def test_a_sync_renews_a_lease_half_run_and_leaves_a_fresh_one(tmp_path: Path) -
     assert a.mj("sync").code == 0
     renewed = remote.claim(REF)
     assert renewed["who"]["clone"] == clone_id(a) and str(renewed["lease_until"]) > "2026"  # type: ignore[index]
+
+
+def test_a_checkpoint_renews_a_lease_half_run_and_connects_for_nothing_else(
+    tmp_path: Path,
+) -> None:
+    remote = Remote("path", tmp_path / "remote")
+    seed(tmp_path, remote.url())
+    a = clone(remote.url(), tmp_path / "a", tmp_path / "home-a")
+    assert a.mj("start", "parse", "--scope", "lib", "--issue", "I0001").code == 0
+    task = next(r for r in remote.refs() if "/claims/task/" in r)
+    nowhere = f"git://127.0.0.1:{free_port()}/remote.git"
+    a.git("remote", "set-url", "origin", nowhere)
+    quiet = a.mj("checkpoint", stdin="one\n")  # no lease due: no connection, so no warning
+    assert quiet.code == 0 and "WARN" not in quiet.out, quiet
+    for ref in (REF, task):  # time passes: the leases here and there are past half
+        age(remote, ref, lease_until="2000-01-01T00:00:00Z")
+    mine = a.root / ".ai/local/remote/claims.json"
+    kept = json.loads(mine.read_text())
+    for entry in kept["claims"]:
+        entry["claim"]["lease_until"] = "2000-01-01T00:00:00Z"
+    mine.write_text(json.dumps(kept))
+    offline = a.mj("checkpoint", stdin="two\n")
+    assert offline.code == 0 and offline.out.startswith(".ai/"), offline  # the note is kept
+    said = next(x for x in offline.out.splitlines() if x.startswith("WARN remote"))
+    assert nowhere in said and "majordomus sync" in said, said
+    assert sum('"task.checkpoint"' in x for x in ledger(a)) == 2
+    a.git("remote", "set-url", "origin", remote.url())
+    renewed = a.mj("checkpoint", stdin="three\n")
+    assert renewed.code == 0 and "WARN" not in renewed.out, renewed
+    for ref in (REF, task):
+        assert str(remote.claim(ref)["lease_until"]) > "2026", ref
+    assert remote.published(clone_id(a)) == ledger(a)
+    again = remote.refs()
+    assert a.mj("checkpoint", stdin="four\n").code == 0 and remote.refs() == again  # renewed

@@ -21,6 +21,14 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
 
 def text(record: Record) -> str:
+    if record.get("kind") == "finding":
+        from mj_core.findings import render_text
+
+        return render_text(record)
+    if record.get("kind") == "remote":  # with a remote: the leases a checkpoint renewed
+        from majordomus.commands.sync import published
+
+        return published(record) or ""
     action = record["action"]
     if action == "prune":
         return pruned(record)

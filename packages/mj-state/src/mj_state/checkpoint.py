@@ -49,6 +49,17 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         body = derive.checkpoint(layer, task) if options.derive else writing.stdin_body(context)
         redact = options.redact or options.derive  # a hook derives: nobody to refuse
         yield write(layer, task, bodies.guarded(body, writing.STDIN, redact=redact))
+        yield from _renewed(layer)
+
+
+def _renewed(layer: Layer) -> Iterator[Record]:
+    """With a remote: the leases this clone holds renewed once half run (`remote.hooks.renew`)."""
+    from mj_state import mirror
+
+    if mirror.configured(layer.policy.data):
+        from mj_state.remote import hooks
+
+        yield from hooks.renew(layer)
 
 
 def write(layer: Layer, task: Record | None, body: str) -> Record:

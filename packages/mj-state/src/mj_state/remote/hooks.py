@@ -9,6 +9,8 @@ policy names no remote: without `remote:` no command opens a connection.
 - `adr propose` takes its number on the remote: the lowest free one from the local next up.
 - `finish` releases the task's claims and publishes (a sync); `plan done` releases the issue's
   claim at the next sync.
+- `checkpoint` renews: a sync when a claim this clone holds is half through its lease (else no
+  connection); the checkpoint is written first and stays whatever the remote says.
 The ledger line each writer appends carries what was claimed (`claim`).
 """
 
@@ -197,3 +199,37 @@ def publish(layer: Layer) -> Iterator[Record]:
 
     judged = list(syncjudge.judge(list(syncfacts.gather(layer))))
     yield from syncwrite.write(layer, judged)
+
+
+def renew(layer: Layer) -> Iterator[Record]:
+    """`checkpoint`: a sync when a lease this clone holds is half run (as this clone last
+    published it); otherwise nothing, and no connection. The checkpoint is already written: a
+    remote that cannot be reached, or a sync that would not publish, is a WARN."""
+    found = remoteconf.of(layer.policy.data)
+    if found is None:
+        return
+    now = clock.now()
+    due = [c["ref"] for c in held.read(layer) if c.get("state") == "held" and _due(c, now, found)]
+    if not due:
+        return
+    from mj_core.errors import MjError
+
+    try:
+        records = list(publish(layer))
+    except MjError as exc:
+        why = str(exc).removesuffix("; nothing was written")
+        message = f"the checkpoint is recorded; {why} — the leases of {', '.join(due)} run on"
+        yield Finding("WARN", "remote", found.name, message, "majordomus sync").record()
+        return
+    for record in records:
+        if record.get("kind") == "finding" and record.get("level") == "FAIL":
+            said = f"not renewed: {record['subject']} — {record['message']}"
+            yield Finding("WARN", "remote", found.name, said, "majordomus sync").record()
+        else:
+            yield record
+
+
+def _due(entry: Record, now: int, found: remoteconf.Settings) -> bool:
+    until = (entry.get("claim") or {}).get("lease_until")
+    moment = clock.parse_iso(str(until)) if until else None
+    return moment is not None and moment - now < found.lease // 2
