@@ -236,6 +236,28 @@ def test_without_a_remote_block_nothing_opens_a_connection(
         assert said.code == 12 and said.err.count("\n") == 1 and "names no remote" in said.err
 
 
+@pytest.mark.parametrize(
+    ("block", "code", "said"),
+    [
+        ("  name: origin\n  leese: 2h\n", 10, "unknown key 'remote.leese'"),
+        ("  name: origin\n  lease: forever\n", 10, "remote.lease: 'forever' does not match"),
+        ("  name: origin\n  timeout: 0s\n", 10, "remote.timeout: '0s' does not match"),
+        ("  lease: 2h\n", 10, "remote"),
+        ("  name: upstream\n", 12, "remote upstream: not a remote of this repository"),
+    ],
+)
+def test_a_remote_block_out_of_shape_is_named_by_file_line_and_key(
+    layer_repo: Repo, block: str, code: int, said: str
+) -> None:
+    policy = layer_repo.root / ".ai/repo/policy.yaml"
+    policy.write_text(policy.read_text() + "\nremote:\n" + block)
+    done = layer_repo.mj("sync")
+    assert done.code == code and done.err.count("\n") == 1 and said in done.err, done
+    if code == 10:
+        assert done.err.startswith("majordomus: .ai/repo/policy.yaml:"), done.err
+    assert not (layer_repo.root / ".ai/local/remote").exists()
+
+
 def test_the_pre_push_hook_publishes_the_ledger_before_the_branch_goes(tmp_path: Path) -> None:
     remote = Remote("strict", tmp_path / "remote")
     entry = ("  - name: sync-on-push\n    path: majordomus\n    args:\n      - sync\n"

@@ -40,8 +40,8 @@ def fact(which: str, /, **fields: Any) -> Record:
 
 def gather(layer: Layer) -> Iterator[Record]:
     found = remoteconf.need(layer, "sync")
+    ep = transport.endpoint(layer, found)  # a name git does not know: 12 before any write
     ident = clone.clone_id(layer)
-    ep = transport.endpoint(layer, found)
     with held.lock(layer):
         transport.fetch(ep)
         known = reading.read(ep.store, ident)
