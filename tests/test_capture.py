@@ -83,9 +83,9 @@ def test_status_verifies_through_the_shim_and_never_pretends(layer_repo: Repo) -
     assert "claude-code  verified" in status.out
     assert "codex        unsupported" in status.out and "gemini       unconfigured" in status.out
     as_json = layer_repo.mj("capture", "status", "--json")
-    states = {
-        json.loads(line)["provider"]: json.loads(line)["state"] for line in as_json.out.splitlines()
-    }
+    *lines, summary = [json.loads(line) for line in as_json.out.splitlines()]
+    assert summary["kind"] == "summary" and summary["exit"] == 0  # the stream ends with it
+    states = {line["provider"]: line["state"] for line in lines}
     assert states == {"claude-code": "verified", "codex": "unsupported", "gemini": "unconfigured"}
     (layer_repo.root / ".claude/hooks/majordomus-pre-compact").unlink()
     named = layer_repo.mj("capture", "status")

@@ -144,6 +144,7 @@ def test_json_carries_exactly_the_sections_the_text_shows(scenario: Repo) -> Non
         assert result.out.startswith("{")
         doc = json.loads(result.out)
         assert set(doc) == {
+            "kind",
             "schema",
             "generated_at",
             "git",

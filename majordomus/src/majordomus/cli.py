@@ -126,7 +126,8 @@ def parser_for(name: str) -> argparse.ArgumentParser:
     spec = declare.command(name)
     parser = Parser(prog=f"majordomus {name}", description=spec["help"], epilog=LEGEND)
     parser.add_argument("--repo", help="the repository (default: git top-level of cwd)")
-    parser.add_argument("--json", action="store_true", help="machine output (JSON Lines)")
+    if spec.get("json") != "none":  # else its standard output is another protocol
+        parser.add_argument("--json", action="store_true", help="machine output (JSON Lines)")
     if spec.get("pipeline"):
         parser.add_argument(
             "--pipeline", action="store_true", help="print the equivalent mj-* pipeline"
@@ -136,11 +137,16 @@ def parser_for(name: str) -> argparse.ArgumentParser:
 
 
 def _version(rest: list[str], out: IO[str], err: IO[str]) -> int:
-    if rest:
-        err.write(f"majordomus: version: unknown option {rest[0]}\n")
+    if rest not in ([], ["--json"]):
+        wrong = next((arg for arg in rest if arg != "--json"), rest[-1])
+        err.write(f"majordomus: version: unknown option {wrong}\n")
         return 2
     from majordomus.commands.version import installed
 
+    if rest:  # --json: the version record, then the summary that ends every stream
+        summary = '{"kind":"summary","stage":"majordomus version","exit":0,"counts":{"version":1}}'
+        out.write(f'{{"kind":"version","version":"{installed()}"}}\n{summary}\n')
+        return 0
     out.write(f"majordomus {installed()}\n")
     return 0
 
@@ -197,14 +203,16 @@ def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
     inv = Invocation(
         cwd=Path.cwd(),
         repo=Path(options.repo) if options.repo else None,
-        json=options.json,
+        json=getattr(options, "json", False),
         pipeline=getattr(options, "pipeline", False),
         stdout=out,
         stderr=err,
         _root=root,
     )
-    if not spec.get("pipeline"):
-        code: int = module.run(options, inv)
+    if not spec.get("pipeline"):  # under --json, an error it raises ends the stream too
+        from majordomus import render
+
+        code: int = render.ran(name, module.run, options, inv)
         return code
     from majordomus import compose
 
@@ -213,8 +221,8 @@ def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
         out.write(compose.pipeline_text(argvs) + "\n")
         return 0
     with timing.phase(f"{name}: run"):
-        code = module.render(compose.run(argvs, inv), options, inv)
-    return code
+        ended: int = module.render(compose.run(argvs, inv), options, inv)
+    return ended
 
 
 def _root(rest: list[str]) -> Any:

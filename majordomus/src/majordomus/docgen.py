@@ -15,6 +15,10 @@ from mj_core.exitcodes import ExitCode
 
 from majordomus import cli
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 TARGET = Path("docs") / "CLI.md"
 MEANING = {
     ExitCode.OK: "success; for a check, nothing found",
@@ -47,11 +51,35 @@ def render() -> str:
         parts.append(f"\n## {group['name']}\n")
         for parent in group["commands"]:
             if parent == "version":
-                parts.append("\n### version\n\n```\nusage: majordomus version\n```\n")
+                parts.append("\n### version\n\n```\nusage: majordomus version [--json]\n```\n")
+                parts.append(_json_line(declare.command(parent)))
                 continue
             for name in _with_actions(parent):
                 parts.append(f"\n### {name}\n\n```\n{_help_text(name)}```\n")
+                parts.append(_json_line(declare.command(name)))
     return "".join(parts)
+
+
+JSON = {
+    "document": "`--json`: one `{}` document, the whole answer (no summary after it).",
+    "ledger": "`--json`: the stored ledger lines, verbatim (no summary after them); with "
+    "`--validate` or `--rotate`, JSON Lines: {}, then `summary`.",
+    "none": "No `--json`: its standard output is another protocol, or a walkthrough for a "
+    "person (2).",
+}
+
+
+def _json_line(spec: dict[str, Any]) -> str:
+    """What `--json` writes: the kinds of record, each with its schema under
+    `share/schemas/pipeline/`, and the `summary` that ends the stream."""
+    kinds = ", ".join(f"`{kind}`" for kind in spec.get("emits") or [])
+    shape = spec.get("json")
+    if shape is None and spec.get("actions") and not spec.get("pipeline"):
+        return ""  # a group: each action says its own
+    if shape is None:
+        lead = f"JSON Lines: {kinds}, then " if kinds else "JSON Lines: "
+        return f"\n`--json`: {lead}`summary` (last; its `exit` is the command's).\n"
+    return "\n" + JSON[str(shape)].format(kinds) + "\n"
 
 
 def _with_actions(parent: str) -> list[str]:

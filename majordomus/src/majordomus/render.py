@@ -56,6 +56,24 @@ def ended(summary: Record, inv: Invocation) -> int:
     return int(summary.get("exit", ExitCode.INTERNAL_ERROR))
 
 
+def ran(name: str, run: Callable[[Any, Invocation], int], options: Any, inv: Invocation) -> int:
+    """A command without a pipeline, run; under `--json`, an error it raises still ends its
+    stream with a summary (carrying the error and its code), as a stage's would. The error's
+    line on stderr is the caller's, as ever."""
+    from mj_core.errors import MjError
+
+    try:
+        return run(options, inv)
+    except MjError as exc:
+        if inv.json:
+            from mj_core import streams
+
+            said = streams.summary(f"majordomus {name}", int(exc.code), {}, exc.message)
+            inv.stdout.write(jsonl.dumps(said).decode())
+            inv.stdout.flush()
+        raise
+
+
 def findings(command: str, records: Iterable[Record], inv: Invocation) -> int:
     """Each finding as it arrives, then `<command>: …` counting them; the summary's code."""
     levels: list[str] = []

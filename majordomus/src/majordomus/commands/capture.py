@@ -86,6 +86,8 @@ def _install(options: argparse.Namespace, inv: Invocation) -> int:
     from mj_policy import hookadapters
 
     done = hookadapters.install(inv.root(), options.provider, selfexe.program())
+    if inv.json:
+        return _installed_json(options.provider, done, inv)
     for path in done["written"]:
         inv.stdout.write(f"wrote {path}\n")
     if done["missing"]:
@@ -96,6 +98,24 @@ def _install(options: argparse.Namespace, inv: Invocation) -> int:
         return 15
     inv.stdout.write(f"{options.provider}: wired (check: majordomus capture status)\n")
     return 0
+
+
+def _installed_json(provider: str, done: Record, inv: Invocation) -> int:
+    """`capture install --json`: the provider's `capture` record (what was written, what the
+    settings file lacks), then the summary; 15 when entries are missing."""
+    from mj_core import jsonl
+    from mj_core import streams
+
+    code = 15 if done["missing"] else 0
+    state = "named" if done["missing"] else "wired"
+    why = "the settings file lacks entries (nothing overwritten)" if code else "hooks written"
+    record: Record = {"kind": "capture", "provider": provider, "state": state, "why": why}
+    record.update(written=list(map(str, done["written"])), missing=done["missing"])
+    inv.stdout.write(jsonl.dumps(record).decode())
+    said = "the settings file lacks hook entries; nothing was overwritten" if code else None
+    summary = streams.summary("majordomus capture install", code, {"capture": 1}, said)
+    inv.stdout.write(jsonl.dumps(summary).decode())
+    return code
 
 
 def _status(options: argparse.Namespace, inv: Invocation) -> int:
@@ -113,6 +133,10 @@ def _status(options: argparse.Namespace, inv: Invocation) -> int:
             inv.stdout.write(json.dumps(line) + "\n")
         else:
             inv.stdout.write(f"{provider:<12} {state:<12} {why}\n")
+    if inv.json:  # the summary ends the stream, as every command's --json
+        counts = {"capture": len(hookadapters.providers())}
+        summary = {"kind": "summary", "stage": "majordomus capture status", "exit": 0}
+        inv.stdout.write(json.dumps({**summary, "counts": counts}) + "\n")
     return 0
 
 

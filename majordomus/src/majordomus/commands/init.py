@@ -16,6 +16,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterable
+    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
 
@@ -45,16 +46,12 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
             return render_text(record)
         return None
 
+    if inv.json:  # the hook lines to install, before the summary that ends the stream
+        records = _with_hooks(records, inv.root())
     code, summary = show.stream(records, inv, text)
-    if code or summary.get("error"):
+    if code or summary.get("error") or inv.json:
         return code
     lines = hooklines.lines(inv.root())
-    if inv.json:
-        from mj_core import jsonl
-
-        for hook, line in lines:
-            inv.stdout.write(jsonl.dumps({"kind": "hook", "file": hook, "line": line}).decode())
-        return code
     if not hatched and not options.imports:  # the hatch was shut: the adoption is behind it
         inv.stdout.write(_since(created, lines))
         return code
@@ -74,6 +71,18 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
     inv.stdout.write(out + initclients.text(inv.root()))
     return code
+
+
+def _with_hooks(records: Iterable[Record], root: Path) -> Iterator[Record]:
+    """The stream, a `hook` record for each hook line before a summary that says all went
+    well (the summary counts its stage's records; these are the dispatcher's)."""
+    from mj_policy import hooklines
+
+    for record in records:
+        if record.get("kind") == "summary" and not record.get("exit"):
+            for hook, line in hooklines.lines(root):
+                yield {"kind": "hook", "file": hook, "line": line}
+        yield record
 
 
 def _targets(root: Path) -> list[str]:

@@ -42,6 +42,8 @@ def text(record: Record) -> str | None:
         return f"{record['path']}: {record['line'].splitlines()[0]}"
     if view == "next":
         return f"next ready: {record['id']} {record['title']}"
+    if view in ("graph", "body"):
+        return str(record["text"])
     if view == "wave":
         return f"wave {record['number']}: {' '.join(record['issues'])}"
     if record.get("kind") == "finding":

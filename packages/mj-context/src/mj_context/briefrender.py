@@ -109,6 +109,7 @@ def budget_line(budget: Record) -> str:
 
 def document(brief: Briefing, provider: Record | None) -> Record:
     out: Record = {
+        "kind": "context",
         "schema": brief.head["schema"],
         "generated_at": brief.head["generated_at"],
         "git": brief.head["git"],

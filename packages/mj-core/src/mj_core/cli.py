@@ -226,7 +226,7 @@ def tool_main(
             for record in run_stream(name, stage, options, context):
                 if record.get("kind") == "summary":
                     last = record
-                    if stage.raw:
+                    if record.get("raw"):
                         continue  # text for a person ends with its text, not a JSON line
                 write_record(out, record, raw=stage.raw)
         finally:

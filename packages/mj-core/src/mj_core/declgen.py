@@ -7,7 +7,8 @@ is wrong. The events: each a name with its `writer` and its `required` and `opti
 keys, none of them an envelope key. The commands, judged beyond their schema: every command in
 a group is declared and every declared command is reachable; every stage a pipeline names is
 declared; every forwarded option is the command's own; a stage never receives two different
-options under one name.
+options under one name; every command that runs declares the kinds its `--json` writes, each
+a kind with a schema (`share/schemas/pipeline/<kind>.json`), unless it takes no `--json`.
 """
 
 from __future__ import annotations
@@ -95,7 +96,21 @@ def judge(data: dict[str, Any]) -> Iterator[str]:
         if " " in name and name.split(" ", 1)[1] not in (commands[parent].get("actions") or []):
             yield f"{name!r} is not an action of {parent!r}"
         yield from _pipeline(spec, stages)
+        yield from _emits(spec)
     yield from _forwarded(data["commands"], stages)
+
+
+def _emits(spec: dict[str, Any]) -> Iterator[str]:
+    runs = spec.get("pipeline") or spec.get("render") or spec["name"] in ("version", "mcp serve")
+    if spec.get("json") == "none":
+        if spec.get("emits"):
+            yield f"{spec['name']}: takes no --json, yet declares what it emits"
+        return
+    if runs and "emits" not in spec:
+        yield f"{spec['name']}: declares no `emits` (the kinds its --json writes)"
+    for kind in spec.get("emits") or []:
+        if not share.path("schemas", "pipeline", f"{kind}.json").is_file():
+            yield f"{spec['name']}: emits {kind!r}, which has no schema under schemas/pipeline/"
 
 
 def _pipeline(spec: dict[str, Any], stages: dict[tuple[str, str], Any]) -> Iterator[str]:

@@ -117,21 +117,28 @@ def run_stream(
             yield record
     except streams.Stopped as exc:
         said = context.input.error if context.input is not None else None
-        yield _marked(streams.summary(name, int(exc.code), counts, said), stage, stopped=True)
+        yield _marked(
+            streams.summary(name, int(exc.code), counts, said), stage, options, stopped=True
+        )
         return
     except MjError as exc:
-        yield _marked(streams.summary(name, int(exc.code), counts, exc.message), stage)
+        yield _marked(streams.summary(name, int(exc.code), counts, exc.message), stage, options)
         return
     upstream = context.input.code if context.input is not None else 0
     code = streams.first_failure(upstream, int(verdict(findings)))
-    yield _marked(streams.summary(name, code, counts), stage)
+    yield _marked(streams.summary(name, code, counts), stage, options)
 
 
-def _marked(summary: Record, stage: Stage, *, stopped: bool = False) -> Record:
-    """The summary, marked when its stage stopped for the upstream or renders for a person
-    (a renderer's summary is never written: its text ends the output)."""
+def _marked(
+    summary: Record, stage: Stage, options: argparse.Namespace, *, stopped: bool = False
+) -> Record:
+    """The summary, marked when its stage stopped for the upstream, or when a renderer's text
+    ends the output (its summary is never written): text for a person, or a document fixed
+    verbatim in JSON. A renderer asked for JSON that emitted records instead ends its JSON
+    Lines with its summary, as every stream does."""
     if stopped:
         summary["stopped"] = True
-    if stage.raw:
+    as_json = getattr(options, "format", None) == "json"
+    if stage.raw and ("text" in summary["counts"] or not as_json):
         summary["raw"] = True
     return summary

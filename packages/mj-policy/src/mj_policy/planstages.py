@@ -94,7 +94,8 @@ def views(model: planmodel.Model, options: argparse.Namespace) -> Iterator[Recor
                 "ready": scopes,
             }
     elif view == "graph":
-        yield {"kind": "text", "text": derive.mermaid(model, statuses, milestone)}
+        text = derive.mermaid(model, statuses, milestone)
+        yield {"kind": "plan", "view": "graph", "milestone": milestone, "text": text}
     elif view == "next":
         ready = [i for i in derive.ranked(model, chosen) if statuses[i] == "READY"]
         if not ready:
@@ -134,7 +135,8 @@ def _one(
         yield {"kind": "plan", "view": "show", "id": ident, "path": item.path, "status": status,
                "data": item.data}  # fmt: skip
         return
-    yield {"kind": "text", "text": body(item, statuses.get(ident, ""))}
+    status = statuses.get(ident, "")
+    yield {"kind": "plan", "view": "body", "id": ident, "text": body(item, status)}
 
 
 def body(item: planmodel.Item, status: str) -> str:

@@ -29,7 +29,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = 2
+FORMAT = 3
 NAME = "plan-views.json"
 CACHE = (".ai", "local", "cache")
 MANIFEST = (".ai", "manifest.yaml")

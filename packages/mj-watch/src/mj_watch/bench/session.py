@@ -69,6 +69,10 @@ class Session:
         return [floor[n] for n in self.options.commands if n in floor] + chosen
 
     def list_targets(self) -> int:
+        if getattr(self.options, "json", False):
+            from mj_watch.bench import jsonlines
+
+            return jsonlines.targets(self.out, self.targets())
         for target in self.targets():
             self.out.write(
                 f"{target.command:<16} {target.klass:<9} accepts {sorted(target.accept)}\n"
@@ -149,7 +153,12 @@ class Session:
         self.keep(doc)
         if self.options.markdown:
             markdown.write(self.root, Path(self.options.markdown), doc)
-        return self.verdict(failed, checked, problem)
+        code = self.verdict(failed, checked, problem)
+        if getattr(self.options, "json", False):
+            from mj_watch.bench import jsonlines
+
+            jsonlines.summary(self.out, code, len(checked))
+        return code
 
     def check(self, doc: dict[str, Any]) -> list[Finding]:
         path = self.baseline_path()
@@ -179,6 +188,11 @@ class Session:
         self.note(f"results: {path.relative_to(self.root).as_posix()}")
 
     def show(self, doc: dict[str, Any], checked: list[Finding]) -> None:
+        if getattr(self.options, "json", False):
+            from mj_watch.bench import jsonlines
+
+            jsonlines.run(self.out, doc, [finding.record() for finding in checked])
+            return
         if self.options.format == "json":
             shown = dict(doc)
             if self.options.check:
@@ -212,7 +226,7 @@ class Session:
         return code
 
     def note(self, text: str) -> None:
-        if self.options.format == "text":
+        if self.options.format == "text" and not getattr(self.options, "json", False):
             self.out.write(text + "\n")
 
     def progress(self, text: str) -> None:
