@@ -11,6 +11,9 @@ The remote is a bare repository reached by path, or served by `git daemon` on 12
 project is `majordomus init` with a plan of READY issues; the clones are `git clone`s of it.
 Each `plan start` starts a new issue (with the remote: takes its claim, one compare-and-swapped
 push); each bare push sends one new commit (`git commit-tree` of the same tree) to a new ref.
+`git fast-import` of one claim (a blob, its tree and a commit on a new ref, the stream on its
+standard input) is what writing a claim's objects through it would cost before the push, set
+beside `mj_state.remote.objects`, which writes them itself as loose objects.
 """
 
 from __future__ import annotations
@@ -83,15 +86,30 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def _timed(argv: tuple[str, ...], cwd: Path) -> tuple[float, float]:
+def _timed(argv: tuple[str, ...], cwd: Path, data: bytes = b"") -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    done = subprocess.run(argv, cwd=cwd, env=_env(), capture_output=True, check=False)
+    done = subprocess.run(argv, cwd=cwd, env=_env(), input=data, capture_output=True,
+                          check=False)  # fmt: skip
     wall = (time.perf_counter() - began) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: {done.stderr!r}")
     return wall, (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+
+
+FAST = "git fast-import, one claim"
+
+
+def _stream(number: int) -> bytes:
+    """A fast-import stream of one claim: its document, on a new ref."""
+    doc = b'{"format":1,"state":"held"}\n'
+    head = (
+        f"commit refs/bench-fast/{number}\n"
+        "committer b <b@example.invalid> 0 +0000\ndata 5\nclaim\n"
+        f"M 100644 inline claim.json\ndata {len(doc)}\n"
+    )
+    return head.encode() + doc + b"\n"
 
 
 def _daemon(base: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -168,6 +186,7 @@ def main() -> int:
             samples = {
                 "git push (one new ref)": (("git", "push", "-q", url,
                                             f"{commit}:refs/bench/{number}"), with_),
+                FAST: (("git", "fast-import", "--quiet"), with_),
                 "plan start, remote": (("majordomus", "plan", "start", f"I{number:04d}"), with_),
                 "plan start, no remote": (("majordomus", "plan", "start", f"I{number:04d}"),
                                           without),
@@ -175,7 +194,8 @@ def main() -> int:
                 "check, no remote": (("majordomus", "check"), without),
             }  # fmt: skip
             for name, (argv, cwd) in samples.items():
-                found.setdefault(name, []).append(_timed(argv, cwd))
+                data = _stream(number) if name == FAST else b""
+                found.setdefault(name, []).append(_timed(argv, cwd, data))
     finally:
         if daemon is not None:
             os.killpg(daemon.pid, signal.SIGKILL)
@@ -190,11 +210,14 @@ def main() -> int:
     push = medians["git push (one new ref)"][0]
     start, plain = medians["plan start, remote"][0], medians["plan start, no remote"][0]
     check, bare = medians["check, remote"][0], medians["check, no remote"][0]
+    fast = medians[FAST][0]
     print(
         f"plan start with a remote / git push: {start / push:.2f}x; "
-        f"its remote part (with - without) / git push: {(start - plain) / push:.2f}x"
+        f"its remote part (with - without) / git push: {(start - plain) / push:.2f}x; "
+        f"git fast-import of one claim / git push: {fast / push:.2f}x"
     )
-    print(f"check with a remote / without: {check / bare:.3f}x")
+    print(f"check with a remote / without: {check / bare:.3f}x, CPU "
+          f"{medians['check, remote'][1] / medians['check, no remote'][1]:.3f}x")  # fmt: skip
     return 0
 
 
