@@ -170,6 +170,31 @@ def test_a_rewritten_ledger_is_refused_by_the_next_sync_and_the_remote_does_not_
         assert remote.refs()[ref] == published
 
 
+def test_a_rewritten_ledger_under_a_new_clone_id_is_refused_as_well(tmp_path: Path) -> None:
+    """The hostile worker's next step: the chain rewritten, then `.ai/local/remote/` removed, so
+    this checkout is a clone the remote has never seen. Its ledger still begins with the lines
+    the old clone id published: the sync names the old ref and the first line that differs."""
+    import shutil
+
+    remote = Remote("path", tmp_path / "remote")
+    seed(tmp_path, remote.url())
+    a = clone(remote.url(), tmp_path / "a", tmp_path / "home-a")
+    b = clone(remote.url(), tmp_path / "b", tmp_path / "home-b")
+    assert a.mj("start", "parse", "--scope", "lib").code == 0 and b.mj("sync").code == 0
+    assert a.mj("checkpoint", stdin="one\n").code == 0 and a.mj("sync").code == 0
+    old = f"refs/majordomus/ledger/{clone_id(a)}"
+    before = remote.refs()
+    rewrite(a, 2)
+    shutil.rmtree(a.root / ".ai/local/remote")
+    refused = a.mj("sync")
+    assert refused.code == 10, refused
+    said = next(x for x in refused.out.splitlines() if x.startswith("FAIL witness"))
+    assert ".ai/local/state/ledger.jsonl:2 " in said and old in said, said
+    assert remote.refs() == before  # no new ledger ref, nothing moved
+    seen = a.mj("history", "--validate")
+    assert seen.code == 10 and "FAIL witness     .ai/local/state/ledger.jsonl:2 " in seen.out, seen
+
+
 def test_a_ref_that_is_not_ours_or_not_well_formed_is_a_finding(tmp_path: Path) -> None:
     remote = Remote("path", tmp_path / "remote")
     seed(tmp_path, remote.url())

@@ -15,6 +15,7 @@ from mj_core.stage import Stage
 from mj_policy.layer import load
 
 from mj_state import ledger
+from mj_state import mirror
 from mj_state.remote import clone
 from mj_state.remote import held
 from mj_state.remote import reading
@@ -26,10 +27,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterator
+    from pathlib import Path
     from typing import Any
 
     from mj_core.stage import Context
     from mj_policy.layer import Layer
+
+    from mj_state.ledgerscan import Scan
 
     Record = dict[str, Any]
 
@@ -42,14 +46,16 @@ def gather(layer: Layer) -> Iterator[Record]:
     found = remoteconf.need(layer, "sync")
     ep = transport.endpoint(layer, found)  # a name git does not know: 12 before any write
     ident = clone.clone_id(layer)
+    target = ledger.path(layer.state)
+    scan = ledger.scan(target)
     with held.lock(layer):
         transport.fetch(ep)
         known = reading.read(ep.store, ident)
+        where = segment.position(layer, scan, known.ledger)
+        if known.ledger is None:  # never published as this clone: as whom it began, if anyone
+            known.ledger, where = _began_as(layer, ep.store, ident, scan, where)
         snapshot = held.write_mirror(layer, found.name, ident, known)
         mine = held.read(layer)
-    target = ledger.path(layer.state)
-    scan = ledger.scan(target)
-    where = segment.position(layer, scan, known.ledger)
     yield fact(
         "remote",
         name=found.name,
@@ -74,6 +80,21 @@ def gather(layer: Layer) -> Iterator[Record]:
         broken=broken,
     )
     yield fact("remote-held", claims=mine)
+
+
+def _began_as(
+    layer: Layer, where: Path, ident: str, scan: Scan, position: segment.Position
+) -> tuple[Record | None, segment.Position]:
+    """Another clone's published ledger this one began as, when it no longer holds it (a
+    rewrite under a new clone id, `remote.lineage`); else (None, `position`) unchanged."""
+    from mj_state.remote import lineage
+
+    local = mirror.sequence(layer.state, scan.rows)
+    other = lineage.ancestor(where, ident, local[0][2]) if local else None
+    if other is None:
+        return None, position
+    held_to = segment.position(layer, scan, other)
+    return (other, held_to) if held_to.differs is not None else (None, position)
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
