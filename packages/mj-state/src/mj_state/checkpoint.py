@@ -54,9 +54,7 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
 
 def _renewed(layer: Layer) -> Iterator[Record]:
     """With a remote: the leases this clone holds renewed once half run (`remote.hooks.renew`)."""
-    from mj_state import mirror
-
-    if mirror.configured(layer.policy.data):
+    if isinstance(layer.policy.data.get("remote"), dict):  # `mirror.configured`, no import
         from mj_state.remote import hooks
 
         yield from hooks.renew(layer)
