@@ -76,7 +76,9 @@ def test_plan_start_claims_the_issue_and_the_other_clone_is_refused(
     assert started[0]["claim"] == {"refs": ["refs/majordomus/claims/issue/I0001"], "shared": True}
     assert b.mj("sync").code == 0
     listed = b.mj("claims")
-    assert listed.code == 0 and "I0001" in listed.out and clone_id(a) in listed.out, listed
+    assert listed.code == 0, listed
+    line = next(x for x in listed.out.splitlines() if "I0001" in x)
+    assert clone_id(a) in line and " ago, lease until " in line, line  # its age and its lease
     rows = [json.loads(x) for x in b.mj("claims", "--json").out.splitlines()]
     row = next(r for r in rows if r.get("view") == "claim")
     assert row["id"] == "I0001" and row["state"] == "held" and row["mine"] is False

@@ -65,10 +65,20 @@ def claim_line(record: Record) -> str | None:
         )
     who = f"clone {record['clone']} branch {record['branch']}"
     mine = "  (this clone)" if record["mine"] else ""
-    lease = f"  lease until {record['lease_until']}" if record["lease_until"] else ""
+    told = [f"{_span(int(record['age_s']))} ago"] if record.get("age_s") is not None else []
+    told.append(f"lease until {record['lease_until']}" if record["lease_until"] else "no lease")
     scope = f"  scope {','.join(record['scope'])}" if record["scope"] else ""
     what = f"{record['what']:<5} {record['id']:<24} {state:<10}"
-    return f"{what} {who}  since {record['since']}{lease}{scope}{mine}"
+    held = f"since {record['since']} ({', '.join(told)})"
+    return f"{what} {who}  {held}{scope}{mine}"
+
+
+def _span(seconds: int) -> str:
+    """A claim's age, as `12m`."""
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{max(seconds, 0)}s"
 
 
 def published(record: Record) -> str | None:
