@@ -4,11 +4,12 @@
 What each provider loads is read off the repository as the provider table says
 (`share/providers.yaml`: the target it loads into every conversation, a nested file for the
 directories below, its rule files with their own front matter: always, scoped to globs, or on
-request), plus what the table does not list and the clients still read — Cursor's
-`.cursorrules`, Claude Code's and Gemini CLI's nested files, the files a CLAUDE.md names with
-`@path`. For every provider and every file a worker may touch, each sentence it was given
-before it is given after, never less widely; each on-request sentence is still somewhere a
-worker is pointed at; and every imported sentence is in some rule.
+request, and the files of others its `also_loads` names), plus what the table does not list
+and the clients still read — Cursor's `.cursorrules`, Claude Code's and Gemini CLI's nested
+files, the files a CLAUDE.md names with `@path`. For every provider and every file a worker
+may touch, each sentence it was given before it is given after, never less widely; each
+on-request sentence is still somewhere a worker is pointed at; and every imported sentence is
+in some rule.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def test_every_sentence_reaches_every_provider_it_reached(git_repo: Repo) -> Non
     seed(git_repo)
     before = receipt(git_repo.root)
     given = {(p, w, s) for p, seen in before.items() for w, said in seen.items() for s in said}
-    assert len(given) == 22 and len({p for p, _, _ in given}) == 6  # six clients, many places
+    # six clients with files of their own, and four more that read AGENTS.md (also_loads)
+    assert len(given) == 45 and len({p for p, _, _ in given}) == 10
     assert git_repo.mj("init", "--import").code == 0
     result = git_repo.mj("update")
     assert result.code == 0, result
@@ -84,11 +86,16 @@ def _loaded(root: Path, row: dict, name: str) -> list[tuple[str, object]]:
     """(text, scope) of each file the provider loads: scope is ALWAYS, ON_REQUEST or globs."""
     found: list[tuple[str, object]] = []
     target = root / row["target"]
-    if target.is_file():
-        found.append((_expanded(root, target, row), ALWAYS))
-        if "`.ai/repo/rules/`" in target.read_text():  # the bootstrap points a worker there
+    also = row.get("also_loads") or {}  # the root files of others the client also loads
+    for path in [target, *(root / t for t in also.get("targets") or [])]:
+        if not path.is_file():
+            continue
+        found.append((_expanded(root, path, row) if path == target else path.read_text(), ALWAYS))
+        if "`.ai/repo/rules/`" in path.read_text():  # the bootstrap points a worker there
             rules_dir = root / ".ai/repo/rules/project"
             found += [(p.read_text(), ON_REQUEST) for p in sorted(rules_dir.glob("*.md"))]
+    for folder in also.get("rule_dirs") or []:  # rule files of others, their scoping honoured
+        found += [_rule_file(p.read_text(), "paths") for p in sorted((root / folder).glob("*.md"))]
     nested = row.get("nested") or {"claude-code": "CLAUDE.md", "gemini": "GEMINI.md"}.get(name)
     for path in sorted(root.glob(f"*/**/{nested}")) if nested else []:
         folder = path.parent.relative_to(root).as_posix()

@@ -4,6 +4,7 @@ the budget cannot hold arrives as its pointer, never in full (`realclients.py`).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -161,14 +162,48 @@ def test_copilot_cli_loads_the_scoped_rule_once_it_views_a_matching_file(
     assert any(SCOPED_TEXT in t for t in texts[first:])
 
 
+# Copilot CLI beside the three: it reads AGENTS.md, CLAUDE.md and GEMINI.md into its prompt
+BESIDE_THE_THREE = PROJECTIONS.replace(
+    "  - provider: qwen-code\n    target: QWEN.md\n",
+    "  - provider: copilot\n    target: .github/copilot-instructions.md\n",
+)
+
+
+def test_copilot_cli_gets_what_doctor_says_it_loads_and_no_scoped_rule(layer_repo: Repo) -> None:
+    """Beside Claude Code, Codex and Gemini CLI, Copilot CLI is sent each rule and the bootstrap
+    as many times as doctor reports it loads them (its own files repeat none of them), and the
+    scoped rule not at all: GEMINI.md brings it in for Gemini CLI by an `@path` line, which
+    Copilot CLI does not expand."""
+    repo = _projected(layer_repo, BESIDE_THE_THREE)
+    doctor = repo.mj("doctor")
+    said = {}
+    for line in doctor.out.splitlines():
+        if line.startswith("INFO delivery    copilot — "):
+            found = re.search(r"(\S+) reaches GitHub Copilot (\d+) times", line)
+            assert found is not None, line
+            said[found.group(1)] = int(found.group(2))
+    assert said == {"project.no-print@1": 3, "bootstrap": 3}, doctor.out
+    sent = sent_by("copilot", repo)
+    assert sent.count(ALWAYS_TEXT) == said["project.no-print@1"]
+    assert sent.count(BOOTSTRAP_TEXT) == said["bootstrap"]
+    assert SCOPED_TEXT not in sent
+
+
 TARGETS = {"codex": "AGENTS.md", "gemini": "GEMINI.md", "qwen": "QWEN.md"}
+
+
+PROVIDER = {"codex": "codex", "gemini": "gemini", "qwen": "qwen-code"}
 
 
 @pytest.mark.parametrize("client", ["codex", "gemini", "qwen"])
 def test_a_rule_over_the_budget_reaches_the_model_only_as_its_pointer(
-    prefix: Path, projected: Repo, client: str
+    prefix: Path, layer_repo: Repo, client: str
 ) -> None:
+    """The client's provider alone (beside Codex, Qwen Code would also load AGENTS.md and be
+    held to the budget over both files)."""
     target = TARGETS[client]
+    alone = f"\nprojections:\n  - provider: {PROVIDER[client]}\n    target: {target}\n"
+    projected = _projected(layer_repo, alone)
     bootstrap = (projected.root / target).read_text().split("<!-- majordomus:rules")[0]
     path = projected.root / POLICY
     lines = bootstrap.count("\n") + 6

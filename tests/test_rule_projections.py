@@ -69,6 +69,15 @@ def test_a_rule_the_budget_cannot_hold_becomes_a_pointer(ruled: Repo) -> None:
     bootstrap = (ruled.root / "AGENTS.md").read_text().split("<!-- majordomus:rules")[0]
     set_budget(ruled, bootstrap.count("\n") + 6)
     assert bootstrap.count("\n") + 6 < lines
+    # Kilo Code loads its bootstrap and both rule files into every conversation: each fits,
+    # together they do not, so the budget is refused for it by name
+    refused = ruled.mj("update")
+    assert refused.code == 10 and refused.err.startswith("majordomus: kilo-code: Kilo Code loads")
+    path = ruled.root / POLICY
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("  - provider: kilo-code\n    target: .kilocode/rules/majordomus.md\n", "")
+    )
     result = ruled.mj("update")
     assert result.code == 0, result
     agents = (ruled.root / "AGENTS.md").read_text()

@@ -65,6 +65,9 @@ def test_all_five_providers_are_written_stamped(adopted: Repo) -> None:
     assert claude.endswith("<!-- majordomus:end -->\n")
     for target in TARGETS:
         text = (adopted.root / target).read_text()
+        if target == ".cursor/rules/majordomus.mdc":  # Cursor loads AGENTS.md, which has it
+            assert "This client also loads `AGENTS.md` into every conversation" in text
+            continue
         assert "README.md" in text and ".ai/README.md" in text and "`implementation`" in text
 
 
@@ -89,12 +92,13 @@ def test_a_policy_change_rewrites_and_is_recorded_in_the_ledger(adopted: Repo) -
     lines = ledger.read_text().count("\n")
     edit_policy(adopted, "default: implementation", "default: debugging")
     check = adopted.mj("update", "--check")
-    assert check.code == 10 and len(failures(check.out)) == 5  # README.md's text: unchanged
+    # README.md's region and Cursor's pointer to AGENTS.md do not name the profile: unchanged
+    assert check.code == 10 and len(failures(check.out)) == 4
     assert adopted.mj("update").code == 0
     assert "`debugging`" in (adopted.root / "AGENTS.md").read_text()
     added = ledger.read_text().splitlines()[lines:]
     assert len(added) == 1 and '"event":"projections.updated"' in added[0]
-    assert '"targets":5' in added[0]
+    assert '"targets":4' in added[0]
     assert adopted.mj("update").code == 0
     assert ledger.read_text().count("\n") == lines + 1  # a no-op run records nothing
 
@@ -335,10 +339,12 @@ def test_doctor_budget_is_10(adopted: Repo) -> None:
         "AGENTS.md",
         "GEMINI.md",
         ".cursor/rules/majordomus.mdc",
+        "cursor",  # Cursor loads its rule and AGENTS.md: held to the budget over both
     }
-    for category, _, message, reproduce in found:
-        assert category == "budget" and "budget 5" in message
-        assert int(adopted.shell(reproduce).out.split()[0]) > 5
+    for category, subject, message, reproduce in found:
+        assert category == "budget" and ("budget 5" in message or "over 5" in message)
+        shown = adopted.shell(reproduce).out.splitlines()
+        assert int(shown[-1 if subject == "cursor" else 0].split()[0]) > 5
 
 
 @pytest.mark.parametrize(

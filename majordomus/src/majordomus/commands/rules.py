@@ -27,6 +27,7 @@ HOW = {
     "always": "its own file, always loaded",
     "inline": "inside it, in full",
     "pointer": "a pointer inside it to the rule's file, not its text",
+    "import": "inside it, an `@path` line its client expands to the rule's file",
 }
 
 

@@ -28,16 +28,32 @@ class Limits:
 
 
 def limits(projection: Projection, policy_lines: int) -> Limits:
-    provider = providers.table().get(projection.provider)
+    """A file's caps: the lowest among the providers that load it (a shared target serves
+    them all)."""
+    found = [client_limit(name, policy_lines) for name in projection.providers]
+    lines = min(found, key=lambda cap: cap.lines)
+    sizes = [
+        (p.budget_bytes, p.key)
+        for p in (providers.table().get(name) for name in projection.providers)
+        if p is not None and p.budget_bytes is not None
+    ]
+    size = min(sizes)[0] if sizes else None
+    return Limits(lines.lines, lines.lines_from, size)
+
+
+def client_limit(client: str, policy_lines: int) -> Limits:
+    """What one client may put into every conversation over all the files it loads: the
+    policy's line budget, or the client's own when lower (its byte cap stays per file)."""
+    provider = providers.table().get(client)
     if provider is None:
         return Limits(policy_lines, "context.always_loaded_budget_lines", None)
     lines = providers.lines_budget(provider, policy_lines)
     source = (
         "context.always_loaded_budget_lines"
         if lines == policy_lines
-        else f"{projection.provider}'s line budget ({providers.TABLE})"
+        else f"{client}'s line budget ({providers.TABLE})"
     )
-    return Limits(lines, source, provider.budget_bytes)
+    return Limits(lines, source, None)
 
 
 def overruns(projection: Projection, lines: int, size: int, policy_lines: int) -> list[str]:
@@ -49,8 +65,10 @@ def overruns(projection: Projection, lines: int, size: int, policy_lines: int) -
     if lines > cap.lines:
         found.append(f"{lines} lines, over {cap.lines} ({cap.lines_from})")
     if cap.bytes is not None and size > cap.bytes:
-        found.append(
-            f"{size} bytes, over the {cap.bytes} bytes {projection.provider} reads "
-            f"({providers.TABLE})"
-        )
+        reader = min(
+            (p.budget_bytes, p.key)
+            for p in (providers.table().get(n) for n in projection.providers)
+            if p is not None and p.budget_bytes is not None
+        )[1]
+        found.append(f"{size} bytes, over the {cap.bytes} bytes {reader} reads ({providers.TABLE})")
     return found

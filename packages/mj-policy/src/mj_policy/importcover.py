@@ -87,10 +87,11 @@ class Coverage:
         if self._bootstrap is None:
             from mj_policy import importsplit
             from mj_policy import projections
+            from mj_policy import projectiontemplates
             from mj_policy import template
 
             data = projections.inputs(self.layer)
-            shipped, shown = projections._template(projections.BOOTSTRAP, data.override_dir)
+            shipped, shown = projectiontemplates.template(projections.BOOTSTRAP, data.override_dir)
             values = {**data.values, "provider": "", "target": ""}
             self._bootstrap = importsplit.normal(template.render(shipped, values, shown))
         return self._bootstrap

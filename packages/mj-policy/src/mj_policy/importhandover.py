@@ -97,20 +97,28 @@ class Seen:
 
 
 def _in_full(judged: list[Judged]) -> dict[str, set[str]]:
-    """Provider → the keys of the rules some file it reads carries in full."""
+    """Provider → the keys of the rules some file it reads carries in full: its own (an
+    `@path` line its client expands counts), and those of the files of other providers its
+    row's `also_loads` names."""
     from mj_policy import providers
 
+    table = providers.table()
     readers: dict[str, set[str]] = {}
-    for name, row in providers.table().items():
+    for name, row in table.items():
         readers.setdefault(row.target, set()).add(name)
     out: dict[str, set[str]] = {}
+    carried: dict[str, set[str]] = {}  # target → the rules it holds in full, for any reader
     for item in judged:
-        projection, text = item.rendered.projection, item.rendered.generated
-        keys = {d.rule.key for d in projection.inline if d.text(2) in text}
-        if projection.rule is not None and projection.rule.text(1) in text:
-            keys.add(projection.rule.rule.key)
-        for name in {projection.provider} | readers.get(projection.target, set()):
+        projection, forms = item.rendered.projection, item.rendered.forms
+        keys = {key for key, form in forms.items() if form in ("full", "import")}
+        carried[projection.target] = {key for key, form in forms.items() if form == "full"}
+        for name in {*projection.providers} | readers.get(projection.target, set()):
             out.setdefault(name, set()).update(keys)
+    for name, row in table.items():  # and the files of others a client also loads
+        for target, keys in carried.items():
+            also = target in row.also_targets
+            if also or any(target.startswith(d + "/") for d in row.also_rule_dirs):
+                out.setdefault(name, set()).update(keys)
     return out
 
 

@@ -50,17 +50,41 @@ def find(root: Path, planned: list[Projection]) -> list[Orphan]:
     found: list[Orphan] = []
     seen: set[str] = set()
     for projection in planned:
-        known = providers.table().get(projection.provider)
-        skills = known.skills if known is not None else None
-        if skills is not None and skills not in seen:
-            seen.add(skills)
-            found += _in_dir(root, projection.provider, skills, "/SKILL.md", wanted)
-        spec = known.rules if known is not None else None
-        if spec is None or spec["dir"] in seen:
-            continue
-        seen.add(str(spec["dir"]))
-        found += _in_dir(root, projection.provider, str(spec["dir"]), str(spec["suffix"]), wanted)
-    return found
+        for name in projection.providers:
+            known = providers.table().get(name)
+            skills = known.skills if known is not None else None
+            if skills is not None and skills not in seen:
+                seen.add(skills)
+                found += _in_dir(root, name, skills, "/SKILL.md", wanted)
+            spec = known.rules if known is not None else None
+            if spec is None or spec["dir"] in seen:
+                continue
+            seen.add(str(spec["dir"]))
+            found += _in_dir(root, name, str(spec["dir"]), str(spec["suffix"]), wanted)
+    return found + _nested(root, planned, wanted)
+
+
+def _nested(root: Path, planned: list[Projection], wanted: set[str]) -> list[Orphan]:
+    """A nested file (Codex's `<dir>/AGENTS.md`) the rules would place in a directory, stamped,
+    that nothing plans now (its target became shared with a provider that loads no nested
+    file, or its rule went)."""
+    from mj_policy import ruleprojections
+
+    out = []
+    for projection in planned:
+        names = {
+            n.nested for n in (providers.table().get(p) for p in projection.providers) if n
+        } - {None}
+        folders = {ruleprojections.one_directory(item) for item in projection.inline} - {None}
+        for folder in sorted(str(f) for f in folders):
+            for name in sorted(str(n) for n in names):
+                target = f"{folder}/{name}"
+                if target in wanted or confine.check(root, target) is not None:
+                    continue
+                intact = stamp_state(root / target, target) if (root / target).is_file() else None
+                if intact is not None:
+                    out.append(Orphan(projection.provider, target, intact))
+    return out
 
 
 def _in_dir(root: Path, provider: str, folder: str, suffix: str, wanted: set[str]) -> list[Orphan]:

@@ -23,65 +23,90 @@ if TYPE_CHECKING:
 
 def planned(layer: Layer, cache: Cache | None = None) -> list[Projection]:
     """The declared projections and the rules they carry: a provider with rule files gets one
-    projection per delivered rule (scoped where it can scope), any other carries them inline.
-    `cache` is the rules' parse cache, for a writer only (`mj_policy.rules.discover`)."""
-    from mj_policy import providers
+    projection per delivered rule (scoped where it can scope), any other carries them inline;
+    a target several providers share is one projection (`projectionshare`); and a client that
+    also loads another provider's file is not told twice what that file tells it
+    (`projectiondedup`). `cache` is the rules' parse cache, for a writer only
+    (`mj_policy.rules.discover`)."""
+    from mj_policy import projectiondedup
+    from mj_policy import projectionshare
     from mj_policy import ruleprojections
 
-    base = projections.declared(layer.policy.data)
+    base = projectionshare.merged(layer, projections.declared(layer.policy.data))
     _check_imports(layer, base)
     wanted = ruleprojections.delivered(layer, cache)
     out: list[Projection] = []
-    skills = _Skills(layer)
+    skills = _Skills(layer, base)
     for projection in base:
         out.append(projection)
-        known = providers.table().get(projection.provider)
-        if known is not None and known.skills:
-            out += skills.into(projection.provider, known.skills)
-        if known is None or projection.provider == "readme" or not wanted:
-            continue
-        spec = known.rules
-        if projection.imports:  # the imported file carries the bootstrap and what is always
-            if spec is None or not spec["scoped"]:  # loaded; scoped rules stay scoped here
-                continue
-        elif spec is None:
-            projection.inline = list(wanted)
-            if known.nested:
-                out += _nested(layer, projection, known.nested)
+        out += skills.into(projection)
+        if "readme" not in projection.providers and wanted:
+            out += _rules(layer, projection, wanted)
+    return projectiondedup.trim(layer, out)
+
+
+def _rules(layer: Layer, projection: Projection, wanted: list[Delivered]) -> list[Projection]:
+    """The rules one declared target needs: inline for a provider without rule files (in a
+    nested file where every such provider of the target loads one), rule files of each
+    provider that has them."""
+    from mj_policy import providers
+
+    table = providers.table()
+    known = [table[name] for name in projection.providers if name in table]
+    out: list[Projection] = []
+    inline = [p for p in known if p.rules is None]
+    if inline and not projection.imports:  # an importing file carries only scoped rule files
+        projection.inline = list(wanted)
+        nested = {p.nested for p in inline}
+        if len(nested) == 1 and None not in nested:
+            out += _nested(layer, projection, str(nested.pop()))
+    for provider in known:
+        spec = provider.rules
+        if spec is None or (projection.imports and not spec["scoped"]):
             continue
         for item in wanted:
             scoped = bool(item.paths) and not item.always and bool(spec["scoped"])
             if projection.imports and not scoped:
                 continue
             target = f"{spec['dir']}/{item.slug}{spec['suffix']}"
-            out.append(
-                projections.Projection(projection.provider, target, "file", not scoped, item)
-            )
+            out.append(projections.Projection(provider.key, target, "file", not scoped, item))
     return out
 
 
 class _Skills:
     """Each valid active skill as a file of a provider's skill directory (`<id>/SKILL.md`):
-    the skills read once, a directory several declared providers share planned once (for the
-    first of them)."""
+    the skills read once, a directory several declared providers share planned once, for the
+    first of them in the table's order (whichever order the policy lists them)."""
 
-    __slots__ = ("done", "found", "layer")
+    __slots__ = ("done", "found", "layer", "owner")
 
-    def __init__(self, layer: Layer) -> None:
+    def __init__(self, layer: Layer, base: list[Projection]) -> None:
+        from mj_policy import providers
+
         self.layer = layer
         self.found: list[Skill] | None = None
         self.done: set[str] = set()
+        declared = {name for p in base for name in p.providers}
+        self.owner: dict[str, str] = {}
+        for name, provider in providers.table().items():  # the table's order
+            if name in declared and provider.skills:
+                self.owner.setdefault(provider.skills, name)
 
-    def into(self, provider: str, directory: str) -> list[Projection]:
-        if directory in self.done:
-            return []
-        self.done.add(directory)
+    def into(self, projection: Projection) -> list[Projection]:
+        from mj_policy import providers
+
         out = []
-        for skill in self._active():
-            target = f"{directory}/{skill.id}/SKILL.md"
-            projection = projections.Projection(provider, target, "file", False)
-            projection.skill = skill
-            out.append(projection)
+        for name in projection.providers:
+            known = providers.table().get(name)
+            directory = known.skills if known is not None else None
+            if directory is None or directory in self.done:
+                continue
+            self.done.add(directory)
+            for skill in self._active():
+                target = f"{directory}/{skill.id}/SKILL.md"
+                found = projections.Projection(self.owner[directory], target, "file", False)
+                found.skill = skill
+                out.append(found)
         return out
 
     def _active(self) -> list[Skill]:
@@ -124,16 +149,19 @@ def _check_imports(layer: Layer, base: list[Projection]) -> None:
     from mj_policy import providers
 
     targets = {p.target for p in base}
-    for index, projection in enumerate(base):
+    entries = layer.policy.data.get("projections") or []
+    for projection in base:
         if projection.imports is None:
             continue
+        index = next(i for i, e in enumerate(entries) if str(e["target"]) == projection.target)
         where = layer.policy.where(("projections", index, "imports"))
-        known = providers.table().get(projection.provider)
-        if known is None or not known.data.get("imports"):
-            raise ContractUnmet(
-                f"{where}: {projection.provider} does not expand `@path` imports "
-                f"({providers.TABLE}) — remove `imports`"
-            )
+        for name in projection.providers:
+            known = providers.table().get(name)
+            if known is None or not known.data.get("imports"):
+                raise ContractUnmet(
+                    f"{where}: {name} does not expand `@path` imports "
+                    f"({providers.TABLE}) — remove `imports`"
+                )
         if projection.imports not in targets - {projection.target}:
             raise ContractUnmet(
                 f"{where}: imports {projection.imports}, which is not another projection's "
@@ -141,22 +169,24 @@ def _check_imports(layer: Layer, base: list[Projection]) -> None:
             )
 
 
+_HOW = {"full": "inline", "pointer": "pointer", "nested": "pointer", "import": "import"}
+
+
 def landings(layer: Layer) -> dict[str, list[dict[str, str]]]:
     """Where each delivered rule lands, by rule key: per provider, its target and how
-    (scoped or always-loaded rule file, in full inside the target, or a pointer there)."""
+    (scoped or always-loaded rule file; in full, as a pointer, in a nested file or imported
+    by an `@path` line inside the target)."""
     data = projections.inputs(layer)
     found: dict[str, list[dict[str, str]]] = {}
     for projection in planned(layer):
-        if projection.rule is not None:
-            how = "always" if projection.always_loaded else "scoped"
-            entry = {"provider": projection.provider, "target": projection.target, "as": how}
-            found.setdefault(projection.rule.rule.key, []).append(entry)
+        if projection.rule is None and not projection.inline:
             continue
-        if not projection.inline:
-            continue
-        text = projections.render(projection, data).generated
-        for item in projection.inline:
-            how = "inline" if item.text(2) in text else "pointer"
-            entry = {"provider": projection.provider, "target": projection.target, "as": how}
-            found.setdefault(item.rule.key, []).append(entry)
+        forms = projections.render(projection, data).forms
+        for key, form in forms.items():
+            how = _HOW[form]
+            if projection.rule is not None:
+                how = "always" if projection.always_loaded else "scoped"
+            for name in projection.providers:
+                entry = {"provider": name, "target": projection.target, "as": how}
+                found.setdefault(key, []).append(entry)
     return found

@@ -10,12 +10,7 @@ profiles and the templates, so the same inputs give byte-identical files.
 
 from __future__ import annotations
 
-from functools import cache
-
-from mj_core import share
-from mj_core.errors import MissingArtifact
-from mj_core.yamlstrict import decode
-
+from mj_policy import projectiontemplates
 from mj_policy import providers
 from mj_policy import stamps
 from mj_policy import template
@@ -39,12 +34,15 @@ class Projection:
 
     __slots__ = (
         "always_loaded",
+        "imported",
         "imports",
         "inline",
         "mode",
         "nested_in",
         "pointed",
+        "points_to",
         "provider",
+        "providers",
         "rule",
         "rule_key",
         "skill",
@@ -59,7 +57,8 @@ class Projection:
         always_loaded: bool,
         rule: Delivered | None = None,
     ) -> None:
-        self.provider = provider
+        self.provider = provider  # the first of `providers` in the table's order: its template
+        self.providers: tuple[str, ...] = (provider,)  # every declared provider of the target
         self.target = target
         self.mode = mode  # file | region
         self.always_loaded = always_loaded  # the provider loads it into every conversation
@@ -70,6 +69,8 @@ class Projection:
         self.nested_in: str | None = None  # a nested file: the directory whose rules it carries
         self.pointed: dict[str, str] = {}  # rule key → the nested file that carries it in full
         self.skill: Skill | None = None  # a skill file of the provider's own: the skill
+        self.points_to: tuple[str, ...] = ()  # targets its client also loads: the bootstrap's
+        self.imported: set[str] = set()  # rule keys carried by an `@path` line to the rule
 
 
 class Inputs:
@@ -105,7 +106,7 @@ class Rendered:
     """One projection rendered: its text, that text's content hash, and the hash of what the
     text was made from (the stamp's `policy`: the templates and the text they gave)."""
 
-    __slots__ = ("content", "generated", "inputs", "projection")
+    __slots__ = ("content", "forms", "generated", "inputs", "projection")
 
     def __init__(
         self,
@@ -115,6 +116,7 @@ class Rendered:
         inputs: str | None = None,  # the digest, when it is known (read from the facts)
     ) -> None:
         self.projection = projection
+        self.forms: dict[str, str] = {}  # rule key → how it carries it (`projectionrules`)
         self.generated = generated  # file mode: without its stamp line; region: the region body
         self.content = stamps.content_hash(generated)
         self.inputs = inputs or stamps.inputs_digest((*sources, generated))
@@ -158,54 +160,63 @@ def inputs(layer: Layer) -> Inputs:
     )
 
 
-def _template(name: str, override_dir: Path) -> tuple[str, str]:
-    """(text, shown name) of a template: the repository override first, then the shipped one."""
-    override = override_dir / f"{name}.tmpl"
-    if override.is_file():
-        return decode(override.read_bytes(), str(override)), str(override)
-    return _shipped(name)
-
-
-@cache
-def _shipped(name: str) -> tuple[str, str]:
-    """A shipped template, read once a process (every bootstrap renders the shared body)."""
-    shipped = share.path("providers", f"{name}.tmpl")
-    if not shipped.is_file():
-        raise MissingArtifact(f"share/providers/{name}.tmpl: no template for provider '{name}'")
-    return shipped.read_text(encoding="utf-8"), f"share/providers/{name}.tmpl"
-
-
 def _values(projection: Projection, data: Inputs, sources: list[str]) -> dict[str, str]:
     """The template variables; `sources` gets the text of the shared body's template."""
     values = {**data.values, "provider": projection.provider, "target": projection.target}
     if projection.imports:  # the client expands this line into the imported file's text
         values["bootstrap"] = f"@{projection.imports}"
         return values
-    text, shown = _template(BOOTSTRAP, data.override_dir)
+    if projection.points_to:  # its client reads the bootstrap in those files already
+        values["bootstrap"] = pointer(projection.points_to)
+        return values
+    text, shown = projectiontemplates.template(BOOTSTRAP, data.override_dir)
     sources.append(text)
     values["bootstrap"] = template.render(text, values, shown).rstrip("\n")
     return values
 
 
 def render(projection: Projection, data: Inputs) -> Rendered:
+    from mj_policy import projectionrules
+
+    sources: list[str] = []
+    forms: dict[str, str] = {}
     if projection.rule is not None:
-        return _render_rule(projection, projection.rule, data)
+        generated, forms = projectionrules.rule_file(projection, projection.rule, data)
+        return _with_forms(Rendered(projection, generated), forms)
     if projection.skill is not None:
         from mj_policy import skillprojection
 
         return Rendered(projection, skillprojection.text(projection.skill))
-    sources: list[str] = []
     if projection.nested_in is not None:
-        generated = _nested_head(projection, data)
+        generated = projectionrules.nested_head(projection, data.policy_file)
     else:
-        text, shown = _template(projection.provider, data.override_dir)
+        text, shown = projectiontemplates.template_of(projection, data.override_dir)
         generated = template.render(text, _values(projection, data, sources), shown)
         sources.insert(0, text)
     if projection.inline:
-        generated = _with_rules(projection, generated, data)
+        generated, forms = projectionrules.with_rules(projection, generated, data)
     if projection.mode == "region":
         generated = region_note(data.policy_file) + generated
-    return Rendered(projection, generated, tuple(sources))
+    return _with_forms(Rendered(projection, generated, tuple(sources)), forms)
+
+
+def _with_forms(rendered: Rendered, forms: dict[str, str]) -> Rendered:
+    rendered.forms = forms
+    return rendered
+
+
+def pointer(targets: tuple[str, ...]) -> str:
+    """The bootstrap of a target whose client also loads other targets that carry it."""
+    import textwrap
+
+    named = [f"`{t}`" for t in targets]
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    said = (
+        f"This client also loads {listed} into every conversation; the bootstrap of this "
+        "repository (where its context lives, how a task runs) is there and is not repeated "
+        "here."
+    )
+    return textwrap.fill(said, width=95, break_on_hyphens=False, break_long_words=False)
 
 
 def region_note(policy_file: str) -> str:
@@ -219,52 +230,3 @@ def file_text(rendered: Rendered, policy_file: str) -> str:
     """The whole file-mode target: the generated text with its stamp line in place."""
     line = stamps.file_stamp(policy_file, rendered.inputs, rendered.content)
     return stamps.insert_stamp(line, rendered.generated)
-
-
-def _render_rule(projection: Projection, item: Delivered, data: Inputs) -> Rendered:
-    from mj_policy import ruleprojections
-
-    spec = providers.get(projection.provider).rules or {}
-    head = ruleprojections.front_matter(
-        str(spec.get("front_matter")), item, not projection.always_loaded
-    )
-    generated = head + item.text(1)
-    if not _fits(projection, generated, data):
-        generated = head + item.pointer()
-    return Rendered(projection, generated)
-
-
-def _with_rules(projection: Projection, generated: str, data: Inputs) -> str:
-    """The bootstrap, the marker, then each rule in full where the budget allows, else its
-    pointer (the budget of an always-loaded target; any other carries every rule in full)."""
-    from mj_policy import ruleprojections
-
-    text = generated.rstrip("\n") + "\n\n" + ruleprojections.MARKER + "\n"
-    for item in projection.inline:
-        carried = projection.pointed.get(item.rule.key)
-        if carried is not None:
-            text += "\n" + item.pointer(carried)
-            continue
-        full = text + "\n" + item.text(2)
-        text = full if _fits(projection, full, data) else text + "\n" + item.pointer()
-    return text
-
-
-def _nested_head(projection: Projection, data: Inputs) -> str:
-    return (
-        f"# AGENTS.md for `{projection.nested_in}/`\n\n"
-        f"The rules for files under `{projection.nested_in}/`, generated from "
-        f"`{data.policy_file}` beside the repository's root `AGENTS.md`.\n"
-    )
-
-
-STAMP_ALLOWANCE = 200  # bytes of the stamp line (or region markers) a file adds to its text
-
-
-def _fits(projection: Projection, generated: str, data: Inputs) -> bool:
-    from mj_policy import budgets
-
-    extra = 2 if projection.mode == "region" else 1
-    lines = generated.count("\n") + extra
-    size = len(generated.encode("utf-8")) + STAMP_ALLOWANCE
-    return not budgets.overruns(projection, lines, size, data.budget_lines)

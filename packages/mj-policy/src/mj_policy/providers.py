@@ -64,6 +64,18 @@ class Provider:
         return bool((self.rules or {}).get("scoped"))
 
     @property
+    def also_targets(self) -> tuple[str, ...]:
+        """Files at the repository's root the client also puts into every conversation."""
+        found = self.data.get("also_loads") or {}
+        return tuple(str(t) for t in found.get("targets") or ())
+
+    @property
+    def also_rule_dirs(self) -> tuple[str, ...]:
+        """Directories of rule files the client also loads, honouring their path scoping."""
+        found = self.data.get("also_loads") or {}
+        return tuple(str(d) for d in found.get("rule_dirs") or ())
+
+    @property
     def nested(self) -> str | None:
         found = self.data.get("nested")
         return str(found) if found else None
@@ -75,6 +87,12 @@ def table() -> dict[str, Provider]:
 
     data = jsonl.loads_line(share.read_text("providers.json"))  # generated from the YAML
     return {str(k): Provider(str(k), dict(v)) for k, v in data["providers"].items()}
+
+
+def display(key: str) -> str:
+    """The provider's name for a person (its key when the table does not know it)."""
+    found = table().get(key)
+    return str(found.data["name"]) if found is not None else key
 
 
 def names() -> list[str]:

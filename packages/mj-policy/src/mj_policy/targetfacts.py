@@ -13,6 +13,7 @@ from mj_core import confine
 from mj_core import yamlstrict
 from mj_core.errors import MjError
 
+from mj_policy import clientloads
 from mj_policy import projectionplan
 from mj_policy import projections
 from mj_policy import projectiontargets as targets
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from mj_policy.layer import Layer
     from mj_policy.projections import Inputs
     from mj_policy.projections import Projection
+    from mj_policy.projections import Rendered
 
     Record = dict[str, Any]
 
@@ -40,9 +42,15 @@ def gather(root: Path, lay: Layer | None) -> Record:
     named = False
     planned = _planned(lay) if lay is not None else []
     data = _inputs(lay) if lay is not None else None
+    made = {p.target: _rendered(p, data) for p in planned}
+    described, delivered = clientloads.of_plan(root, planned, made)
     for projection in planned:
         seen = _target(root, projection)
-        seen["rendered"] = _rendered(projection, data)
+        rendered = made[projection.target]
+        seen["rendered"] = None
+        if rendered is not None:
+            seen["rendered"] = {"generated": rendered.generated, "inputs": rendered.inputs}
+        seen["load"] = described[projection.target]
         seen["projection"] = {
             "provider": projection.provider,
             "mode": projection.mode,
@@ -65,6 +73,7 @@ def gather(root: Path, lay: Layer | None) -> Record:
         "fact": "targets",
         "policy_file": data.policy_file if data is not None else None,
         "targets": found,
+        "delivered": delivered,
         "readme": text,
         "rules": known,
         "orphans": left,
@@ -87,16 +96,15 @@ def _inputs(lay: Layer) -> Inputs | None:
         return None
 
 
-def _rendered(projection: Projection, data: Inputs | None) -> Record | None:
+def _rendered(projection: Projection, data: Inputs | None) -> Rendered | None:
     """What `update` would write into the target now, None when it cannot render it (the
     reason is another doctrine's finding: a template, the rules, the policy)."""
     if data is None:
         return None
     try:
-        rendered = projections.render(projection, data)
+        return projections.render(projection, data)
     except MjError:
         return None
-    return {"generated": rendered.generated, "inputs": rendered.inputs}
 
 
 def _target(root: Path, projection: Projection) -> Record:

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import os
 
-from mj_core import paths
 from mj_core import timing
 from mj_core.errors import ContractUnmet
-from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
-from mj_core.findings import Finding
 from mj_core.stage import Stage
 
 from mj_policy import layer as layer_mod
 from mj_policy import projectionplan
 from mj_policy import projections
 from mj_policy import projectiontargets as targets
+from mj_policy import updatecheck
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -29,9 +27,11 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from mj_core.findings import Finding
     from mj_core.stage import Context
 
     from mj_policy.orphans import Orphan
+    from mj_policy.projections import Projection
     from mj_policy.projectiontargets import Judged
 
     Record = dict[str, Any]
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 class Plan:
     """Everything one run of update decides before it writes."""
 
-    __slots__ = ("budget", "data", "judged", "orphans")
+    __slots__ = ("budget", "clients", "data", "judged", "orphans")
 
     def __init__(
         self, data: projections.Inputs, judged: list[Judged], orphans: list[Orphan], budget: int
@@ -49,6 +49,7 @@ class Plan:
         self.judged = judged
         self.orphans = orphans  # stamped rule files no rule projects any more
         self.budget = budget  # context.always_loaded_budget_lines
+        self.clients: list[Finding] = []  # each client over what it loads (`clientloads`)
 
 
 def plan(root: Path, *, writing: bool = False) -> Plan:
@@ -77,7 +78,19 @@ def plan(root: Path, *, writing: bool = False) -> Plan:
         old = targets.read(path, projection.target)
         judged.append(targets.judge(rendered, data.policy_file, old))
     judged, left = handover.apply(layer, data, judged, planned)
-    return Plan(data, judged, orphans.find(root, planned) + left, data.budget_lines)
+    found = Plan(data, judged, orphans.find(root, planned) + left, data.budget_lines)
+    found.clients = _clients(root, planned, judged, data.budget_lines)
+    return found
+
+
+def _clients(
+    root: Path, planned: list[Projection], judged: list[Judged], budget: int
+) -> list[Finding]:
+    from mj_policy import clientloads
+
+    rendered = {item.rendered.projection.target: item.rendered for item in judged}
+    described, rules = clientloads.of_plan(root, planned, dict(rendered))
+    return clientloads.findings(described, rules, budget)
 
 
 def confined(root: Path, target: str) -> Path:
@@ -89,26 +102,6 @@ def confined(root: Path, target: str) -> Path:
     if refusal:
         raise Refused(f"{refusal} — fix the projection target in the policy or the link")
     return root / target
-
-
-def generated_lines(item: Judged) -> int:
-    """Lines the always-loaded budget counts: the file, or the region with its two markers."""
-    if item.rendered.projection.mode == "region":
-        return item.new_part.count("\n") + 2
-    return item.new.count("\n")
-
-
-def over_budget(judged: list[Judged], budget: int) -> list[tuple[Judged, list[str]]]:
-    """Each always-loaded target over its provider's budget, with what it is over."""
-    from mj_policy import budgets
-
-    found = []
-    for item in judged:
-        size = len(item.new.encode("utf-8"))
-        over = budgets.overruns(item.rendered.projection, generated_lines(item), size, budget)
-        if over:
-            found.append((item, over))
-    return found
 
 
 def refusal(item: Judged, extra: int) -> Refused:
@@ -139,60 +132,6 @@ def record(item: Judged, action: str) -> Record:
     }
 
 
-def diff_text(item: Judged) -> str:
-    import difflib
-
-    target = item.rendered.projection.target
-    lines = difflib.unified_diff(
-        item.old_part.splitlines(keepends=True),
-        item.new_part.splitlines(keepends=True),
-        fromfile=f"a/{target}" if item.old is not None else "/dev/null",
-        tofile=f"b/{target}",
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-
-
-def _diff(root: Path, wanted: str, judged: list[Judged]) -> Iterator[Record]:
-    target = paths.relative_from_root(root, wanted, what="--diff target")
-    for item in judged:
-        if item.rendered.projection.target == target:
-            yield {"kind": "diff", "target": target, "state": item.state, "text": diff_text(item)}
-            return
-    declared = ", ".join(i.rendered.projection.target for i in judged) or "none"
-    raise MissingArtifact(f"{target}: not a projection target of the policy (targets: {declared})")
-
-
-def _check_orphans(found: list[Orphan]) -> Iterator[Record]:
-    for orphan in found:
-        yield Finding(
-            "FAIL",
-            "projection",
-            orphan.target,
-            orphan.check_message(),
-            f"head -5 {orphan.target}",
-        ).record()
-
-
-def _check(judged: list[Judged], budget: int) -> Iterator[Record]:
-    from mj_policy import projectionverdict
-
-    for item, over in over_budget(judged, budget):
-        target = item.rendered.projection.target
-        yield Finding(
-            "FAIL",
-            "budget",
-            target,
-            f"would be {'; '.join(over)}",
-            f"majordomus update --dry-run; wc -lc {target}",
-        ).record()
-    for item in judged:  # each target worded as doctor words it; every failure here is 10
-        projection = item.rendered.projection
-        found = projectionverdict.finding(
-            projection.target, projection.mode, item.state, item.seen, item.old == ""
-        )
-        yield found.replace(code=None).record()
-
-
 def _write(root: Path, item: Judged) -> None:
     """Publish one projection atomically. A whole generated file is not synced: it is derived
     from the policy and stamped, so one a crash lost or left empty is `missing` to `update
@@ -208,13 +147,20 @@ def _write(root: Path, item: Judged) -> None:
     atomic.create(path, data, mode=mode, replace=True, root=root, durable=durable)
 
 
-def _refuse_if_needed(judged: list[Judged], budget: int, force: bool) -> None:
-    for item, over in over_budget(judged, budget):
+def _refuse_if_needed(found: Plan, force: bool) -> None:
+    judged = found.judged
+    for item, over in updatecheck.over_budget(judged, found.budget):
         raise ContractUnmet(
             f"{item.rendered.projection.target}: the always-loaded projection would be "
             f"{'; '.join(over)} — shorten the template or the rules it carries; "
             "nothing was written"
         )
+    for client in found.clients:
+        if client.level == "FAIL":
+            raise ContractUnmet(
+                f"{client.subject}: {client.message} — shorten the rules or the templates, "
+                "declare fewer providers or raise the budget; nothing was written"
+            )
     refused = [item for item in judged if item.state in targets.REFUSED_STATES]
     if refused and not force:
         raise refusal(refused[0], len(refused) - 1)
@@ -226,13 +172,13 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         found = plan(root, writing=not (options.check or options.diff or options.dry_run))
     data, judged, budget = found.data, found.judged, found.budget
     if options.diff:
-        yield from _diff(root, options.diff, judged)
+        yield from updatecheck.diff(root, options.diff, judged)
         return
     if options.check:
-        yield from _check(judged, budget)
-        yield from _check_orphans(found.orphans)
+        yield from updatecheck.check(judged, budget, found.clients)
+        yield from updatecheck.check_orphans(found.orphans)
         return
-    _refuse_if_needed(judged, budget, options.force)
+    _refuse_if_needed(found, options.force)
     _refuse_orphans(found.orphans, options.force)
     changed = [item for item in judged if item.state != targets.CURRENT]
     if not options.dry_run:

@@ -1,5 +1,7 @@
 """Doctrine majordomus.context-budget: the always-loaded projection fits its line budget, names
-only paths that exist, states no hard-coded count, and no projection carries a rule corpus.
+only paths that exist, states no hard-coded count, and no projection carries a rule corpus;
+each client fits its budget over all the files it loads, and what reaches it more than once
+is reported (`mj_policy.clientloads`).
 
 Counted and read is generated text only: the region of a region-mode target (the host file's
 length is reported as INFO), or the whole of a file-mode target.
@@ -59,6 +61,18 @@ def context_budget(facts: Facts) -> Iterator[Finding]:
         yield from _paths(facts, seen)
         yield from _corpus(seen)
         yield from _rule_ids(facts, seen)
+    yield from _clients(facts, budget)
+
+
+def _clients(facts: Facts, budget: int) -> Iterator[Finding]:
+    """Each client over what it loads into every conversation, judged as `update --check`
+    judges it (`clientloads`), from what `update` would write now."""
+    from mj_policy import clientloads
+
+    told = facts.get("targets")
+    described = {t: s["load"] for t, s in (told.get("targets") or {}).items() if "load" in s}
+    if described:
+        yield from clientloads.findings(described, told.get("delivered") or {}, budget)
 
 
 def _budget(facts: Facts, seen: Seen, budget: int) -> Iterator[Finding]:
