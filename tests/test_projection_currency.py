@@ -8,6 +8,10 @@ from __future__ import annotations
 import json
 
 from conftest import Repo
+from test_providers import add_rules
+from test_providers import add_skills
+from test_providers import table
+from test_shared_targets import declare
 
 POLICY = ".ai/repo/policy.yaml"
 ALWAYS_RULE = """---
@@ -141,3 +145,31 @@ def test_watch_reports_policy_drift_only_where_the_policy_changes_a_projection(
         if record.get("level") == "DRIFT" and record.get("category") == "policy":
             shown = layer_repo.shell(str(record["reproduce"]))
             assert "`debugging`" in shown.out, (record, shown)
+
+
+def test_with_every_provider_rules_and_skills_an_edit_no_text_shows_rewrites_no_file(
+    layer_repo: Repo,
+) -> None:
+    """Every client of the table at once, with a scoped and an always-loaded rule and a skill
+    (bootstraps, rule files, skill files, the shared AGENTS.md): a policy edit that changes no
+    generated text leaves every one of them as it was, and the commit gate (doctor) and CI
+    (`update --check`) both pass."""
+    add_rules(layer_repo)
+    add_skills(layer_repo)
+    layer_repo.write("src/api/handler.py", "def handle():\n    return None\n")
+    layer_repo.write("README.md", "# scratch\n\nAI workers: read AGENTS.md.\n")
+    entries = [(name, row["target"]) for name, row in table().items() if name != "readme"]
+    declare(layer_repo, entries, budget=400)
+    assert layer_repo.mj("update").code == 0
+    layer_repo.commit("projections")
+    before = generated(layer_repo)
+    assert len(before) >= 15, sorted(before)
+    edit(layer_repo, POLICY, "retention_max_lines: 5000", "retention_max_lines: 6000")
+    result = layer_repo.mj("update")
+    assert result.code == 0 and "wrote" not in result.out, result
+    assert generated(layer_repo) == before
+    assert layer_repo.git("status", "--porcelain") == " M .ai/repo/policy.yaml\n"
+    check = layer_repo.mj("update", "--check")
+    assert check.code == 0, check
+    doctor = layer_repo.mj("doctor", "--json")
+    assert set(levels(doctor.out, set(before)).values()) == {"OK"}, doctor.out
