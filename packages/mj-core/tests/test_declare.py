@@ -103,24 +103,35 @@ def test_the_generated_events_json_is_the_yaml_judged() -> None:
 
 
 def test_the_events_judge_names_a_wrong_entry() -> None:
-    assert list(declgen.judge_events({"events": {}})) == []
-    assert list(declgen.judge_events({"events": {}, "x": 1}))
+    envelope = {key: "string" for key in declgen.ENVELOPE}
+    assert list(declgen.judge_events({"envelope": envelope, "events": {}})) == []
+    assert list(declgen.judge_events({"events": {}}))
+    assert list(declgen.judge_events({"envelope": {"ts": "string"}, "events": {}}))
     problems = list(
         declgen.judge_events(
             {
+                "envelope": envelope,
                 "events": {
-                    "a.b": {"writer": "", "required": ["ts"], "optional": []},
-                    "c.d": {"writer": "w", "required": [1], "optional": []},
-                    "e.f": {"writer": "w", "required": []},
-                }
+                    "a.b": {"writer": "", "required": ["ts"], "optional": [], "types": {}},
+                    "c.d": {"writer": "w", "required": [1], "optional": [], "types": {}},
+                    "e.f": {"writer": "w", "required": [], "optional": []},
+                    "g.h": {"writer": "w", "required": ["k"], "optional": ["o"],
+                            "types": {"k": "string"}},
+                    "i.j": {"writer": "w", "required": ["k"], "optional": [],
+                            "types": {"k": "text"}},
+                },
             }
         )
-    )
+    )  # fmt: skip
     assert problems == [
         "a.b: `writer` names the command that writes it",
         "a.b: 'ts' is an envelope key",
+        "a.b: `types` names exactly its keys: ts",
         "c.d: `required` is a list of key names",
-        "e.f: exactly `writer`, `required` and `optional`",
+        "e.f: exactly `writer`, `required`, `optional` and `types`",
+        "g.h: `types` names exactly its keys: k, o",
+        "i.j: k: 'text' is not a type (string, integer, number, boolean, null, object, array, "
+        "array<T>, object<T>)",
     ]
 
 

@@ -153,6 +153,9 @@ TRICKY = [
     b'{"ts":"a","event":"no.such"}',
     b'{"note":"\\"ts\\"","ts":"a","event":"task.checkpoint"}',
     b'{"ts":"a","event":"task.checkpoint","payload":{"ts":2}}',
+    b'{"ts":"a","event":"task.checkpoint","checkpoint_path":1}',  # a field of another type
+    b'{"ts":"a","event":"task.started","scope":["lib",{"k":2}]}',
+    b'{"ts":"a","event":"no.such","head":[]}',  # undeclared, and its envelope mistyped
     VALID + b"," + VALID,  # two values on one line
     VALID + b"\r",
     b"  " + VALID,
@@ -324,9 +327,38 @@ def _stdlib_reading(data: bytes) -> list[tuple[dict[str, Any] | None, bool]]:
             value = None
         if type(value) is not dict:
             out.append((None, False))
+        elif type(value.get("ts")) is not str or type(value.get("event")) is not str:
+            out.append((value, False))
+        elif not _declared_shape(value):
+            out.append((None, False))  # a field of another type: withheld from every reader
         else:
-            out.append((value, type(value.get("ts")) is str and type(value.get("event")) is str))
+            out.append((value, True))
     return out
+
+
+def _declared_shape(value: dict[str, Any]) -> bool:
+    """jsonschema's word on `value` against the types share/events.yaml declares for it."""
+    import jsonschema
+
+    declared = ledgerread.declaration()
+    spec = declared["events"].get(value["event"])
+    types = {**declared["envelope"], **(spec["types"] if spec else {})}
+    properties = {key: _schema_of(str(expression)) for key, expression in types.items()}
+    return jsonschema.Draft202012Validator({"properties": properties}).is_valid(value)
+
+
+def _schema_of(expression: str) -> dict[str, Any]:
+    """A type expression as JSON Schema (no `|` inside `<…>` in the declarations)."""
+    options: list[dict[str, Any]] = []
+    for alternative in expression.split("|") if "<" not in expression else [expression]:
+        outer, _, rest = alternative.partition("<")
+        if not rest:
+            options.append({"type": outer})
+        elif outer == "array":
+            options.append({"type": "array", "items": _schema_of(rest[:-1])})
+        else:
+            options.append({"type": "object", "additionalProperties": _schema_of(rest[:-1])})
+    return {"anyOf": options}
 
 
 _KEYS = st.sampled_from(["ts", "event", "note", "k", "\\u0074s", "ev\\u0065nt", "", 'a\\"b'])
@@ -418,3 +450,49 @@ def test_the_task_from_its_own_lines_is_the_task_from_the_whole_tail(
     expected = tasklog.derive(list(zip((row[0] for row in whole.rows), whole.values, strict=True)))
     got = tasklog.derive(ledger.task_rows(target))
     assert (got and got.fact()) == (expected and expected.fact())
+
+
+def test_a_field_of_another_type_is_withheld_named_and_still_chained(repo: Path) -> None:
+    """A forger who re-chains after changing a field's type: the chain holds, the line is
+    malformed, and no reader takes its object."""
+    import hashlib
+
+    state = repo / "st"
+    ledger.append(repo, state, "task.started", STARTED, task_id="t-1")
+    ledger.append(repo, state, "question.opened", {"question": "which port?"}, task_id="t-1")
+    ledger.append(repo, state, "task.checkpoint", {}, task_id="t-1")
+    target = state / "ledger.jsonl"
+    lines = [json.loads(raw) for raw in target.read_bytes().splitlines()]
+    lines[1]["question"] = ["which", "port"]
+    out, prev = [], "0" * 64
+    for line in lines:
+        line["prev"] = prev
+        raw = json.dumps(line, separators=(",", ":")).encode()
+        out.append(raw)
+        prev = hashlib.blake2b(raw, digest_size=32).hexdigest()
+    target.write_bytes(b"\n".join(out) + b"\n")
+    (state / "ledger.tip").write_text(json.dumps({"size": target.stat().st_size, "last": prev}))
+    read = list(ledger.read(target))
+    assert read[1].record is None and read[1].parsed == lines[1]
+    why = "question.opened: 'question' is an array, not string (share/events.yaml)"
+    assert read[1].error == why
+    for found in (ledger.scan(target), ledger.task_scan(target)):
+        assert found.problems == [(2, why)] and found.chain.ok
+        assert found.values[1] is None and found.parsed[1] == lines[1]
+    assert ledgerscan.tail_of(ledger.scan(target)).chain.ok
+
+
+STARTED = {
+    "task": "t",
+    "profile": "implementation",
+    "scope": ["lib"],
+    "owner": "o",
+    "worktree_id": ".",
+    "working_tree": "clean",
+}
+
+
+def test_a_writer_that_would_write_a_field_of_another_type_is_a_bug(repo: Path) -> None:
+    with pytest.raises(InternalError, match="'scope' is an array holding another type"):
+        ledger.append(repo, repo / "st", "task.started", {**STARTED, "scope": ["lib", 1]})
+    assert not (repo / "st" / "ledger.jsonl").exists()

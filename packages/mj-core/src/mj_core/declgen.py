@@ -3,8 +3,9 @@
 each: a JSON file is read at start-up in a fraction of the time its YAML takes.
 
 `python -m mj_core.declgen` writes them; `--check` exits 10 when one differs or a declaration
-is wrong. The events: each a name with its `writer` and its `required` and `optional` payload
-keys, none of them an envelope key. The commands, judged beyond their schema: every command in
+is wrong. The events: each a name with its `writer`, its `required` and `optional` payload
+keys (none of them an envelope key) and the type of each of those keys (`types`, exactly
+them); the envelope's keys, each typed. The commands, judged beyond their schema: every command in
 a group is declared and every declared command is reachable; every stage a pipeline names is
 declared; every forwarded option is the command's own; a stage never receives two different
 options under one name; every command that runs declares the kinds its `--json` writes, each
@@ -65,21 +66,40 @@ def _json(data: Any) -> bytes:
 
 def judge_events(data: Any) -> Iterator[str]:
     events = data.get("events") if type(data) is dict else None
-    if type(data) is not dict or set(data) != {"events"} or type(events) is not dict:
-        yield "the document is one mapping, `events`"
+    if type(data) is not dict or set(data) != {"envelope", "events"} or type(events) is not dict:
+        yield "the document is two mappings, `envelope` and `events`"
         return
+    yield from _types("envelope", data["envelope"], ENVELOPE)
     for name, spec in events.items():
-        if type(spec) is not dict or set(spec) != {"writer", "required", "optional"}:
-            yield f"{name}: exactly `writer`, `required` and `optional`"
+        if type(spec) is not dict or set(spec) != {"writer", "required", "optional", "types"}:
+            yield f"{name}: exactly `writer`, `required`, `optional` and `types`"
             continue
         if type(spec["writer"]) is not str or not spec["writer"]:
             yield f"{name}: `writer` names the command that writes it"
+        keys: set[str] = set()
         for key in ("required", "optional"):
-            keys = spec[key]
-            if type(keys) is not list or not all(type(k) is str for k in keys):
+            named = spec[key]
+            if type(named) is not list or not all(type(k) is str for k in named):
                 yield f"{name}: `{key}` is a list of key names"
-            elif ENVELOPE.intersection(keys):
-                yield f"{name}: {sorted(ENVELOPE.intersection(keys))[0]!r} is an envelope key"
+                continue
+            if ENVELOPE.intersection(named):
+                yield f"{name}: {sorted(ENVELOPE.intersection(named))[0]!r} is an envelope key"
+            keys.update(named)
+        yield from _types(name, spec["types"], keys)
+
+
+def _types(name: str, types: Any, keys: set[str] | frozenset[str]) -> Iterator[str]:
+    """`types` maps exactly `keys`, each to a type expression (`mj_core.jsontypes`)."""
+    from mj_core import jsontypes
+
+    if type(types) is not dict or set(types) != set(keys):
+        yield f"{name}: `types` names exactly its keys: {', '.join(sorted(keys)) or 'none'}"
+        return
+    for key, expression in types.items():
+        try:
+            jsontypes.compile_type(str(expression))
+        except ValueError as exc:
+            yield f"{name}: {key}: {exc}"
 
 
 def judge(data: dict[str, Any]) -> Iterator[str]:

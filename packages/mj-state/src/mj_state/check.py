@@ -69,6 +69,9 @@ def _without_task(facts: judge.Facts, situation: taskstate.Situation) -> Iterato
         trust.insert(0, judge.unreadable_copy(place, situation.copy_problem))
     if trust:
         yield from trust
+        ledger = facts.get("ledger")  # a malformed line may be why the ledger started nothing
+        problems = ledger.get("problems") or []
+        yield from judge.ledger_lines(place, int(ledger.get("count") or 0), problems, situation)
         return
     foreign = judge.foreign(place, situation)
     if foreign is not None:

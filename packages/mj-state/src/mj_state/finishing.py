@@ -115,7 +115,8 @@ def _pushed(
 
 def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding]:
     """The FAILs that make the task's record untrustworthy: a copy that does not parse or that
-    departs from the ledger, a ledger whose chain over the task's lines does not hold."""
+    departs from the ledger, a malformed line among the task's (a field of another type than
+    declared included), a ledger whose chain over the task's lines does not hold."""
     from mj_state import chain
     from mj_state.place import Place
 
@@ -127,6 +128,9 @@ def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding
         found.append(judge.unreadable_copy(place, situation.copy_problem))
     found.extend(taskstate.copy_findings(place, situation))
     shown = layer.relative(ledger.path(layer.state))
+    for number, reason in situation.scan.problems:
+        where = f"{shown}:{number}"
+        found.append(Finding("FAIL", "ledger", where, reason, f"sed -n '{number}p' {shown}"))
     found.extend(f for f in chain.findings(situation.scan.chain, shown) if f.level == "FAIL")
     return found
 

@@ -2,9 +2,9 @@
 
 Writers go through `append`: the envelope (ts, event, head, branch, by, session, task_id) is
 computed here, never supplied; the event must be declared in `share/events.yaml` with its
-required payload keys; the line is one `write()` under an exclusive lock, chained to the line
-before it by `prev` (`mj_state.chain`). The readers (`mj_state.ledgerread`, lines; and
-`mj_state.ledgerscan`, verdicts) are named here too.
+required payload keys, each of its declared type; the line is one `write()` under an exclusive
+lock, chained to the line before it by `prev` (`mj_state.chain`). The readers
+(`mj_state.ledgerread`, lines; and `mj_state.ledgerscan`, verdicts) are named here too.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from mj_state.ledgerscan import problem
 from mj_state.ledgerscan import scan
 from mj_state.ledgerscan import task_rows
 from mj_state.ledgerscan import task_scan
+from mj_state.ledgertypes import mistyped
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -234,6 +235,9 @@ def _check(event: str, payload: dict[str, Any]) -> None:
     missing = [key for key in spec.required if key not in payload]
     if missing:
         raise InternalError(f"ledger: {event} payload lacks required key(s) {', '.join(missing)}")
+    wrong = mistyped({**payload, "event": event})  # what a reader would withhold is never written
+    if wrong is not None:
+        raise InternalError(f"ledger: {wrong}")
 
 
 def open_session(root: Path, state_dir: Path) -> str | None:

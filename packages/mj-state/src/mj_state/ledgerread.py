@@ -15,8 +15,9 @@ from pathlib import Path
 from mj_core import files
 from mj_core import jsonl
 from mj_core import limits
-from mj_core import share
-from mj_core.errors import InternalError
+
+from mj_state import ledgertypes
+from mj_state.ledgertypes import declaration
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -28,44 +29,60 @@ _KEY_END = rb'"\s*:'  # compiled on first use: only a line with a blank after a 
 
 
 class Event:
-    """One declared event: its name, its writer and its required and optional payload keys."""
+    """One declared event: its name, its writer, its required and optional payload keys and
+    the type expression of each (`mj_core.jsontypes`)."""
 
-    __slots__ = ("name", "optional", "required", "writer")
+    __slots__ = ("name", "optional", "required", "types", "writer")
 
     def __init__(
-        self, name: str, writer: str, required: tuple[str, ...], optional: tuple[str, ...]
+        self,
+        name: str,
+        writer: str,
+        required: tuple[str, ...],
+        optional: tuple[str, ...],
+        types: dict[str, str] | None = None,
     ) -> None:
         self.name = name
         self.writer = writer
         self.required = required
         self.optional = optional
+        self.types = types or {}
 
 
 @cache
 def vocabulary() -> dict[str, Event]:
-    """The declared events, from `share/events.yaml` (read as its generated `events.json`)."""
-    try:
-        events = jsonl.loads_line(files.read_bytes(share.path("events.json")))["events"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InternalError(f"share/events.json: {exc} — broken install") from None
+    """The declared events, by name."""
     return {
-        name: Event(name, str(spec["writer"]), tuple(spec["required"]), tuple(spec["optional"]))
-        for name, spec in events.items()
+        name: Event(
+            name,
+            str(spec["writer"]),
+            tuple(spec["required"]),
+            tuple(spec["optional"]),
+            dict(spec["types"]),
+        )
+        for name, spec in declaration()["events"].items()
     }
 
 
 class Line:
     """One stored line: its number, the object it holds (or None) and why it is malformed."""
 
-    __slots__ = ("error", "lineno", "raw", "record")
+    __slots__ = ("error", "lineno", "parsed", "raw", "record")
 
     def __init__(
-        self, lineno: int, record: dict[str, Any] | None, error: str | None, raw: bytes
+        self,
+        lineno: int,
+        record: dict[str, Any] | None,
+        error: str | None,
+        raw: bytes,
+        parsed: dict[str, Any] | None = None,
     ) -> None:
         self.lineno = lineno
-        self.record = record
+        self.record = record  # what a reader may take
         self.error = error
         self.raw = raw
+        # the object as parsed, withheld from readers or not: what the hash chain reads
+        self.parsed = record if parsed is None else parsed
 
 
 def read(ledger: Path) -> Iterator[Line]:
@@ -195,11 +212,16 @@ def parse(number: int, text: bytes, *, complete: bool, decoded: Any = jsonl.NOT_
 
 
 def judged(number: int, text: bytes, value: dict[str, Any]) -> Line:
-    """The line for an object whose keys are each written once."""
+    """The line for an object whose keys are each written once. A field of another type than
+    `share/events.yaml` declares makes the line malformed, its object withheld (`ledgertypes`):
+    no reader takes a value of a shape it was not promised."""
     if type(value.get("ts")) is not str:
         return Line(number, value, "no 'ts' string", text)
     if type(value.get("event")) is not str:
         return Line(number, value, "no 'event' string", text)
+    wrong = ledgertypes.mistyped(value)
+    if wrong is not None:
+        return Line(number, None, wrong, text, value)
     return Line(number, value, None, text)
 
 

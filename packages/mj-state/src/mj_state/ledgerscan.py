@@ -20,6 +20,7 @@ from mj_state.ledgerread import parse_line
 from mj_state.ledgerread import plain_objects
 from mj_state.ledgerread import rows_of
 from mj_state.ledgerread import vocabulary
+from mj_state.ledgertypes import all_typed
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def _all_declared(values: list[Any], declared: dict[str, Event]) -> bool:
 class Scan:
     """One reading of the ledger for a judge: rows, values, malformed lines, the chain."""
 
-    __slots__ = ("_chain", "_verify", "hashes", "problems", "rows", "tip", "values")
+    __slots__ = ("_chain", "_verify", "hashes", "parsed", "problems", "rows", "tip", "values")
 
     def __init__(
         self,
@@ -67,9 +68,13 @@ class Scan:
         problems: list[tuple[int, str]],
         verdict: chain.Verdict | Callable[[], chain.Verdict],
         tip: tuple[chain.Tip | None, bool, int] | None = None,
+        *,
+        parsed: list[Any] | None = None,
     ) -> None:
         self.rows = rows
-        self.values = values  # each line's object, or None when it is not one
+        self.values = values  # each line's object, or None when it is not one a reader takes
+        # each line's object as parsed (a mistyped line's too): what the chain reads
+        self.parsed = values if parsed is None else parsed
         self.problems = problems  # (line number, why) for every line `problem` reports
         self._chain = verdict if isinstance(verdict, chain.Verdict) else None
         self._verify = None if isinstance(verdict, chain.Verdict) else verdict
@@ -95,19 +100,19 @@ def tail_of(whole: Scan) -> Scan:
         if type(value) is dict and value.get("event") == "task.started":
             start = index
             break
-    rows, values = whole.rows[start:], whole.values[start:]
+    rows, values, parsed = whole.rows[start:], whole.values[start:], whole.parsed[start:]
     first = rows[0][0] if rows else 0
     found = [(number, why) for number, why in whole.problems if number >= first]
     expected, line_before = chain.GENESIS, None
     hashes = whole.hashes[start:] if whole.hashes is not None else None
     if start:
         before = whole.rows[start - 1]
-        expected = chain.prev_after(before[1], whole.values[start - 1], only=before[0] == 1)
+        expected = chain.prev_after(before[1], whole.parsed[start - 1], only=before[0] == 1)
         line_before = before[1] if expected == chain.digest(before[1]) else None
     tip, present, size = whole.tip if whole.tip is not None else (None, False, 0)
     verdict = chain.verify(
         rows,
-        values,
+        parsed,
         tip,
         tip_present=present,
         size=size,
@@ -115,7 +120,7 @@ def tail_of(whole: Scan) -> Scan:
         before=line_before,
         hashes=hashes,  # hashed once, with the whole ledger
     )
-    return Scan(rows, values, found, verdict, whole.tip)
+    return Scan(rows, values, found, verdict, whole.tip, parsed=parsed)
 
 
 def scan(ledger: Path) -> Scan:
@@ -123,12 +128,12 @@ def scan(ledger: Path) -> Scan:
     never as a removal), then every line, parsed once, judged and chained."""
     tip_bytes, data = _tip_then_data(ledger)
     rows = rows_of(data)
-    values, found = _values_and_problems(data, rows)
+    values, parsed, found = _values_and_problems(data, rows)
     tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
     hashes = linehash.hexdigests([raw for _, raw, _ in rows])
     present = tip_bytes is not None
-    verdict = chain.verify(rows, values, tip, tip_present=present, size=len(data), hashes=hashes)
-    whole = Scan(rows, values, found, verdict, (tip, present, len(data)))
+    verdict = chain.verify(rows, parsed, tip, tip_present=present, size=len(data), hashes=hashes)
+    whole = Scan(rows, values, found, verdict, (tip, present, len(data)), parsed=parsed)
     whole.hashes = hashes
     return whole
 
@@ -142,7 +147,7 @@ def task_scan(ledger: Path) -> Scan:
     number = data.count(b"\n", 0, start)
     segment = data[start:]
     rows = [(n + number, text, complete) for n, text, complete in rows_of(segment)]
-    values, found = _values_and_problems(segment, rows)
+    values, parsed, found = _values_and_problems(segment, rows)
     expected, line_before = chain.GENESIS, None
     if start:
         previous = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1]
@@ -153,10 +158,10 @@ def task_scan(ledger: Path) -> Scan:
     def verdict() -> chain.Verdict:
         present, size = tip_bytes is not None, len(data)
         return chain.verify(
-            rows, values, tip, tip_present=present, size=size, expected=expected, before=line_before
+            rows, parsed, tip, tip_present=present, size=size, expected=expected, before=line_before
         )
 
-    return Scan(rows, values, found, verdict)
+    return Scan(rows, values, found, verdict, parsed=parsed)
 
 
 def task_rows(ledger: Path) -> list[tuple[int, Any]]:
@@ -235,26 +240,33 @@ def _maybe(line: bytes) -> object:
 
 def _values_and_problems(
     data: bytes, rows: list[tuple[int, bytes, bool]]
-) -> tuple[list[Any], list[tuple[int, str]]]:
+) -> tuple[list[Any], list[Any], list[tuple[int, str]]]:
+    """(each line's object for readers, each line's object as parsed, the problems): a line
+    with a field of another type than declared is parsed, reported, and withheld (None)."""
     declared = vocabulary()
     plain = plain_objects(data, rows)
     found: list[tuple[int, str]] = []
-    if plain is not None and _all_declared(plain, declared):
-        return list(plain), found
-    if plain is not None:
-        for (number, _, _), value in zip(rows, plain, strict=True):
-            ts, event = value.get("ts"), value.get("event")
-            if type(ts) is not str or type(event) is not str or event not in declared:
-                reason = problem(judged(number, b"", value))
-                if reason:
-                    found.append((number, reason))
-        return list(plain), found
     values: list[Any] = []
+    parsed: list[Any] = []
+    if plain is not None and _all_declared(plain, declared) and all_typed(plain):
+        values = list(plain)
+        return values, values, found
+    if plain is not None:
+        values, parsed = list(plain), list(plain)
+        for index, ((number, _, _), value) in enumerate(zip(rows, plain, strict=True)):
+            line = judged(number, b"", value)
+            reason = problem(line)
+            if reason:
+                found.append((number, reason))
+            if line.record is None:  # a field of another type: no reader takes the object
+                values[index] = None
+        return values, parsed, found
     exact = jsonl.each_line(b"\n".join(text for _, text, _ in rows)) if rows else []
     for (number, text, complete), decoded in zip(rows, exact, strict=True):
         line = parse(number, text, complete=complete, decoded=decoded)
         values.append(line.record)
+        parsed.append(line.parsed)
         reason = problem(line)
         if reason:
             found.append((number, reason))
-    return values, found
+    return values, parsed, found
