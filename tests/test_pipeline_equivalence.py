@@ -83,6 +83,7 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("mcp", "install", "--provider", "claude-code", "--write"), None),
     (("prompt", "render", "resume"), None),
     (("rules",), None),
+    (("receipt", "--for", "claude-code", "--path", "lib/a"), None),
     (("doctrine",), None),
     (("doctrine", "list"), None),
     (("doctrine", "show", "majordomus.context-budget"), None),

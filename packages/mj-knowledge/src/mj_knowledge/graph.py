@@ -11,7 +11,7 @@ two runs over one index say the same lines in the same order.
 
 from __future__ import annotations
 
-from mj_knowledge import sources
+from mj_core.wildmatch import wildmatch
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def _resolve(ref: Record, nodes: dict[str, Record], by_path: dict[str, str], kno
     if target in known or _below(tracked, target):
         return f"file:{target}"
     if ref["declared"] and any(c in target for c in "*?["):
-        pattern = sources.wildmatch(target)
+        pattern = wildmatch(target)
         if any(pattern.match(p) for p in tracked):
             return f"file:{target}"
     return None

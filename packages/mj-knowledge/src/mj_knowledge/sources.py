@@ -15,6 +15,7 @@ import re
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
+from mj_core.wildmatch import wildmatch
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -97,37 +98,6 @@ def load(texts: dict[str, str]) -> list[Record]:
             )
         seen[item["id"]] = item["where"]
     return classes
-
-
-_TOKEN = re.compile(r"/\*\*/|^\*\*/|/\*\*$|\*\*|\*|\?|\[!?\]?[^]]*\]|[^*?[/]+|/")
-
-
-def wildmatch(pattern: str) -> re.Pattern[str]:
-    """The regular expression of one `:(glob)` pattern (the text after the magic); a pattern
-    without a wildcard also names everything below it, as git's pathspecs do."""
-    if not any(c in pattern for c in "*?["):
-        return re.compile(re.escape(pattern.rstrip("/")) + r"(?:/.*)?\Z")
-    parts: list[str] = []
-    for token in _TOKEN.findall(pattern):
-        if token == "/**/":
-            parts.append("/(?:.*/)?")
-        elif token == "**/":
-            parts.append("(?:.*/)?")
-        elif token == "/**":
-            parts.append("/.*")
-        elif token in ("*", "**"):
-            parts.append("[^/]*")
-        elif token == "?":
-            parts.append("[^/]")
-        elif token.startswith("[") and len(token) > 1:
-            body = token[1:-1]
-            negate = body.startswith("!")
-            body = body[1:] if negate else body
-            escaped = body.replace("\\", "\\\\").replace("^", "\\^")
-            parts.append(f"(?!/)[{'^' if negate else ''}{escaped}]")
-        else:
-            parts.append(re.escape(token))
-    return re.compile("".join(parts) + r"\Z")
 
 
 def parse_index(stdout: str) -> list[tuple[str, str]]:

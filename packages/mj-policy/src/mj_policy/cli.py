@@ -32,6 +32,7 @@ TABLE = LazyTable(
         "instructions": "mj_policy.importfacts",
         "adopt": "mj_policy.importwrite",
         "update": "mj_policy.update",
+        "receipt": "mj_policy.receipt",
         "rules": "mj_policy.rulestages",
         "rule": "mj_policy.rulestages",
         "vendor-status": "mj_policy.rulestages",
