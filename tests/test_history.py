@@ -100,7 +100,8 @@ def test_rotate_never_archives_the_active_tasks_start(layer_repo: Repo) -> None:
     assert layer_repo.mj("start", "first", "--scope", "lib").code == 0
     body = "# Objective\nOne.\n# Current State\nDone.\n# Next Action\nNone.\n"
     assert layer_repo.mj("handover", "--close", stdin=body).code == 0
-    assert layer_repo.mj("start", "second", "--scope", "lib").code == 0
+    second = ("start", "second", "--scope", "lib,.ai/repo/policy.yaml")  # it lowers the cap
+    assert layer_repo.mj(*second).code == 0
     for _ in range(3):
         assert layer_repo.mj("check", "--checkpoint").code == 0
     stored = (layer_repo.root / LEDGER).read_text().splitlines()

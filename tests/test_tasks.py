@@ -114,15 +114,20 @@ def test_scope_violation_staged_and_committed(layer_repo: Repo) -> None:
     assert "config/secret.example" in layer_repo.shell(reproduce(committed.out)[0]).out
 
 
-def test_the_layer_is_always_in_scope_a_projection_only_as_update_writes_it(
+def test_the_layer_is_in_scope_only_when_claimed_a_projection_only_as_update_writes_it(
     layer_repo: Repo,
 ) -> None:
     started(layer_repo, "lib")
-    layer_repo.write(".ai/repo/project/notes.md", "n\n")
+    layer_repo.write(".ai/repo/project/notes.md", "n\n")  # a record store: the plan's
+    layer_repo.write(".ai/repo/prompts/extra.md", "p\n")
     layer_repo.commit("layer edits")
     result = layer_repo.mj("check")
-    assert result.code == 0, result
-    assert "FAIL" not in result.out
+    assert result.code == 10 and "FAIL scope       .ai/repo/prompts/extra.md" in result.out
+    assert "the layer is in scope only for a claim naming it" in result.out, result
+    assert ".ai/repo/project/notes.md" not in result.out, result
+    layer_repo.git("rm", "-q", ".ai/repo/prompts/extra.md")
+    layer_repo.commit("taken back")
+    assert layer_repo.mj("check").code == 0
     assert layer_repo.mj("update").code == 0
     assert layer_repo.mj("check").code == 0
     layer_repo.write("CLAUDE.md", "c\n")
@@ -181,11 +186,12 @@ def test_record_from_another_worktree_is_reported_not_enforced(layer_repo: Repo)
 
 
 def test_checkpoint_age_warns_and_check_checkpoint_is_the_only_write(layer_repo: Repo) -> None:
-    started(layer_repo, "lib")
     profile = layer_repo.root / ".ai/repo/profiles/implementation.yaml"
     profile.write_text(
         re.sub(r"checkpoint_interval: \S+", "checkpoint_interval: 1s", profile.read_text())
     )
+    layer_repo.commit("a short interval")  # a task is judged by the profile as it started
+    started(layer_repo, "lib")
     record = layer_repo.root / STATE / "current.yaml"
     text = record.read_text()
     before = (layer_repo.root / STATE / "ledger.jsonl").read_bytes()

@@ -82,15 +82,16 @@ def test_a_moved_head_or_worktree_in_the_copy_changes_nothing(layer_repo: Repo) 
 
 
 def test_verification_the_policy_does_not_pin_does_not_count(layer_repo: Repo) -> None:
-    start(layer_repo)
-    layer_repo.write("lib/a.py", "x = 1\n")
-    assert layer_repo.mj("handover", stdin=FULL).code == 0
     edit(
         layer_repo,
         ".ai/repo/policy.yaml",
         "verification:\n",
         "verification:\n  commands:\n    - git --version\n  timeout: 30m\n",
     )
+    layer_repo.commit("pin the verification")  # the rules a task starts under
+    start(layer_repo)
+    layer_repo.write("lib/a.py", "x = 1\n")
+    assert layer_repo.mj("handover", stdin=FULL).code == 0
     before = ledger_bytes(layer_repo)
     cheat = layer_repo.mj("finish", "--outcome", "completed", "--verify-command", "true")
     assert cheat.code == 10 and "not a pinned verification command" in cheat.out, cheat
@@ -110,15 +111,16 @@ def test_verification_the_policy_does_not_pin_does_not_count(layer_repo: Repo) -
 
 
 def test_a_verification_that_outlives_its_timeout_fails(layer_repo: Repo) -> None:
-    start(layer_repo)
-    layer_repo.write("lib/a.py", "x = 1\n")
-    assert layer_repo.mj("handover", stdin=FULL).code == 0
     edit(
         layer_repo,
         ".ai/repo/policy.yaml",
         "verification:\n",
         "verification:\n  commands:\n    - sleep 30\n  timeout: 1s\n",
     )
+    layer_repo.commit("pin the verification")  # the rules a task starts under
+    start(layer_repo)
+    layer_repo.write("lib/a.py", "x = 1\n")
+    assert layer_repo.mj("handover", stdin=FULL).code == 0
     before = ledger_bytes(layer_repo)
     result = layer_repo.mj("finish", "--outcome", "completed")
     assert result.code == 10 and "timed out after 1s" in result.out, result

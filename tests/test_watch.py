@@ -125,8 +125,14 @@ def test_every_drift_category_is_found_and_reproduced(working: Repo, tmp_path: P
         "records": "worktrees/wt",
     }
     assert set(shows) <= set(found), found
-    # the hand-edited projection is outside the scope too: it is not as `update` writes it
-    assert sorted(f["subject"] for f in found["scope"]) == ["AGENTS.md", "outside.txt"]
+    # the hand-edited projection is outside the scope too: it is not as `update` writes it;
+    # so are the layer's files, which no claim of the task names
+    layer = [
+        ".ai/repo/policy.yaml",
+        ".ai/repo/profiles/implementation.yaml",
+        ".ai/repo/prompts/bad.md",
+    ]
+    assert sorted(f["subject"] for f in found["scope"]) == [*layer, "AGENTS.md", "outside.txt"]
     for category, text in shows.items():
         for finding in found[category]:
             _reproduces(repo, finding, finding["subject"] if category == "scope" else text)

@@ -53,6 +53,23 @@ def within(path: str, claim: str) -> bool:
     return path == claim or path.startswith(claim.rstrip("/") + "/")
 
 
+LAYER = ".ai"
+
+
+def claimed(path: str, claims: list[str]) -> bool:
+    """True when a claim contains `path`; a path of the layer (`.ai/`: the rules a task is
+    judged by, the shared records) only when the claim names the layer too (`.` does not)."""
+    layer = within(path, LAYER)
+    return any(within(path, c) and (not layer or within(c, LAYER)) for c in claims)
+
+
+def unclaimed_why(path: str) -> str:
+    """What an unclaimed path of the layer is, for a scope finding's message ('' elsewhere)."""
+    if not within(path, LAYER):
+        return ""
+    return "; the layer is in scope only for a claim naming it (start --scope .ai/…)"
+
+
 def overlaps(a: str, b: str) -> bool:
     """Two claims overlap when either contains the other on path boundaries."""
     return within(a, b) or within(b, a)

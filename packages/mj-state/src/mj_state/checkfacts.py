@@ -38,9 +38,15 @@ def fact(which: str, /, **fields: Any) -> Record:
 def gather(root: Path, mode: str = "check") -> Iterator[Record]:
     layer = load(root)
     situation = taskstate.read(layer)
+    record = situation.active_record()
+    altered: list[str] = []  # the rules' files changed since the task's start
+    if situation.active is not None:  # the task is judged by the rules as they stood then
+        from mj_state import startrules
+
+        rules = startrules.at_start(layer, situation.active.fields)
+        layer, altered = rules.layer, rules.changed
     yield Place.of(layer).fact()
     yield situation.fact()
-    record = situation.active_record()
     if record is not None:
         name = str(record["profile"])
         data = layer.profile(name).data
@@ -63,7 +69,7 @@ def gather(root: Path, mode: str = "check") -> Iterator[Record]:
         from mj_state import scope
 
         here = identity.from_where(root, *where)
-        touched = list(dict.fromkeys([*status, *changed]))
+        touched = list(dict.fromkeys([*status, *changed, *altered]))
         writes = scope.writes(layer, base or "", here.get("head"), status, changed)
         label = identity.label(root, record, here)
         yield fact("git", here=here, touched=touched, label=label, **writes)

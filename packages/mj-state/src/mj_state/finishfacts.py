@@ -2,7 +2,8 @@
 
 The task as the ledger records it and every fact of its contract (scope, state, the record's
 trust, blockers, the note — a handover's or `--note`'s, its text included —, the profile's
-extras); for `completed`, the verification is run here (it is a fact about the world: what
+extras), judged by the policy and profile as the task's head held them (`startrules`); for
+`completed`, the verification is run here (it is a fact about the world: what
 the pinned commands said of this tree). With no active task, why not, what in the copy
 contradicts the ledger, and (for `--check`) the commits after a finish no verification covered.
 """
@@ -53,8 +54,15 @@ def gather(root: Path, options: argparse.Namespace) -> Iterator[Record]:
         from mj_state import pushrange
 
         pushes = pushrange.from_stdin()
+    layer, altered = _at_start(layer, situation)
     facts = finishing.facts(
-        layer, task, outcome, check_only=check, situation=situation, pushes=pushes
+        layer,
+        task,
+        outcome,
+        check_only=check,
+        situation=situation,
+        pushes=pushes,
+        altered=altered,
     )
     if task.get("requires") and not check:
         from mj_core import git
@@ -72,6 +80,15 @@ def gather(root: Path, options: argparse.Namespace) -> Iterator[Record]:
         if outcome == "completed":
             facts.update(_verified(layer, task, options.verify_command))
     yield _fact(task=task, outcome=outcome, check=check, contract=facts, note_text=note_text)
+
+
+def _at_start(layer: Layer, situation: taskstate.Situation) -> tuple[Layer, list[str]]:
+    """The layer as the task's head held it, and the rules' files changed since."""
+    from mj_state import startrules
+
+    assert situation.active is not None  # the caller found an active task
+    rules = startrules.at_start(layer, situation.active.fields)
+    return rules.layer, rules.changed
 
 
 def _fact(**fields: Any) -> Record:

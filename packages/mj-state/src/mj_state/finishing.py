@@ -45,11 +45,14 @@ def facts(
     check_only: bool,
     situation: taskstate.Situation,
     pushes: list[tuple[str, str, str, str]] | None = None,
+    altered: list[str] | None = None,
 ) -> Record:
     """Scope, state and the record's trust always; blockers, note, decisions and profile only
     for a real finish. `task` is the task as the ledger records it. A finish judges the files
     the task touched (the working tree's and its commits'); `--check` the commits a push sends
-    (`pushes`: git's pre-push lines; None: by hand, the task's commits up to HEAD)."""
+    (`pushes`: git's pre-push lines; None: by hand, the task's commits up to HEAD). Either way
+    `altered`, the files of the rules it started under that changed since (`startrules`),
+    count as touched."""
     root = layer.root
     base = str(task["head"])
     if check_only:
@@ -61,6 +64,7 @@ def facts(
         touched = list(dict.fromkeys([*status, *changed]))  # what `scope.touched` gives
         writes = scope.writes(layer, base, here.get("head"), status, changed)
         pushed = None
+    touched = list(dict.fromkeys([*touched, *(altered or [])]))
     policy = layer.policy.data
     allowed = scope.always_allowed(policy)
     out: Record = {

@@ -10,6 +10,7 @@ import re
 import shlex
 
 from mj_core import clock
+from mj_core import paths
 from mj_core.errors import MissingArtifact
 from mj_core.findings import Finding
 
@@ -162,7 +163,8 @@ def scope_findings(
             "FAIL",
             "scope",
             path,
-            f"outside claimed scope ({shown}){_unlike(unlike.get(path))}",
+            f"outside claimed scope ({shown}){_unlike(unlike.get(path))}"
+            + paths.unclaimed_why(path),
             f"git status --porcelain -- {quoted}; git diff --name-only {head[:7]} HEAD -- {quoted}",
         )
     if not outside:

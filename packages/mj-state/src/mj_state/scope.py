@@ -1,10 +1,12 @@
 """Scope claims: normalised at `start`, compared on path boundaries with `mj_core.paths.within`.
 
 Touched files are what git says changed since the task's head: porcelain status (staged,
-unstaged, untracked) plus `git diff --name-only <base>..HEAD`. Paths under `.ai/` are always in
-scope, and so is every file a majordomus command wrote outside it exactly as it writes it
-(`mj_state.ownwrites`: a projection, a capture hook, an MCP configuration) — an edited one is
-not.
+unstaged, untracked) plus `git diff --name-only <base>..HEAD`. The records the tool keeps
+(`.ai/local/`, and the record stores under `.ai/repo/`: `RECORDS`) are always in scope, and so
+is every file a majordomus command wrote exactly as it writes it (`mj_state.ownwrites`: a
+projection, a capture hook, an MCP configuration) — an edited one is not. Any other path under
+`.ai/` (the policy, profiles and rules a task is judged by, and the rest of the canonical
+layer) is in scope only for a claim that names `.ai/` itself (`mj_core.paths.claimed`).
 """
 
 from __future__ import annotations
@@ -58,10 +60,24 @@ def touched_and_writes(layer: Layer, base_head: str) -> tuple[list[str], Record]
     )
 
 
+# The record stores the tool writes into (each judged by its own check: doctor, `adr check`,
+# `knowledge check`, `plan validate`, the ratchet's vouched baseline); the rest of `.ai/` —
+# the manifest, policy, profiles, rules, prompts, skills, providers, context documents — is
+# what a task is judged by, in scope only for a claim naming it.
+RECORDS = (
+    ".ai/local",
+    ".ai/repo/sessions",
+    ".ai/repo/adrs",
+    ".ai/repo/knowledge",
+    ".ai/repo/project",
+    ".ai/repo/ratchet-baseline.yaml",
+)
+
+
 def always_allowed(policy: dict[str, Any]) -> list[str]:
-    """`.ai`: the layer and this checkout's state. (A projection target is in scope only as
-    `update` writes it: `writes`.)"""
-    return [".ai"]
+    """The record stores of `.ai/` (`RECORDS`). (A projection target is in scope only as
+    `update` writes it: `writes`; the rest of `.ai/` only when claimed.)"""
+    return list(RECORDS)
 
 
 def writes(layer: Layer, base: str, head: str | None, status: list[str],
@@ -83,6 +99,4 @@ def outside(
     """The touched paths no claim, no always-allowed path and no own write contains."""
     claims = [*scope, *allowed]
     mine = set(own)
-    return [
-        p for p in touched_paths if p not in mine and not any(paths.within(p, c) for c in claims)
-    ]
+    return [p for p in touched_paths if p not in mine and not paths.claimed(p, claims)]

@@ -177,6 +177,8 @@ def begin(
     archived = None
     if previous is not None:
         archived = layer.relative(tasks.archive(layer, previous, stray=situation.own is None))
+    from mj_state import startrules
+
     payload = {
         "task": text,
         "profile": name,
@@ -185,6 +187,7 @@ def begin(
         "worktree_id": where["worktree_id"],
         "working_tree": where["working_tree"],
         **(promised or {}),
+        "rules": startrules.record(layer, str(where["head"]), name),
     }
     if claim is not None:
         payload["claim"] = claim

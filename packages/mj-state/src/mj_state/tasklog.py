@@ -108,8 +108,9 @@ def _started(value: Record, number: int) -> Task:
         "branch": value.get("branch"),
         "head": value.get("head"),
     }
-    for key in ("task", "worktree_id", "working_tree", "requires", "issue"):
-        if key in value:  # written by every start since the chain (the last two when given)
+    for key in ("task", "worktree_id", "working_tree", "requires", "issue", "rules"):
+        if key in value:  # written by every start since the chain (`requires`, `issue` when
+            # given; `rules`, the object ids of the rules at the head, since it was recorded)
             fields[key] = value[key]
     return Task(fields, number)
 

@@ -69,7 +69,8 @@ def _scope(f: Facts) -> tuple[bool, str, str]:
         unlike = [str(path) for path, _ in f.get("unlike") or [] if path in outside]
         stale = f"; {', '.join(unlike[:3])} not as majordomus writes it" if unlike else ""
         where = f" (in {pushed['what']})" if pushed else ""
-        return False, f"{shown}{where} — outside claimed scope ({claims}){stale}", repro
+        layer = next((paths.unclaimed_why(p) for p in outside if paths.unclaimed_why(p)), "")
+        return False, f"{shown}{where} — outside claimed scope ({claims}){stale}{layer}", repro
     own = len(f.get("own") or [])
     mine = f" ({own} written by majordomus as it writes them)" if own else ""
     where = f" in {pushed['what']}" if pushed else ""
@@ -80,11 +81,7 @@ def outside_scope(f: Facts) -> list[str]:
     """The touched paths no claim, no always-allowed path and no own write of the tool holds."""
     claims_and_allowed = [*f["scope"], *(f.get("allowed") or [])]
     own = set(f.get("own") or [])
-    return [
-        p
-        for p in f["touched"]
-        if p not in own and not any(paths.within(p, c) for c in claims_and_allowed)
-    ]
+    return [p for p in f["touched"] if p not in own and not paths.claimed(p, claims_and_allowed)]
 
 
 def _verification(f: Facts) -> tuple[bool, str, str]:

@@ -55,6 +55,7 @@ def findings(told: Record) -> Iterator[Finding]:
             "WARN", CATEGORY, DECLARATION, "absent: no metric is ratcheted (the secret scan runs)"
         )
     yield from _vouched(baseline, told.get("recorded"))
+    yield from _altered(told.get("altered"))
     for metric in told.get("metrics") or []:
         yield _judged(metric, baseline)
     for hit in told.get("secrets") or []:
@@ -85,6 +86,25 @@ def _vouched(baseline: dict[str, int] | None, recorded: Record | None) -> Iterat
         )
         reproduce = f"git diff -- {BASELINE}; sed -n '{recorded['line']}p' {LEDGER}"
         yield Finding("FAIL", CATEGORY, BASELINE, message, reproduce)
+
+
+def _altered(altered: Record | None) -> Iterator[Finding]:
+    """Each file of the rules the active task started under that changed since, unless the
+    task's claims name it: the metrics are counted as the task's head declared them."""
+    from mj_core import paths
+
+    if altered is None:
+        return
+    for path in altered.get("paths") or []:
+        if not paths.claimed(path, list(altered["scope"])):
+            message = (
+                "changed since the active task started, and no claim names it — the metrics "
+                "are counted as the task's start declared them"
+            )
+            base = str(altered.get("base") or "HEAD")[:12]
+            yield Finding(
+                "FAIL", CATEGORY, path, message, f"git diff {base} -- {shlex.quote(path)}"
+            )
 
 
 def _judged(metric: Record, baseline: dict[str, int] | None) -> Finding:

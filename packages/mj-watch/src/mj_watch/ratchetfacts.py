@@ -1,13 +1,15 @@
 """`mj-watch facts --for ratchet`: each declared metric counted now, the accepted counts, and
 every secret-shaped string in the tracked tree, as one `ratchet` fact.
 
-The declaration (`.ai/repo/ratchet.yaml`) and the baseline (`.ai/repo/ratchet-baseline.yaml`)
-are read strictly (unknown keys and wrong types are 10, naming file, line and key). A
-`command` metric is its argument vector run without a shell in the repository root, with a
-deadline; its stdout must be one integer. A `lines-containing` metric counts the lines of
-tracked files (under `under`, when given) that contain `text`. The secret scan reads every
-tracked file once, with the builtin counts, and keeps where a credential is and its kind,
-never the value (`mj_watch.secretscan`, the one detector of `mj_core.credentials`).
+The declaration (`.ai/repo/ratchet.yaml`; with an active task, as the task's head held it, and
+whether it or the rules changed since: `altered`) and the baseline
+(`.ai/repo/ratchet-baseline.yaml`) are read strictly (unknown keys and wrong types are 10,
+naming file, line and key). A `command` metric is its argument vector run without a shell in
+the repository root, with a deadline; its stdout must be one integer. A `lines-containing`
+metric counts the lines of tracked files (under `under`, when given) that contain `text`. The
+secret scan reads every tracked file once, with the builtin counts, and keeps where a
+credential is and its kind, never the value (`mj_watch.secretscan`, the one detector of
+`mj_core.credentials`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from mj_policy.layer import Layer
+
     Record = dict[str, Any]
 
 DECLARATION = ".ai/repo/ratchet.yaml"
@@ -35,7 +39,11 @@ LARGEST = 4 << 20  # a tracked file larger than this is not read (a build artefa
 
 
 def gather(root: Path) -> Iterator[Record]:
-    metrics = _declared(root)
+    from mj_policy.layer import load
+
+    layer = load(root)
+    then, altered = _at_start(layer)
+    metrics = _declared(root, then)
     baseline = _baseline(root)
     tracked = git.ls_files(root)
     builtin = [m for m in metrics if "builtin" in m]
@@ -50,21 +58,40 @@ def gather(root: Path) -> Iterator[Record]:
     yield {
         "kind": "fact",
         "fact": "ratchet",
-        "declared": (root / DECLARATION).is_file(),
+        "declared": (root / DECLARATION).is_file() if then is None else then[0] is not None,
         "metrics": measured,
         "baseline": baseline,
-        "recorded": _recorded(root),
+        "recorded": _recorded(layer),
         "secrets": secrets,
+        "altered": altered,
     }
 
 
-def _recorded(root: Path) -> Record | None:
+def _at_start(layer: Layer) -> tuple[tuple[str | None] | None, Record | None]:
+    """With an active task: the declaration as the task's head held it (a 1-tuple, None inside
+    when absent there), and `{"paths", "scope", "base"}` of the rules' files changed since its start
+    (`mj_state.startrules`); without one, (None, None): the working tree's declaration."""
+    from mj_state import startrules
+    from mj_state import taskstate
+
+    active = taskstate.read_task(layer).active
+    if active is None:
+        return None, None
+    rules = startrules.at_start(layer, active.fields, extra=(DECLARATION,))
+    scope = [str(claim) for claim in active.fields.get("scope") or []]
+    return (rules.texts.get(DECLARATION),), {
+        "paths": rules.changed,
+        "scope": scope,
+        "base": str(active.fields.get("head") or ""),
+    }
+
+
+def _recorded(layer: Layer) -> Record | None:
     """The counts the newest `ratchet.updated` line of this checkout's ledger records, with its
     line number: what `ratchet update` last wrote here (None when it never ran here)."""
-    from mj_policy.layer import load
     from mj_state import ledger
 
-    for number, raw, _ in ledger.newest_first(ledger.path(load(root).state)):
+    for number, raw, _ in ledger.newest_first(ledger.path(layer.state)):
         if b"ratchet.updated" not in raw:
             continue
         value = ledger.parse_line(number, raw).record
@@ -74,10 +101,18 @@ def _recorded(root: Path) -> Record | None:
     return None
 
 
-def _declared(root: Path) -> list[Record]:
-    if not (root / DECLARATION).is_file():
+def _declared(root: Path, then: tuple[str | None] | None) -> list[Record]:
+    """The declared metrics: the working tree's, or (`then`) the text the task started under."""
+    if then is not None:
+        if then[0] is None:
+            return []
+        doc = yamlstrict.parse(then[0], DECLARATION)
+        if doc.data is None:
+            raise ContractUnmet(f"{DECLARATION}:1:1: empty — this file needs content")
+    elif not (root / DECLARATION).is_file():
         return []
-    doc = yamlstrict.load_file(root / DECLARATION, DECLARATION)
+    else:
+        doc = yamlstrict.load_file(root / DECLARATION, DECLARATION)
     _valid(doc, "ratchet")
     metrics: list[Record] = list(doc.data["metrics"] or [])
     seen: set[str] = set()
