@@ -10,7 +10,8 @@ repository, pointed at a recording model server on 127.0.0.1 (../shared/testing/
   `extra("copilot")`, GitHub Copilot CLI in its offline mode.
 - `Recorder` is the model server: each request's path and JSON body is kept; the answer is the
   minimal reply in the client's wire format — or one scripted tool call first (Claude Code's
-  Read, `read=`; a chat-completions call, `call=`), so a test can make the client touch a file.
+  Read, `read=`; a chat-completions call, `call=`), so a test can make the client touch a file,
+  or, for Claude Code, a script of tool calls and turn ends (`script=`), one a request.
 - `run_claude`, `run_codex`, `run_gemini`, `run_qwen`, `run_copilot` run one client in a
   repository, HOME in the test's temporary directory, under a timeout; only 127.0.0.1 is
   contacted.
@@ -141,11 +142,20 @@ class Recorder:
     """A model server on 127.0.0.1 that keeps every request it is sent."""
 
     def __init__(
-        self, *, read: str | None = None, call: tuple[str, dict[str, Any]] | None = None
+        self,
+        *,
+        read: str | None = None,
+        call: tuple[str, dict[str, Any]] | None = None,
+        script: list[tuple[str, dict[str, Any]] | None] | None = None,
     ) -> None:
         self.requests: list[dict[str, Any]] = []
         self.read = read  # Claude Code: answer a request without a tool result with Read(read)
         self.call = call  # chat completions: answer one without a tool result with this call
+        # Claude Code: each request of the main loop (one that offers tools) is answered with
+        # the script's next step — a tool call (name, input), or None for a turn that ends in
+        # text; once the script is spent, text
+        self.script = list(script) if script is not None else None
+        self.steps = 0
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -202,11 +212,22 @@ class Recorder:
             return _gemini(path)
         if "/responses" in path:
             return _responses()
+        if "/messages" in path and self.script is not None:
+            return _anthropic(body, None, self._step(body))
         if "/messages" in path:
             return _anthropic(body, self.read)
         if "/chat/completions" in path:
             return _chat(body, self.call)
         return "application/json", b"{}"
+
+    def _step(self, body: dict[str, Any]) -> tuple[str, dict[str, Any], str] | None:
+        """The script's next tool call for a request that offers tools (None: text)."""
+        with self._lock:
+            if not body.get("tools") or not self.script:
+                return None
+            step = self.script.pop(0)
+            self.steps += 1
+            return None if step is None else (step[0], step[1], f"toolu_{self.steps:02d}")
 
 
 def _chat(body: dict[str, Any], call: tuple[str, dict[str, Any]] | None) -> tuple[str, bytes]:
@@ -296,15 +317,15 @@ def _has_tool_result(body: dict[str, Any]) -> bool:
     return False
 
 
-def _anthropic(body: dict[str, Any], read: str | None) -> tuple[str, bytes]:
+def _anthropic(
+    body: dict[str, Any], read: str | None, step: tuple[str, dict[str, Any], str] | None = None
+) -> tuple[str, bytes]:
     usage = {"input_tokens": 1, "output_tokens": 1}
     if read and body.get("tools") and not _has_tool_result(body):
-        block: dict[str, Any] = {
-            "type": "tool_use",
-            "id": "toolu_01",
-            "name": "Read",
-            "input": {"file_path": read},
-        }
+        step = ("Read", {"file_path": read}, "toolu_01")
+    if step is not None:
+        block: dict[str, Any] = {"type": "tool_use", "id": step[2], "name": step[0]}
+        block["input"] = step[1]
         stop = "tool_use"
     else:
         block, stop = {"type": "text", "text": "ok"}, "end_turn"
@@ -370,8 +391,10 @@ def run_claude(
     prompt: str = "hello",
     *,
     more: dict[str, str] | None = None,
+    tools: str = "Read",
 ) -> subprocess.CompletedProcess[str]:
-    """Claude Code in `repo`; `more` adds to its environment (a client's own knob)."""
+    """Claude Code in `repo`; `more` adds to its environment (a client's own knob), `tools`
+    are the tools it may run without asking (`--allowedTools`)."""
     env = _env(
         home,
         {
@@ -383,7 +406,7 @@ def run_claude(
             **(more or {}),
         },
     )
-    argv = [binary(prefix, "claude"), "-p", prompt, "--allowedTools", "Read"]
+    argv = [binary(prefix, "claude"), "-p", prompt, "--allowedTools", tools]
     return _run(argv, repo, env)
 
 

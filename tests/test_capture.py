@@ -55,6 +55,7 @@ def test_install_writes_shims_and_settings_and_never_overwrites(layer_repo: Repo
         "majordomus-pre-compact",
         "majordomus-session-end",
         "majordomus-session-start",
+        "majordomus-tool",
     ]
     assert all(stat.S_IMODE((hooks / n).stat().st_mode) == 0o755 for n in names)
     settings = json.loads((layer_repo.root / ".claude/settings.json").read_text())
@@ -63,7 +64,9 @@ def test_install_writes_shims_and_settings_and_never_overwrites(layer_repo: Repo
         "UserPromptSubmit",
         "PreCompact",
         "SessionEnd",
+        "PreToolUse",
     }
+    assert settings["hooks"]["PreToolUse"][0]["matcher"] == "Edit|Write|MultiEdit|NotebookEdit|Bash"
     again = layer_repo.mj("capture", "install")
     assert again.code == 0 and "wrote" not in again.out
     (layer_repo.root / ".claude/settings.json").write_text('{"model": "x"}\n')

@@ -110,3 +110,27 @@ def test_the_hook_path_reads_the_mirror_and_never_imports_the_remote(
         assert code in (0, 10, 11), (argv, code)
         assert "mj_state.mirror" in names or argv in (("finish", "--check"), ("context",)), argv
         assert not {n for n in names if n.split(".")[:2] == ["mj_state", "remote"]}, argv
+
+
+# the tool hook runs before every tool call of a worker: beyond the heavy modules, it builds no
+# parser, reads no declaration, opens no YAML and does not load `pathlib`
+TOOL_HOOK_NEVER = {"argparse", "pathlib", "mj_core.declare", "mj_core.yamlfast", "mj_policy.layer"}
+
+
+@pytest.mark.parametrize("tool", ["Edit", "Bash"])
+def test_the_tool_hook_imports_only_its_judgement(busy: Repo, tool: str) -> None:
+    import json
+
+    args = {"file_path": str(busy.root / "lib/b.py")} if tool == "Edit" else {"command": "ls"}
+    body = {"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": args,
+            "cwd": str(busy.root)}  # fmt: skip
+    env = {**busy.env, "PYTHONPROFILEIMPORTTIME": "1"}
+    saved, busy.env = busy.env, env
+    try:
+        result = busy.run("capture", "tool", "--provider", "claude-code", stdin=json.dumps(body))
+    finally:
+        busy.env = saved
+    names = set(IMPORTED.findall(result.err))
+    assert result.code == 0 and result.out == "", result  # in scope: nothing to say
+    assert "mj_watch.tooljudge" in names or tool == "Bash", sorted(names)
+    assert not names & (HEAVY | STAMPS | TOOL_HOOK_NEVER), sorted(names & (HEAVY | TOOL_HOOK_NEVER))

@@ -245,6 +245,10 @@ def main(argv: list[str] | None = None) -> int:
 
             timing.emit(sys.stderr, as_json="--json" in args)
         return code
+    if args[:2] == ["capture", "tool"] and not _asks_help(args):  # before every tool call
+        from majordomus import toolhookcli
+
+        return toolhookcli.main(args[2:], sys.stdout, sys.stderr)
     from mj_core import timing
     from mj_core.funnel import guard
 

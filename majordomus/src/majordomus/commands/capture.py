@@ -1,5 +1,5 @@
-"""`majordomus capture install|status|prompt|session|acknowledge|render|reconcile|prune`:
-provider lifecycle hooks, and the upkeep of the prompt archive and failure log they fill.
+"""`majordomus capture install|status|prompt|session|tool|stop|acknowledge|render|reconcile|
+prune`: provider hooks, and the upkeep of the prompt archive and failure log they fill.
 
 `prompt` and `session` are what the installed shims run, with the provider's JSON payload on
 stdin. They are inert on failure: whatever goes wrong is one line in
@@ -76,6 +76,12 @@ def run(options: argparse.Namespace, inv: Invocation) -> int:
         return _install(options, inv)
     if action == "status":
         return _status(options, inv)
+    if action == "tool":  # the fast path (`toolhookcli`) for the forms the dispatcher parsed
+        from majordomus import toolhookcli
+
+        where = ["--repo", str(inv.root())] if options.repo else []
+        argv = ["--provider", options.provider or "claude-code", *where]
+        return toolhookcli.main(argv, inv.stdout, inv.stderr, inv.stdin)
     return _hook(action, options, inv)
 
 

@@ -22,6 +22,11 @@ def _directory() -> str:
     return os.path.join(os.path.dirname(os.path.realpath(__file__)), "share")
 
 
+def directory() -> str:
+    """The share directory as a string (what a start-up path reads without `pathlib`)."""
+    return _directory()
+
+
 @cache
 def root() -> Path:
     """The share directory (in a wheel: `mj_core/share`; in a checkout: a link to `share/`)."""

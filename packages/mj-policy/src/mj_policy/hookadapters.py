@@ -18,52 +18,22 @@ from pathlib import Path
 
 from mj_core.errors import Refused
 
+from mj_policy.hooksettings import entries
+from mj_policy.hooksettings import named as _named
+from mj_policy.hooksettings import settings_of as _settings
+from mj_policy.hooksettings import settings_text
+from mj_policy.hooktable import ADAPTERS
+from mj_policy.hooktable import MARKER
+from mj_policy.hooktable import UNSUPPORTED
+
+__all__ = ["ADAPTERS", "MARKER", "UNSUPPORTED", "entries", "settings_text"]
+
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
     Record = dict[str, Any]
-
-MARKER = "# majordomus capture shim"
-# provider → its adapter: the settings file, the shims' directory, event → (shim, arguments)
-ADAPTERS: dict[str, Record] = {
-    "claude-code": {
-        "settings": ".claude/settings.json",
-        "hooks": ".claude/hooks",
-        "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/{shim}',
-        "events": {
-            "SessionStart": ("majordomus-session-start", "session --event start"),
-            "UserPromptSubmit": ("majordomus-capture", "prompt"),
-            "PreCompact": ("majordomus-pre-compact", "session --event compact"),
-            "SessionEnd": ("majordomus-session-end", "session --event end"),
-        },
-        "briefing": "text",  # a SessionStart hook's stdout is added to the model's context
-    },
-    # Gemini CLI 0.61 (its bundle/docs/hooks/reference.md): the same `hooks` shape in
-    # .gemini/settings.json; SessionStart answers JSON whose additionalContext reaches the model
-    "gemini": {
-        "settings": ".gemini/settings.json",
-        "hooks": ".gemini/hooks",
-        "command": '"$GEMINI_PROJECT_DIR"/.gemini/hooks/{shim}',
-        "events": {
-            "SessionStart": ("majordomus-session-start", "session --event start"),
-            "BeforeAgent": ("majordomus-capture", "prompt"),
-            "PreCompress": ("majordomus-pre-compress", "session --event compact"),
-            "SessionEnd": ("majordomus-session-end", "session --event end"),
-        },
-        "briefing": "additional-context",
-    },
-}
-# providers without an adapter here, and what their installed clients were found to offer
-UNSUPPORTED = {
-    "codex": (
-        "no adapter in this majordomus; Codex CLI 0.171 carries a hooks engine (hooks.json, "
-        "sessionStart, sessionEnd, preCompact events, trust-gated project hooks) but documents "
-        "no configuration in its package, so nothing is wired"
-    ),
-}
-
 
 PROGRAM = "majordomus="  # the shim's line naming the executable it runs
 ASK_PATH = '"$(command -v majordomus || echo "majordomus (not on PATH)")"'
@@ -112,47 +82,6 @@ def program_of(text: str) -> str | None:
                 return None
             return words[0] if len(words) == 1 else None
     return None
-
-
-def entries(provider: str) -> Record:
-    """The settings' `hooks` mapping the adapter needs."""
-    adapter = ADAPTERS[provider]
-    out: Record = {}
-    for event, (shim, _) in adapter["events"].items():
-        command = adapter["command"].format(shim=shim)
-        out[event] = [{"hooks": [{"type": "command", "command": command}]}]
-    return out
-
-
-def settings_text(provider: str) -> str:
-    """The settings file `install` writes where there is none: the adapter's entries alone."""
-    return json.dumps({"hooks": entries(provider)}, indent=2) + "\n"
-
-
-def _settings(root: Path, provider: str) -> Record | None:
-    path = root / ADAPTERS[provider]["settings"]
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        raise Refused(f"{ADAPTERS[provider]['settings']}: not readable JSON ({exc})") from None
-    return value if isinstance(value, dict) else {}
-
-
-def _named(settings: Record | None, provider: str) -> list[str]:
-    """The events whose entry the settings carry."""
-    if settings is None or not isinstance(settings.get("hooks"), dict):
-        return []
-    wanted = entries(provider)
-    found = []
-    for event, groups in wanted.items():
-        command = groups[0]["hooks"][0]["command"]
-        have = settings["hooks"].get(event)
-        text = json.dumps(have) if have is not None else ""
-        if json.dumps(command) in text:
-            found.append(event)
-    return found
 
 
 def install(root: Path, provider: str, program: str | None) -> Record:
@@ -207,11 +136,25 @@ def state(root: Path, provider: str) -> tuple[str, str]:
     if len(named) < total or len(shims) < total:
         why = f"{len(shims)} of {total} shims, {len(named)} of {total} settings entries"
         return "named", why
+    stale = [s for e, (s, _) in adapter["events"].items() if not _calls(root, provider, e)]
+    if stale:
+        why = f"{adapter['hooks']}/{stale[0]} does not run the command its event needs; "
+        return "named", why + "`majordomus capture install` writes it"
     gone = [p for p in programs(root, provider) if not _runnable(p)]
     if gone:
         why = f"the shims run {gone[0]}, which does not exist; `majordomus capture install` "
         return "named", why + "writes them for the majordomus it runs as"
     return "wired", f"{total} shims and their entries in {adapter['settings']}"
+
+
+def _calls(root: Path, provider: str, event: str) -> bool:
+    """Whether the event's shim runs `majordomus capture <its arguments> --provider <it>`."""
+    shim, args = ADAPTERS[provider]["events"][event]
+    try:
+        text = (root / ADAPTERS[provider]["hooks"] / shim).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return f'  exec "$majordomus" capture {args} --provider {provider}\n' in text
 
 
 def programs(root: Path, provider: str) -> list[str]:

@@ -12,12 +12,14 @@ moving or re-cloning the repository, and it still tells one linked worktree from
 
 from __future__ import annotations
 
-import os
-from functools import cache
 from pathlib import Path
 
 from mj_core import git
 from mj_core import gitwhere
+
+from mj_state.worktreeid import worktree_id
+
+__all__ = ["worktree_id"]  # where the callers have always found it
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -64,32 +66,6 @@ def from_where(root: Path, common: Path, head: str | None, branch: str | None) -
         "branch": branch or "DETACHED",
         "head": head or "",
     }
-
-
-@cache
-def worktree_id(root: Path, common: Path | None = None) -> str:
-    """`.` for the main worktree, `worktrees/<name>` for a linked one (read from `.git`).
-
-    The worktree's `.git` is the git directory itself (main worktree) or a file naming it
-    (`gitdir: …`, linked worktree or submodule); a linked worktree's directory names the common
-    directory in its `commondir` file. No git process is needed.
-    """
-    dotgit = root / ".git"
-    if dotgit.is_dir():
-        return "."
-    try:
-        text = dotgit.read_text(encoding="utf-8", errors="surrogateescape")
-    except OSError:
-        return "."
-    named = text.strip().removeprefix("gitdir:").strip()
-    gitdir = Path(named) if os.path.isabs(named) else root / named
-    try:
-        pointer = (gitdir / "commondir").read_text(encoding="utf-8", errors="surrogateescape")
-        base = gitdir / pointer.strip()
-    except OSError:
-        base = common if common is not None else gitdir
-    relative = os.path.relpath(os.path.realpath(gitdir), os.path.realpath(base))
-    return "." if relative in (".", "") else Path(relative).as_posix()
 
 
 def same_checkout(record: dict[str, Any], here: dict[str, Any]) -> bool:

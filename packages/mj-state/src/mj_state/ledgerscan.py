@@ -11,6 +11,7 @@ from mj_core import jsonl
 from mj_core import linehash
 
 from mj_state import chain
+from mj_state import tasktail
 from mj_state.ledgerread import Event
 from mj_state.ledgerread import Line
 from mj_state.ledgerread import contents
@@ -166,39 +167,17 @@ def task_scan(ledger: Path) -> Scan:
 
 def task_rows(ledger: Path) -> list[tuple[int, Any]]:
     """(line number, value) of the only lines `tasklog.derive` can take the newest task from:
-    the newest `task.started` line and every later line that names its id. Derived from these,
-    the task is what `task_scan`'s lines give, read from a few lines instead of every line of
-    the tail (`start` asks no more); no line is judged and no link is checked here.
+    the newest `task.started` line and every later line that names its id (`tasktail.rows`,
+    each line read by `parse_line`). Derived from these, the task is what `task_scan`'s lines
+    give, read from a few lines instead of every line of the tail (`start` asks no more); no
+    line is judged and no link is checked here. Where an escape could spell the event or the
+    id, the whole tail is read by `task_scan`."""
+    found = tasktail.rows(contents(ledger), _record)
+    return _derive_rows(task_scan(ledger)) if found is None else found
 
-    With no backslash after the start, every JSON string is spelled as it reads, so a line
-    that is a `task.started` holds those bytes and a line for the task holds its id; a
-    backslash (an escape could spell either) or an id that is not a string sends the whole
-    tail to `task_scan`."""
-    data = contents(ledger)
-    start, value = _newest_start(data)
-    if start < 0:
-        return [] if data.find(b"\\") == -1 else _derive_rows(task_scan(ledger))
-    task = value.get("task_id")
-    stop = data.find(b"\n", start)
-    stop = len(data) if stop == -1 else stop + 1
-    if type(task) is not str or not task or data.find(b"\\", stop) != -1:
-        return _derive_rows(task_scan(ledger))
-    first = data.count(b"\n", 0, start) + 1
-    rows: list[tuple[int, Any]] = [(first, value)]
-    needle = task.encode()
-    number, line_start = first + 1, stop  # the line that begins at `line_start`
-    at = data.find(needle, stop)
-    while at != -1:
-        number += data.count(b"\n", line_start, at)
-        line_start = data.rfind(b"\n", 0, at) + 1
-        end = data.find(b"\n", at)
-        raw = data[line_start : len(data) if end == -1 else end + 1]
-        rows.append((number, parse_line(number, raw).record))
-        if end == -1:
-            break
-        line_start, number = end + 1, number + 1
-        at = data.find(needle, line_start)
-    return rows
+
+def _record(number: int, raw: bytes) -> Any:
+    return parse_line(number, raw).record
 
 
 def _derive_rows(found: Scan) -> list[tuple[int, Any]]:
@@ -215,20 +194,7 @@ def _tip_then_data(ledger: Path) -> tuple[bytes | None, bytes]:
 
 
 def _newest_start(data: bytes) -> tuple[int, Any]:
-    """(offset, value) of the newest line whose own event is `task.started`, however its
-    blanks are spelled; (-1, None) when there is none. The bytes can appear nested in a line,
-    so each candidate line is parsed to be sure."""
-    end = len(data)
-    while True:
-        found = data.rfind(b"task.started", 0, end)
-        if found == -1:
-            return -1, None
-        start = data.rfind(b"\n", 0, found) + 1
-        stop = data.find(b"\n", found)
-        value = parse_line(0, data[start : len(data) if stop == -1 else stop + 1]).record
-        if type(value) is dict and value.get("event") == "task.started":
-            return start, value
-        end = start
+    return tasktail.newest_start(data, _record)
 
 
 def _maybe(line: bytes) -> object:

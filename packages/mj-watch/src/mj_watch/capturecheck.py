@@ -46,6 +46,22 @@ def capture_programs(facts: Facts) -> Iterator[Finding]:
             yield Finding("WARN", "capture", f"{provider} shims", said, reproduce=again)
 
 
+def capture_wiring(facts: Facts) -> Iterator[Finding]:
+    """Each adapter `capture install` began: OK when every hook is wired (the tool hook's
+    settings entry runs its shim for every tool that writes, and each shim runs
+    `majordomus capture <its hook> --provider <it>`), else a WARN naming the hole; an
+    enforcement entry `provider-hook:` FAILs on it (`mj_watch.wiring`)."""
+    seen = facts.facts.get("capture")
+    for provider, found in ((seen or {}).get("providers") or {}).items():
+        state, why = str(found.get("state")), str(found.get("why"))
+        if state in ("wired", "verified"):
+            yield Finding("OK", "capture", f"{provider} hooks", f"{provider}: {state}: {why}")
+        elif state == "named":
+            again = f"majordomus capture install --provider {provider}"
+            said = f"{provider}: only partly wired ({why}) — `{again}` writes what is missing"
+            yield Finding("WARN", "capture", f"{provider} hooks", said, reproduce=again)
+
+
 def shim_program(found: dict[str, object], own: object) -> str | None:
     """Why the adapter's shims run the wrong program (None when they run this one, or it cannot
     be told)."""

@@ -16,6 +16,7 @@ from mj_core.stage import Stage
 from mj_watch import vendorcheck
 from mj_watch.capturecheck import capture_failures
 from mj_watch.capturecheck import capture_programs
+from mj_watch.capturecheck import capture_wiring
 from mj_watch.context_budget import context_budget
 from mj_watch.contextcheck import context_integrity
 from mj_watch.contextcheck import prompt_integrity
@@ -89,6 +90,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     (None, ratchet_doctrine),
     (None, capture_failures),
     (None, capture_programs),
+    (None, capture_wiring),
     (None, declaration_integrity),
     (None, mcp_wiring),
     (None, plan_integrity),

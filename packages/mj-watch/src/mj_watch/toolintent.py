@@ -1,0 +1,82 @@
+"""What a client's tool call asks to write, read from its hook payload alone (pure).
+
+The provider's table (`share/providers.yaml`, `hooks.tool`) names the tools that write a file
+(and the key of the path in `tool_input`) and the tools that run a shell command (and the key
+of the command, and of its directory when the tool takes one). A tool in neither is not a
+write: it goes through unjudged, whatever its name. A payload that is not an object, a tool
+name that is not a string, a writing tool whose path is not a non-empty string: these cannot
+be judged (`Unjudged`), and the hook lets the call through and says so (CLI-REFERENCE
+Decision 21).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from mj_watch.shverbs import Target
+
+
+class Unjudged(Exception):
+    """The payload does not say what the call would write."""
+
+
+class Intent:
+    """The tool called, the directory its paths are relative to, and what it would write."""
+
+    __slots__ = ("cwd", "edits", "targets", "tool")
+
+    def __init__(self, tool: str, cwd: str | None, targets: list[Target]) -> None:
+        self.tool = tool
+        self.cwd = cwd  # the client's working directory (None: not in the payload)
+        self.targets = targets
+        self.edits: Any = None  # a file tool's input: what the file would hold after it
+
+
+def intent(table: dict[str, Any], payload: object) -> Intent | None:
+    """The write the call asks for; None for a call that writes no file."""
+    if type(payload) is not dict:
+        raise Unjudged("the payload is not a JSON object")
+    tool = payload.get("tool_name")
+    if type(tool) is not str:
+        raise Unjudged("the payload names no tool (tool_name is not a string)")
+    writes, shell = table.get("writes") or {}, table.get("shell") or {}
+    if tool not in writes and tool not in shell:
+        return None
+    args = payload.get("tool_input")
+    if type(args) is not dict:
+        raise Unjudged(f"{_shown(tool)}: tool_input is not an object")
+    cwd = payload.get("cwd")
+    cwd = cwd if type(cwd) is str and cwd else None
+    if tool in writes:
+        path = args.get(writes[tool])
+        if type(path) is not str or not path:
+            raise Unjudged(f"{_shown(tool)}: {writes[tool]} is not a path")
+        found = Intent(tool, cwd, [(path, ".", tool, None)])
+        found.edits = args
+        return found
+    return _shell(table, tool, args, cwd)
+
+
+def _shell(table: dict[str, Any], tool: str, args: dict[str, Any], cwd: str | None) -> Intent:
+    from mj_watch import shwrites
+
+    command = args.get(shell_key := table["shell"][tool])
+    if type(command) is not str:
+        raise Unjudged(f"{_shown(tool)}: {shell_key} is not a command")
+    where = args.get(table.get("shell_dir") or "")
+    targets = shwrites.targets(command)
+    if type(where) is str and where:
+        targets = [(p, _under(where, d), v, i) for p, d, v, i in targets]
+    return Intent(tool, cwd, targets)
+
+
+def _under(where: str, shell_cwd: str | None) -> str | None:
+    import posixpath
+
+    return None if shell_cwd is None else posixpath.join(where, shell_cwd)
+
+
+def _shown(tool: str) -> str:
+    return tool if tool.isprintable() and len(tool) <= 80 else repr(tool[:80])

@@ -1,0 +1,69 @@
+"""Enforcement at the moment of action, with the real clients (REAL-CLIENTS.md): the model
+server is scripted to answer with tool calls, the client runs them through the hooks
+`capture install` wired, and what reached the disk and the model's next request is read back.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import realclients
+from conftest import Repo
+
+
+@pytest.fixture(scope="session")
+def prefix() -> Path:
+    return realclients.clients()
+
+
+def tool_results(server: realclients.Recorder) -> list[str]:
+    """The text of every tool result the client sent the model, in order, each once."""
+    seen: dict[str, str] = {}
+    for request in server.requests:
+        for message in request["body"].get("messages") or []:
+            content = message.get("content")
+            for block in content if isinstance(content, list) else []:
+                if isinstance(block, dict) and block.get("type") == "tool_result":
+                    seen.setdefault(str(block.get("tool_use_id")), json.dumps(block))
+    return list(seen.values())
+
+
+def events(repo: Repo, name: str) -> list[dict[str, object]]:
+    path = repo.root / ".ai/local/state/ledger.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [row for row in rows if row.get("event") == name]
+
+
+def test_claude_code_is_refused_a_write_outside_the_scope(
+    layer_repo: Repo, prefix: Path, tmp_path: Path
+) -> None:
+    assert layer_repo.mj("capture", "install").code == 0
+    layer_repo.commit("wire the hooks")
+    started = layer_repo.mj("start", "write the parser", "--scope", "src")
+    assert started.code == 0, started
+    outside, inside = layer_repo.root / "lib" / "out.py", layer_repo.root / "src" / "in.py"
+    script = [
+        ("Write", {"file_path": str(outside), "content": "x = 1\n"}),
+        ("Write", {"file_path": str(inside), "content": "y = 2\n"}),
+        None,
+    ]
+    with realclients.Recorder(script=script) as server:
+        ran = realclients.run_claude(
+            prefix, layer_repo.root, tmp_path / "home", server, "write the files",
+            tools="Read,Write,Edit",
+        )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert server.steps >= 3, server.steps  # the scripted turn was played to its end
+    assert not outside.exists()  # refused before it ran
+    assert inside.read_text() == "y = 2\n"  # in scope: it went through
+    results = tool_results(server)
+    assert len(results) == 2, results
+    assert "majordomus refused this call: it writes lib/out.py" in results[0]
+    assert (
+        "outside the active task's scope" in results[0] and "--scope src,lib/out.py" in results[0]
+    )
+    assert "majordomus refused" not in results[1]
+    [denied] = events(layer_repo, "tool.denied")
+    assert denied["path"] == "lib/out.py" and denied["tool"] == "Write"
