@@ -11,7 +11,8 @@ repository, pointed at a recording model server on 127.0.0.1 (../shared/testing/
 - `Recorder` is the model server: each request's path and JSON body is kept; the answer is the
   minimal reply in the client's wire format — or one scripted tool call first (Claude Code's
   Read, `read=`; a chat-completions call, `call=`), so a test can make the client touch a file,
-  or, for Claude Code, a script of tool calls and turn ends (`script=`), one a request.
+  or, for Claude Code and Gemini CLI, a script of tool calls and turn ends (`script=`), one
+  a request.
 - `run_claude`, `run_codex`, `run_gemini`, `run_qwen`, `run_copilot` run one client in a
   repository, HOME in the test's temporary directory, under a timeout; only 127.0.0.1 is
   contacted.
@@ -151,9 +152,9 @@ class Recorder:
         self.requests: list[dict[str, Any]] = []
         self.read = read  # Claude Code: answer a request without a tool result with Read(read)
         self.call = call  # chat completions: answer one without a tool result with this call
-        # Claude Code: each request of the main loop (one that offers tools) is answered with
-        # the script's next step — a tool call (name, input), or None for a turn that ends in
-        # text; once the script is spent, text
+        # Claude Code, Gemini CLI: each request of the main loop (one that offers tools) is
+        # answered with the script's next step — a tool call (name, input), or None for a turn
+        # that ends in text; once the script is spent, text
         self.script = list(script) if script is not None else None
         self.steps = 0
         self._lock = threading.Lock()
@@ -208,6 +209,9 @@ class Recorder:
         return Handler
 
     def answer(self, path: str, body: dict[str, Any]) -> tuple[str, bytes]:
+        if "generatecontent" in path.lower() and self.script is not None:
+            step = self._step(body)
+            return _gemini(path, None if step is None else (step[0], step[1]))
         if "generatecontent" in path.lower():
             return _gemini(path)
         if "/responses" in path:
@@ -261,11 +265,13 @@ def _sse(events: list[tuple[str, dict[str, Any]]]) -> bytes:
     return b"".join(f"event: {e}\ndata: {json.dumps(d)}\n\n".encode() for e, d in events)
 
 
-def _gemini(path: str) -> tuple[str, bytes]:
+def _gemini(path: str, call: tuple[str, dict[str, Any]] | None = None) -> tuple[str, bytes]:
+    """A `generateContent` candidate: "ok", or one function call (`call`: name, args)."""
+    part: dict[str, Any] = {"text": "ok"}
+    if call is not None:
+        part = {"functionCall": {"name": call[0], "args": call[1]}}
     reply = {
-        "candidates": [
-            {"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}
-        ],
+        "candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP"}],
         "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
     }
     if "alt=sse" in path:
@@ -441,8 +447,10 @@ def run_gemini(
     prompt: str = "hello",
     *,
     more: dict[str, str] | None = None,
+    flags: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """Gemini CLI in `repo`; `more` adds to its environment (a client's own knob)."""
+    """Gemini CLI in `repo`; `more` adds to its environment (a client's own knob), `flags` to
+    its arguments (`--yolo`: run the tools a scripted model calls without asking)."""
     settings = home / ".gemini" / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(
@@ -466,7 +474,8 @@ def run_gemini(
     )
     # a named model: without one the client first asks a router model, which a canned reply
     # cannot satisfy (it retries with back-off for over a minute)
-    return _run([binary(prefix, "gemini"), "-m", "gemini-2.5-flash", "-p", prompt], repo, env)
+    argv = [binary(prefix, "gemini"), "-m", "gemini-2.5-flash", *flags, "-p", prompt]
+    return _run(argv, repo, env)
 
 
 def run_qwen(

@@ -280,7 +280,9 @@ def test_explain_prints_the_effective_setup(layer_repo: Repo) -> None:
     assert "# profile implementation" in lines and "  checkpoint_interval=15m" in lines
     assert "# policy" in lines and "  version=1" in lines
     doctrines = lines[lines.index("# doctrines in force") + 1 :]
-    assert "  majordomus.scope-integrity (blocking; enforced by check, finish)" in doctrines
+    assert (
+        "  majordomus.scope-integrity (blocking; enforced by check, finish, capture)" in doctrines
+    )
     assert "  majordomus.retention-caps (blocking; enforced by doctor)" in doctrines
     assert "  majordomus.checkpoint-freshness (advisory; enforced by check)" in doctrines
     shipped = layer_repo.mj("doctrine", "list").out.count("INFO doctrine    majordomus.")

@@ -50,6 +50,6 @@ def _options(args: list[str]) -> tuple[str, str | None, str | None]:
                 provider = value
             else:
                 where = value
-        elif arg != "--json":
+        else:
             return provider, where, f"unknown argument {arg[:80]!r}"
     return provider, where, None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from mj_state import ledgerscan
+from mj_state import taskactive
 from mj_state import tasklog
 from mj_state import tasktail
 
@@ -56,9 +57,9 @@ def test_active_is_this_checkouts_active_task(tmp_path: Path) -> None:
     (state / "ledger.jsonl").write_text(
         line("task.started", task_id="t-1", scope=["src"], worktree_id=".") + "\n"
     )
-    task = tasktail.active(str(tmp_path))
+    task = taskactive.active(str(tmp_path))
     assert task is not None and task.fields["scope"] == ["src"]
     (state / "ledger.jsonl").write_text(
         line("task.started", task_id="t-1", scope=["src"], worktree_id="worktrees/w") + "\n"
     )
-    assert tasktail.active(tmp_path) is None  # started in another checkout
+    assert taskactive.active(tmp_path) is None  # started in another checkout

@@ -1,6 +1,6 @@
 """The newest task's lines of the ledger: the one rule `ledgerscan.task_rows` follows, and a
 reading of it with the standard `json` module alone, for the client hooks that run on every
-tool call (`active`).
+tool call (`mj_state.taskactive`).
 
 `rows(data, value_of)` finds the newest line whose own event is `task.started` and every later
 line that names its id; `value_of(number, raw)` is how one line is read. `ledgerscan` reads
@@ -12,8 +12,6 @@ answers, it answers as the full reader would.
 from __future__ import annotations
 
 import os
-
-from mj_state import tasklog
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -120,25 +118,3 @@ def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(value) != len(pairs):
         raise Undecided  # the full reader keeps the first of a key written twice
     return value
-
-
-def active(root: str | Path) -> tasklog.Task | None:
-    """This checkout's active task as the ledger records it, or None (no task, an ended one,
-    one started in another checkout). Read with `light`, else with `ledgerscan`."""
-    ledger = os.path.join(root, *LEDGER)
-    found = light(ledger)
-    if found is None:
-        from pathlib import Path
-
-        from mj_state import ledgerscan
-
-        found = ledgerscan.task_rows(Path(ledger))
-    task = tasklog.derive(found)
-    if task is None or not task.active:
-        return None
-    from mj_state.worktreeid import worktree_id
-
-    started_in = task.fields.get("worktree_id")
-    if started_in is not None and str(started_in) != worktree_id(root):
-        return None
-    return task

@@ -47,16 +47,14 @@ def capture_programs(facts: Facts) -> Iterator[Finding]:
 
 
 def capture_wiring(facts: Facts) -> Iterator[Finding]:
-    """Each adapter `capture install` began: OK when every hook is wired (the tool hook's
-    settings entry runs its shim for every tool that writes, and each shim runs
-    `majordomus capture <its hook> --provider <it>`), else a WARN naming the hole; an
-    enforcement entry `provider-hook:` FAILs on it (`mj_watch.wiring`)."""
+    """Each adapter `capture install` began and left partly wired (the tool hook's settings
+    entry must run its shim for every tool that writes, each shim `majordomus capture <its
+    hook> --provider <it>`): a WARN naming the hole; an enforcement entry `provider-hook:`
+    FAILs on it (`mj_watch.wiring`). A wired adapter says nothing here."""
     seen = facts.facts.get("capture")
     for provider, found in ((seen or {}).get("providers") or {}).items():
         state, why = str(found.get("state")), str(found.get("why"))
-        if state in ("wired", "verified"):
-            yield Finding("OK", "capture", f"{provider} hooks", f"{provider}: {state}: {why}")
-        elif state == "named":
+        if state == "named":
             again = f"majordomus capture install --provider {provider}"
             said = f"{provider}: only partly wired ({why}) — `{again}` writes what is missing"
             yield Finding("WARN", "capture", f"{provider} hooks", said, reproduce=again)

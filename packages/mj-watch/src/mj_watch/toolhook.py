@@ -54,12 +54,12 @@ class _Call:
     __slots__ = ("provider", "root", "scope", "table", "task")
 
     def __init__(self, root: str, provider: str) -> None:
-        from mj_state import tasktail
+        from mj_state import taskactive
 
         self.root = root
         self.provider = provider
         self.table = hook_table(provider)
-        self.task = tasktail.active(root)
+        self.task = taskactive.active(root)
         self.scope = _scope(self.task)
 
     def deny(self, tool: str, paths: list[str], why: str, text: str | None = None) -> Outcome:
