@@ -200,21 +200,29 @@ def pytest_configure(config: pytest.Config) -> None:
 
 _OWNED = pytest.StashKey[bool]()
 _VERDICT = pytest.StashKey[Any]()  # a `streamcontract.Verdict`
+_REPRODUCED = pytest.StashKey[Any]()  # a `reprocheck.Verdict`: every reproduce command ran
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER") or not os.environ.get("MJTEST_SAMPLES"):
         return
+    import reprocheck
     import streamcontract
 
     directory = Path(os.environ["MJTEST_SAMPLES"])
-    verdict = streamcontract.judge(streamcontract.samples(directory))
+    found = list(streamcontract.samples(directory))
+    verdict = streamcontract.judge(found)
     session.config.stash[_VERDICT] = verdict
-    if session.config.stash.get(_OWNED, False):
-        import shutil
+    import shutil
+    import tempfile
 
+    home = Path(tempfile.mkdtemp(prefix="mj-reproduce-home-"))
+    reproduced = reprocheck.run(reprocheck.commands(found), bin_dir(), make_env(home))
+    shutil.rmtree(home, ignore_errors=True)
+    session.config.stash[_REPRODUCED] = reproduced
+    if session.config.stash.get(_OWNED, False):
         shutil.rmtree(directory, ignore_errors=True)
-    if verdict.problems and session.exitstatus == 0:
+    if (verdict.problems or reproduced.problems) and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -232,6 +240,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         write(f"stream contract FAILED: {problem}", red=True)
     if len(verdict.problems) > 40:
         write(f"stream contract: {len(verdict.problems) - 40} more problems", red=True)
+    reproduced = config.stash.get(_REPRODUCED, None)
+    if reproduced is not None:
+        gone = f" ({reproduced.skipped} whose directory is gone)" if reproduced.skipped else ""
+        write(f"reproduce commands: {reproduced.ran} run as printed{gone}")
+        for problem in reproduced.problems:
+            write(f"reproduce command FAILED: {problem}", red=True)
 
 
 # A project rule's file (`.ai/repo/rules/project/`): format with id, klass, depends, extra

@@ -27,6 +27,7 @@ class Sample:
     stage: str
     record: Any = None
     unserialisable: str | None = None
+    cwd: str | None = None  # where the process ran (a reproduce command runs there)
 
     def command(self) -> str:
         return f"`{' '.join(self.argv)}` (stage `{self.stage}`)"
@@ -60,6 +61,7 @@ def samples(directory: Path) -> Iterator[tuple[Path, list[Sample]]]:
     any other line that does not parse is a problem."""
     for path in sorted(directory.glob("*.jsonl")):
         argv: list[str] = ["?"]
+        cwd: str | None = None
         found: list[Sample] = []
         lines = path.read_text(encoding="ascii", errors="replace").split("\n")
         for number, line in enumerate(lines, 1):
@@ -72,10 +74,10 @@ def samples(directory: Path) -> Iterator[tuple[Path, list[Sample]]]:
                     found.append(Sample(argv, "?", unserialisable=f"line {number}: {exc}"))
                 continue
             if "argv" in value:
-                argv = value["argv"]
+                argv, cwd = value["argv"], value.get("cwd")
                 continue
             found.append(
-                Sample(argv, value["stage"], value.get("record"), value.get("unserialisable"))
+                Sample(argv, value["stage"], value.get("record"), value.get("unserialisable"), cwd)
             )
         yield path, found
 

@@ -69,7 +69,7 @@ class _Sink:
         path = os.path.join(self.directory, name)
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         argv = [os.path.basename(sys.argv[0]), *sys.argv[1:]]
-        head = json.dumps({"argv": argv})  # type: ignore[attr-defined]
+        head = json.dumps({"argv": argv, "cwd": os.getcwd()})  # type: ignore[attr-defined]
         os.write(self.fd, (head + "\n").encode("ascii"))
 
 

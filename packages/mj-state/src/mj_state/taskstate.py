@@ -181,7 +181,7 @@ def copy_findings(place: Place, situation: Situation) -> Iterator[Finding]:
             import shlex
 
             reproduce = (
-                f"grep -n '^id:' {copy_path}; grep -c {shlex.quote(str(task))} {ledger_path}"
+                f"grep -n '^id:' {copy_path}; grep -c -e {shlex.quote(str(task))} {ledger_path}"
             )
             yield Finding("FAIL", "state", copy_path, message, reproduce)
         return

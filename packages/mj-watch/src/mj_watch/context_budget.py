@@ -109,7 +109,7 @@ def _counts(seen: Seen) -> Iterator[Finding]:
     target = seen.projection.target
     found = re.search(COUNT, bootstrap_part(seen.verified.generated))
     if found:
-        reproduce = f"grep -nEi {shlex.quote(COUNT_GREP)} {shlex.quote(target)}"
+        reproduce = f"grep -nEi -e {shlex.quote(COUNT_GREP)} {shlex.quote(target)}"
         message = f"states a hard-coded count ('{found.group(0)}'); counts go stale"
         yield Finding("FAIL", "budget", target, message, reproduce)
 
@@ -130,7 +130,7 @@ def _corpus(seen: Seen) -> Iterator[Finding]:
     target = seen.projection.target
     found = re.search(CORPUS, bootstrap_part(seen.verified.generated))
     if found:
-        reproduce = f"grep -nEi {shlex.quote(CORPUS_GREP)} {shlex.quote(target)}"
+        reproduce = f"grep -nEi -e {shlex.quote(CORPUS_GREP)} {shlex.quote(target)}"
         heading = found.group(0).strip()
         message = f"carries a rule corpus (heading '{heading}'); rules live in .ai/repo/rules/"
         yield Finding("FAIL", "projection", target, message, reproduce)
@@ -149,6 +149,6 @@ def _rule_ids(facts: Facts, seen: Seen) -> Iterator[Finding]:
     target = seen.projection.target
     for rule_id in named:
         if rule_id not in known:
-            reproduce = f"grep -n {shlex.quote(rule_id)} {shlex.quote(target)}"
+            reproduce = f"grep -n -e {shlex.quote(rule_id)} {shlex.quote(target)}"
             message = f"names rule {rule_id}, which the effective rule set does not provide"
             yield Finding("FAIL", "projection", target, message, reproduce)

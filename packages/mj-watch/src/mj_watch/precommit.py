@@ -150,7 +150,7 @@ def judge(told: Record, hook_id: str, declared: Sequence[str], names: Sequence[s
     config = parse(told.get("precommit"))
     if not isinstance(config, dict):
         return f"{CONFIG} is missing or does not parse", f"ls -l {CONFIG}"
-    grep = f"grep -n -A8 {shlex.quote('id: ' + hook_id)} {CONFIG}"
+    grep = f"grep -n -A8 -e {shlex.quote('id: ' + hook_id)} {CONFIG}"
     found = _find(config, hook_id)
     if found is None:
         return f"{CONFIG} configures no hook with id {hook_id}", grep
@@ -200,7 +200,7 @@ def installed(told: Record, hook_id: str, types: list[str]) -> Verdict:
     return (
         f"the pre-commit framework's {types[0]} hook is not installed ({first}); "
         f"run `pre-commit install --hook-type {types[0]}`",
-        f"grep -c {shlex.quote(MARKER)} {shlex.quote(first)}",
+        f"grep -c -e {shlex.quote(MARKER)} {shlex.quote(first)}",
     )
 
 

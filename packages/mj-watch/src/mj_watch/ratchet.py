@@ -66,7 +66,7 @@ def findings(told: Record) -> Iterator[Finding]:
             f"{path}:{line}",
             f"a secret-shaped string ({kind}) in the tracked tree — a hard zero, never "
             "ratcheted: remove it from the file and its history, and rotate the credential",
-            f"majordomus ratchet check --json | grep -F {shlex.quote(f'{path}:{line}')}",
+            f"majordomus ratchet check --json | grep -F -e {shlex.quote(f'{path}:{line}')}",
         )
 
 

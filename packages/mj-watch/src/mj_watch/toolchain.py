@@ -51,7 +51,7 @@ def wired(
     verdict, where = judge(value, str(found_file.get("text") or ""), declared, names)
     at = f"{value}:{verdict.line}" + (f" ({where})" if where else "")
     if verdict.kind == "absent":
-        grep = f"grep -n {shlex.quote(command)} {shlex.quote(value)}"
+        grep = f"grep -n -e {shlex.quote(command)} {shlex.quote(value)}"
         return Finding("FAIL", CATEGORY, name, f"{value} does not run `{command}`", grep)
     if not verdict.ok:
         what = "loses the failure" if verdict.kind == "swallow" else "unproven"

@@ -200,7 +200,7 @@ def _judged(told: Hooks, entry: Entry, hook: Record, verdict: Verdict) -> Judged
         message = f"{where} holds the call but is not executable"
         return fail(entry, message, f"ls -l {shlex.quote(where)}"), False
     if verdict.kind == "absent":
-        grep = f"grep -n {shlex.quote(entry.command)} {shlex.quote(where)}"
+        grep = f"grep -n -e {shlex.quote(entry.command)} {shlex.quote(where)}"
         return fail(entry, f"{where} does not invoke `{entry.command}`", grep), True
     if not verdict.ok:
         what = "swallows the exit code" if verdict.kind == "swallow" else "unproven"
@@ -234,7 +234,7 @@ def _ci(told: Hooks, entry: Entry, value: str) -> Iterator[Judged]:
     from mj_watch import cicall
 
     found = cicall.find(str(found_file.get("text") or ""), entry.declared, entry.names)
-    grep = f"grep -n {shlex.quote(entry.command)} {shlex.quote(value)}"
+    grep = f"grep -n -e {shlex.quote(entry.command)} {shlex.quote(value)}"
     if found is None:
         yield fail(entry, f"{value} does not invoke `{entry.command}`", grep), False
         return
