@@ -43,8 +43,8 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     (token,) = obligations.checked([options.covers], "evidence: --covers")
     if options.evidence_command is not None and options.artifact is not None:
         raise UsageError("evidence: --command or --artifact, not both")
-    if options.evidence_command is None and options.artifact is None:
-        raise Refused(
+    if options.evidence_command is None and options.artifact is None:  # a usage error (2)
+        raise UsageError(
             "evidence: name a --command to run or an --artifact to hash: a narrative is no proof"
         )
     if options.result is not None and options.evidence_command is not None:
