@@ -68,3 +68,16 @@ def test_decision_without_an_action_is_a_usage_error(layer_repo: Repo, tmp_path)
     assert result.code == 2 and "add, list or show" in result.err, result
     outside = layer_repo.run("decision", cwd=tmp_path)
     assert outside.code == 2 and "not inside a git repository" in outside.err, outside
+
+
+def test_the_briefing_shows_each_decision_under_its_own_heading(layer_repo: Repo) -> None:
+    layer_repo.mj("start", "t", "--scope", "lib")
+    assert layer_repo.mj("decision", "add", "use spaces", "--why", "taste").code == 0
+    assert layer_repo.mj("decision", "add", "GIT", "--why", "a title that is a section's").code == 0
+    shown = layer_repo.mj("context")
+    assert shown.code == 0, shown
+    lines = shown.out.splitlines()
+    [heading] = [line for line in lines if line.endswith(" — use spaces")]
+    assert heading.startswith("## 20"), heading  # the entry's heading, not indented
+    assert lines.count("## GIT") == 1  # the section; the decision's is `## <date> — GIT`
+    assert any(line.startswith("## 20") and line.endswith(" — GIT") for line in lines)

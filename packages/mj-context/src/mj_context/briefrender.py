@@ -70,9 +70,24 @@ class Briefing:
 
 
 def section_lines(section: Record) -> list[str]:
-    """A section as printed: its title, then each body line as stored text."""
-    body = [sanitise.body_line(str(line), BRIEFING_LINE) for line in section["body"]]
+    """A section as printed: its title, then each body line as stored text — except the
+    heading `decision add` writes for each decision (`## <date> — <title>`), shown as the
+    entry's own heading: its date cannot read as a section's name."""
+    entries = section["id"] == "decisions"
+    body = [
+        _line(line)
+        if entries and _dated(str(line))
+        else sanitise.body_line(str(line), BRIEFING_LINE)
+        for line in section["body"]
+    ]
     return [_line(section["title"]), *body]
+
+
+def _dated(line: str) -> bool:
+    """`## YYYY-MM-DD — …`, the heading of a decision entry."""
+    date = line[3:13]
+    shaped = date[4:5] == date[7:8] == "-" and (date[:4] + date[5:7] + date[8:]).isdigit()
+    return line.startswith("## ") and shaped and line[13:16] == " — " and len(line) > 16
 
 
 def section_text(section: Record) -> str:
