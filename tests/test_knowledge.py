@@ -310,3 +310,19 @@ def test_a_warm_listing_is_the_cold_one_byte_for_byte(
         warm = layer_repo.mj(*form, "knowledge", "edges", *args)
         assert cold.code == warm.code == 0 and cold.out == warm.out and cold.err == warm.err
         assert warm.out.count("depends_on") >= 1
+
+
+def test_declared_workspaces_and_deployments_are_nodes_of_their_kind(layer_repo: Repo) -> None:
+    from test_declarations import DEPLOYMENT
+    from test_declarations import WORKSPACE
+
+    layer_repo.write(".ai/repo/workspaces/chatgpt-design.yaml", WORKSPACE)
+    layer_repo.write(".ai/repo/deployments/prod.yaml", DEPLOYMENT)
+    layer_repo.commit("declarations")
+    result = layer_repo.mj("--json", "knowledge", "nodes", "--kind", "workspace")
+    assert result.code == 0, result
+    [node] = of_kind(result.out, "node")
+    assert node["id"] == "workspace:chatgpt-design" and node["title"] == "The design project"
+    assert node["path"] == ".ai/repo/workspaces/chatgpt-design.yaml"
+    deployed = layer_repo.mj("--json", "knowledge", "nodes", "--kind", "deployment")
+    assert [n["node_kind"] for n in of_kind(deployed.out, "node")] == ["deployment"], deployed

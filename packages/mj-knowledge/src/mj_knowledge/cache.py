@@ -31,7 +31,7 @@ PARTS = ("files", "nodes", "edges")  # each in knowledge-<part>.json; the rest i
 FILES = "knowledge-entries.json"
 HEAD = "knowledge-head"  # written last: a graph is whole once its head names its key
 LISTING = {"jsonl": "knowledge-listing.jsonl", "text": "knowledge-listing.txt"}
-VERSION = 8
+VERSION = 9
 
 
 def _read(root: Path, name: str) -> Record | None:

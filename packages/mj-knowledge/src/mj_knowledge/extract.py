@@ -25,10 +25,12 @@ if TYPE_CHECKING:
 # the node kinds a class may declare, and how each names its node
 KNOWN = frozenset(
     ("document", "context", "policy", "profile", "rule", "prompt", "skill", "adr", "knowledge",
-     "issue", "milestone", "handover", "checkpoint", "decisions", "questions")
+     "issue", "milestone", "handover", "checkpoint", "decisions", "questions", "workspace",
+     "deployment")
 )  # fmt: skip
 FRONT_ID = {"context": "context", "rule": "rule", "adr": "adr", "knowledge": "knowledge"}
-FIELD_ID = {"issue": "id", "milestone": "id", "profile": "name"}
+FIELD_ID = {"issue": "id", "milestone": "id", "profile": "name", "workspace": "id",
+            "deployment": "id"}  # fmt: skip
 STEM_ID = {"policy", "prompt"}
 EDGE_TYPES = ("part_of", "depends_on", "declares", "specified_by", "implemented_by",
               "tested_by", "supports", "references")  # fmt: skip

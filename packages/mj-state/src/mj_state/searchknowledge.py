@@ -22,12 +22,14 @@ if TYPE_CHECKING:
     Row = list[Any]
 
 SOURCES = ".ai/repo/knowledge/sources.yaml"  # named by a finding when the graph cannot be read
+OWN_KINDS = ("workspace", "deployment")  # declarations both readers read as kinds of their own
 _LAST: dict[str, Any] = {}  # a long-lived reader's last index: its key, stamp and rows
 _GIT_DIRS: dict[str, str] = {}
 
 
 def nodes(root: Path) -> list[Row]:
-    """The node rows (`[id, node kind, path, title, …]`, in id order) whose path git tracks.
+    """The node rows (`[id, node kind, path, title, …]`, in id order) whose path git tracks,
+    but for the declarations read as kinds of their own (`OWN_KINDS`).
 
     A process that asks again (the MCP server) reads the graph again only when the index's
     key has changed, and asks git for the index only when git's index file or the sources
@@ -42,7 +44,7 @@ def nodes(root: Path) -> list[Row]:
         rows = stages.compute(root, fact, ("nodes",), store=False)["nodes"]
         tracked = _tracked(str(fact["listing"]))
         listed = rows if isinstance(rows, list) else []  # a forged cache may hold anything
-        kept = [row for row in listed if _shaped(row) and row[2] in tracked]
+        kept = [r for r in listed if _shaped(r) and r[2] in tracked and r[1] not in OWN_KINDS]
         _LAST.update(root=str(root), key=fact["key"], rows=kept)
     _LAST["stamp"] = stamp
     return list(_LAST["rows"])
