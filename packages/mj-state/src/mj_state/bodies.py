@@ -2,7 +2,7 @@
 
 A body never carries identity: a line that looks like a front-matter key is refused, because
 those fields are computed from git. A handover's sections are level-one `# ` headings; a section
-whose content is only `<placeholders>` is empty.
+that says nothing of its own (`mj_state.substance`) is empty.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ FRONT_KEYS = (
 _KEY_LINE = re.compile(
     r"^\s*(?:[-*]\s+)?(" + "|".join(FRONT_KEYS) + r")\s*:(?:\s|$)", re.IGNORECASE
 )
-_PLACEHOLDER = re.compile(r"<[^<>\n]*>")
 _HEADING = re.compile(r"^# (\S.*?)\s*$")
 
 
@@ -116,32 +115,34 @@ def _outside_comments(line: str) -> tuple[str, bool]:
 
 
 _FENCE = re.compile(r"^(`{3,}|~{3,})")
-PLACEHOLDERS = frozenset(
-    {"todo", "tbd", "tba", "fixme", "xxx", "-", "--", "...", "…", "x", "n/a", "na", "none yet"}
-)
+
+
+def live_sections(body: str) -> dict[str, list[str]]:
+    """Each level-one heading of `body` → the live lines of its content."""
+    return {name: live_lines(content) for name, content in sections(body).items()}
+
+
+def live_lines(content: str) -> list[str]:
+    """The lines of `content` that are live text: outside code fences and HTML comments."""
+    return [line for line, live in _marked(content) if live]
 
 
 def is_empty(content: str, heading: str | None = None) -> bool:
-    """True when no line of `content` says anything: outside code fences and HTML comments,
-    each line is blank, only `<placeholders>`, a placeholder word (`TODO`, `TBD`, `-`, `...`,
-    `x`) or the heading repeated."""
-    for line, live in _marked(content):
-        if not live:
-            continue
-        text = _PLACEHOLDER.sub("", line).strip().strip("-*+> ").strip()
-        if not re.search(r"\w", text):
-            continue
-        folded = text.casefold().rstrip(".:!")
-        if folded in PLACEHOLDERS or (heading is not None and folded == heading.casefold()):
-            continue
-        return False
-    return True
+    """True when `content` says nothing (`mj_state.substance`): no word left once template
+    markers, placeholders (`TODO`, `TBD`, `WIP`, `same as above`, …), the heading's words and
+    text inside code fences or HTML comments are set aside."""
+    from mj_state import substance
+
+    return not substance.says_something(live_lines(content), (heading,) if heading else ())
 
 
 def missing_sections(body: str, required: list[str]) -> list[str]:
-    """Required headings that are absent or say nothing (`is_empty`), in the order given."""
-    found = sections(body)
-    return [name for name in required if name not in found or is_empty(found[name], name)]
+    """Required headings that are absent, say nothing, or say what an earlier section said
+    (`mj_state.substance.said`), in the order given."""
+    from mj_state import substance
+
+    present = substance.said(live_sections(body))
+    return [name for name in required if name not in present]
 
 
 def refuse_missing(body: str, required: list[str], name: str) -> None:
@@ -149,9 +150,10 @@ def refuse_missing(body: str, required: list[str], name: str) -> None:
     if missing:
         listed = ", ".join(f"# {section}" for section in missing)
         raise ContractUnmet(
-            f"{name}: required section missing or empty: {listed} — write each with content "
-            "(placeholders like <…>, TODO, TBD, -, x, and text inside code fences or HTML "
-            "comments count as empty)"
+            f"{name}: required section missing or empty: {listed} — write each with words "
+            "of its own (placeholders like <…>, {{…}}, [ ], TODO, TBD, WIP, same as above, "
+            "the heading's words and text inside code fences or HTML comments count as empty; "
+            "no two sections alike)"
         )
 
 

@@ -164,8 +164,9 @@ def newest_handover(layer: Layer, task: Record, here: Record) -> Record:
 
 
 def note_facts(source: str, shown: str, body: str) -> Record:
-    found = bodies.sections(body).items()
-    present = [name for name, text in found if not bodies.is_empty(text, name)]
+    from mj_state import substance
+
+    present = substance.said(bodies.live_sections(body))
     return {"source": source, "path": shown, "sections": present}
 
 
