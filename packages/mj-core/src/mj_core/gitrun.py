@@ -7,13 +7,15 @@ configure identity and behaviour, not location).
 
 Every command the tool runs only reads, and none may start a program the repository's
 configuration names: `core.fsmonitor` is switched off (status, diff and ls-files would run it),
-signatures are not verified (`log.showSignature` runs `gpg.program`), there is no pager, and
-the diffs the tool asks for are name lists, which run no external diff or textconv driver
-(`--no-ext-diff --no-textconv` say so anyway). `-c` settings reach the git processes git
-itself starts (submodules) through `GIT_CONFIG_PARAMETERS`. Every git process has the
-`spawn.TIMEOUT` deadline. (Clean filters named in `.gitattributes` and defined in the
-repository's configuration can still run under `git status` on a racily clean file: git
-before 2.40 has no switch that turns attributes off.)
+signatures are not verified (`log.showSignature` runs `gpg.program`), there is no pager, and the
+diffs the tool asks for are name lists, which run no external diff or textconv driver
+(`--no-ext-diff --no-textconv` say so anyway). Git is read as it is: replace objects (`git
+replace`) and grafts (`info/grafts`) are switched off for every call, so nothing a worker adds
+under `refs/replace/` makes a commit look other than it is. `-c` settings reach the git
+processes git itself starts (submodules) through `GIT_CONFIG_PARAMETERS`. Every git process has
+the `spawn.TIMEOUT` deadline. (Clean filters named in `.gitattributes` and defined in the
+repository's configuration can still run under `git status` on a racily clean file: git before
+2.40 has no switch that turns attributes off.)
 """
 
 from __future__ import annotations
@@ -36,13 +38,22 @@ _KEEP = {
 }  # fmt: skip
 
 
-SAFE = ("--no-pager", "-c", "core.fsmonitor=false", "-c", "log.showSignature=false")
+SAFE = (
+    "--no-pager",
+    "--no-replace-objects",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "log.showSignature=false",
+)
 NO_DRIVERS = ("--no-ext-diff", "--no-textconv")
 
 
 def clean_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in _KEEP}
     env["GIT_OPTIONAL_LOCKS"] = "0"  # read-only commands must not take the index lock
+    env["GIT_NO_REPLACE_OBJECTS"] = "1"  # git as it is: no replacement object stands in
+    env["GIT_GRAFT_FILE"] = os.devnull  # for a commit, nor an `info/grafts` line for its parents
     env.setdefault("LC_ALL", "C")
     return env
 

@@ -29,6 +29,7 @@ from mj_watch.mcpcheck import mcp_wiring
 from mj_watch.plancheck import plan_integrity
 from mj_watch.policycheck import policy_schema
 from mj_watch.probes import environment
+from mj_watch.probes import git_as_it_is
 from mj_watch.probes import optional_tools
 from mj_watch.projection_checks import projection_integrity
 from mj_watch.projectrules import project_rules
@@ -98,6 +99,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     (None, adr_records),
     (None, skill_records),
     (None, remote_witness),
+    (None, git_as_it_is),
     (None, environment),
     (None, optional_tools),
     (None, doctor_budget),
