@@ -55,6 +55,7 @@ def test_install_writes_shims_and_settings_and_never_overwrites(layer_repo: Repo
         "majordomus-pre-compact",
         "majordomus-session-end",
         "majordomus-session-start",
+        "majordomus-stop",
         "majordomus-tool",
     ]
     assert all(stat.S_IMODE((hooks / n).stat().st_mode) == 0o755 for n in names)
@@ -65,6 +66,7 @@ def test_install_writes_shims_and_settings_and_never_overwrites(layer_repo: Repo
         "PreCompact",
         "SessionEnd",
         "PreToolUse",
+        "Stop",
     }
     assert settings["hooks"]["PreToolUse"][0]["matcher"] == "Edit|Write|MultiEdit|NotebookEdit|Bash"
     again = layer_repo.mj("capture", "install")

@@ -67,3 +67,28 @@ def test_claude_code_is_refused_a_write_outside_the_scope(
     assert "majordomus refused" not in results[1]
     [denied] = events(layer_repo, "tool.denied")
     assert denied["path"] == "lib/out.py" and denied["tool"] == "Write"
+
+
+def test_claude_code_is_held_once_at_a_stop_with_the_contract_unmet(
+    layer_repo: Repo, prefix: Path, tmp_path: Path
+) -> None:
+    assert layer_repo.mj("capture", "install").code == 0
+    layer_repo.commit("wire the hooks")
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    layer_repo.write("lib/stray.py", "x = 1\n")
+    layer_repo.commit("outside the scope")
+    with realclients.Recorder(script=[None, None, None]) as server:
+        ran = realclients.run_claude(prefix, layer_repo.root, tmp_path / "home", server, "go")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    main = [json.dumps(r["body"]) for r in server.requests if r["body"].get("tools")]
+    assert len(main) == 2, len(main)  # held once: the turn went on, then the same state ended it
+    assert "finish --check` finds its contract unmet" not in main[0]
+    assert "finish --check` finds its contract unmet" in main[1] and "lib/stray.py" in main[1]
+    assert len(events(layer_repo, "stop.held")) == 1
+    assert len(events(layer_repo, "stop.released")) == 1
+    assert layer_repo.mj("handover", "--close", "--derive").code == 0  # the task ends
+    with realclients.Recorder(script=[None, None]) as again:
+        ran = realclients.run_claude(prefix, layer_repo.root, tmp_path / "home", again, "go")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert len([r for r in again.requests if r["body"].get("tools")]) == 1
+    assert len(events(layer_repo, "stop.held")) == 1

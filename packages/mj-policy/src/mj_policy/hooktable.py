@@ -23,6 +23,7 @@ ADAPTERS: dict[str, Record] = {
             "PreCompact": ("majordomus-pre-compact", "session --event compact"),
             "SessionEnd": ("majordomus-session-end", "session --event end"),
             "PreToolUse": ("majordomus-tool", "tool"),
+            "Stop": ("majordomus-stop", "stop"),
         },
         "briefing": "text",  # a SessionStart hook's stdout is added to the model's context
     },

@@ -1,0 +1,145 @@
+"""`majordomus capture stop`: the hook a client runs when the worker's turn ends.
+
+With an active task whose profile holds stops (`hold_stop: true`; a profile that does not say
+takes the policy's `client_hooks.hold_stop`, else false) and whose contract `finish --check`
+judges unmet (10), the end of the turn is held once per unmet state: the unmet lines, in the
+words `finish --check` prints, go back to the model with the commands to run when the work is
+truly done or must be handed over (the client's own answer on stdout), and a `stop.held` line
+names the state (a digest of those lines). The next stop in the same state goes through and is
+recorded (`stop.released`); a changed state is held again. No task, a met contract, a profile
+that does not hold: nothing is printed and the turn ends. What the worker wrote is never read
+(the payload's last message is not opened). The exit is always 0; a failure inside the hook
+lets the turn end with a WARN on stderr and a `hook.unjudged` line.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    from typing import Any
+
+DONE = "majordomus finish --outcome completed"
+HAND_OVER = "majordomus handover --close --derive"
+
+
+def run(provider: str, cwd: str) -> tuple[str, str]:
+    """(stdout, stderr) of the hook; never raises."""
+    from mj_watch import toolfacts
+
+    root = toolfacts.root_of(cwd)
+    if root is None or not os.path.isdir(os.path.join(root, ".ai")):
+        return "", ""
+    try:
+        return _judge(root, provider), ""
+    except Exception as exc:  # fail open: the turn ends, said and recorded
+        from mj_watch import toolhook
+
+        return "", toolhook.unjudged(root, provider, "stop", _said(exc)).warn
+
+
+def _judge(root: str, provider: str) -> str:
+    from mj_state import taskactive
+
+    task = taskactive.active(root)
+    if task is None or not _holds(root, str(task.fields.get("profile") or "")):
+        return ""
+    code, text = _finish_check(root)
+    if code != 10:
+        return ""
+    unmet = [line for line in text.splitlines() if line.startswith("FAIL")]
+    state = _digest("\n".join(unmet) or text)
+    event = "stop.released" if _held_before(root, task.id, state) else "stop.held"
+    line: dict[str, Any] = {"provider": provider, "hook": "stop", "state": state}
+    if event == "stop.held":
+        line["unmet"] = len(unmet)
+    _append(root, event, line, task.id)
+    if event == "stop.released":
+        return ""
+    return _answer(provider, _reason(text, task))
+
+
+def _holds(root: str, profile: str) -> bool:
+    from pathlib import Path
+
+    from mj_policy import layer
+
+    lay = layer.load(Path(root))
+    said = lay.profile(profile).data.get("hold_stop") if profile else None
+    if isinstance(said, bool):
+        return said
+    section = lay.policy.data.get("client_hooks") or {}
+    return section.get("hold_stop") is True
+
+
+def _finish_check(root: str) -> tuple[int, str]:
+    """`majordomus finish --check` in this process: its exit code and the text it prints."""
+    import io
+
+    from majordomus import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.dispatch(["finish", "--check", "--repo", root], out, err)
+    return code, out.getvalue()
+
+
+def _held_before(root: str, task_id: str, state: str) -> bool:
+    """Whether a `stop.held` line of this task names this state."""
+    from mj_state import tasktail
+
+    ledger = os.path.join(root, *tasktail.LEDGER)
+    rows = tasktail.light(ledger)
+    if rows is None:
+        from pathlib import Path
+
+        from mj_state import ledgerscan
+
+        rows = ledgerscan.task_rows(Path(ledger))
+    for _, value in rows:
+        if (
+            type(value) is dict
+            and value.get("event") == "stop.held"
+            and (value.get("task_id") == task_id and value.get("state") == state)
+        ):
+            return True
+    return False
+
+
+def _reason(text: str, task: Any) -> str:
+    return (
+        f"majordomus: the task {task.fields.get('task') or task.id!r} is still active and "
+        "`majordomus finish --check` finds its contract unmet:\n"
+        f"{text.rstrip()}\n"
+        f"Put right what it names. When the work is truly done, run `{DONE}`; if it must stop "
+        f"here unfinished, hand it over: `{HAND_OVER}` (or the handover's text on stdin "
+        "instead of --derive)."
+    )
+
+
+def _answer(provider: str, reason: str) -> str:
+    from mj_policy import hookanswers
+    from mj_watch import toolhook
+
+    table = toolhook.hook_table(provider).get("stop") or {}
+    return hookanswers.stop(str(table.get("answer") or "decision-block"), reason)
+
+
+def _append(root: str, event: str, line: dict[str, Any], task_id: str) -> None:
+    from pathlib import Path
+
+    from mj_state import ledger
+
+    where = Path(root)
+    ledger.append(where, where / ".ai" / "local" / "state", event, line, task_id=task_id)
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def _said(exc: BaseException) -> str:
+    message = getattr(exc, "message", None)
+    return str(message) if message else f"{type(exc).__name__}: {exc}"
