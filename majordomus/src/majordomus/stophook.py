@@ -20,8 +20,26 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
+    from majordomus.invocation import Invocation
+
 DONE = "majordomus finish --outcome completed"
 HAND_OVER = "majordomus handover --close --derive"
+
+
+def hook(provider: str, root: str, inv: Invocation) -> int:
+    """The command: drain stdin unread, judge, print the answer; exit 0."""
+    import sys
+
+    stream = inv.stdin if inv.stdin is not None else sys.stdin.buffer
+    try:
+        if not stream.isatty():
+            stream.read()
+    except (OSError, ValueError):
+        pass
+    out, err = run(provider, root)
+    inv.stdout.write(out)
+    inv.stderr.write(err)
+    return 0
 
 
 def run(provider: str, cwd: str) -> tuple[str, str]:

@@ -82,25 +82,11 @@ def run(options: argparse.Namespace, inv: Invocation) -> int:
         where = ["--repo", str(inv.root())] if options.repo else []
         argv = ["--provider", options.provider or "claude-code", *where]
         return toolhookcli.main(argv, inv.stdout, inv.stderr, inv.stdin)
-    if action == "stop":
-        return _stop(options, inv)
+    if action == "stop":  # the payload is drained unread: the worker's words are not judged
+        from majordomus import stophook
+
+        return stophook.hook(options.provider or "claude-code", str(inv.root()), inv)
     return _hook(action, options, inv)
-
-
-def _stop(options: argparse.Namespace, inv: Invocation) -> int:
-    """The stop hook: the payload is drained unread (the worker's words are not judged)."""
-    from majordomus import stophook
-
-    stream = inv.stdin if inv.stdin is not None else sys.stdin.buffer
-    try:
-        if not stream.isatty():
-            stream.read()
-    except (OSError, ValueError):
-        pass
-    out, err = stophook.run(options.provider or "claude-code", str(inv.root()))
-    inv.stdout.write(out)
-    inv.stderr.write(err)
-    return 0
 
 
 def _install(options: argparse.Namespace, inv: Invocation) -> int:
