@@ -148,11 +148,14 @@ def _fail(entry: Entry, message: str) -> Finding:
 
 def _shims(entry: Entry, shim: Path, tree: Path, calls: Path) -> None:
     shim.mkdir(exist_ok=True)
-    wanted = shlex.quote(" ".join(entry.args))
-    body = (  # the entry's own call exits SENTINEL; any other majordomus call of the hook, 0
+    from mj_policy.hooklines import PRINTING
+
+    forms = [entry.args, [*entry.args, *PRINTING.get(tuple(entry.args), ())]]
+    wanted = "|".join(dict.fromkeys(shlex.quote(" ".join(form)) for form in forms))
+    body = (  # the entry's own call (as `hookcall.same_args` reads it) exits SENTINEL; others 0
         "#!/bin/sh\n"
         f'{{ printf \'%s\\0\' "$0" "$@"; }} > {shlex.quote(str(calls))}/$$\n'
-        f'[ "$*" = {wanted} ] && exit {SENTINEL}\n'
+        f'case "$*" in {wanted}) exit {SENTINEL};; esac\n'
         "exit 0\n"
     )
     targets = [shim / "majordomus"]
