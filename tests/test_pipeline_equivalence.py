@@ -114,6 +114,8 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("plan", "waves"), None),
     (("sync",), None),
     (("claims",), None),
+    (("verify", "--base", "HEAD"), None),
+    (("verify", "--base", "HEAD~1"), None),
     (("evidence", "--covers", "tests", "--command", "true"), None),
     (("evidence", "--covers", "docs", "--artifact", "lib/a"), None),
     (("capture", "render", "--force"), None),

@@ -51,6 +51,7 @@ TABLE = LazyTable(
         "remote-judge": "mj_state.remote.syncjudge",
         "remote-publish": "mj_state.remote.syncwrite",
         "claims": "mj_state.remote.claimlist",
+        "verify-facts": "mj_state.verifyfacts.rangefacts",
     }
 )
 

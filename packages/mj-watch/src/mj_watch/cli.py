@@ -17,6 +17,9 @@ TABLE = LazyTable(
         "ratchet": "mj_watch.ratchet",
         "ratchet-update": "mj_watch.ratchet",
         "watch": "mj_watch.watch",
+        "verify-run": "mj_watch.verify.rerun",
+        "verify": "mj_watch.verify.verdict",
+        "verify-report": "mj_watch.verify.reports",
     }
 )
 

@@ -86,7 +86,8 @@ def _problem(doc: object, kind: str, ident: str) -> str | None:
     if type(doc) is not dict:
         return f"{NAME} is not an object"
     keys = set(doc)
-    if not keys >= KEYS or keys - KEYS - {"took_over"} or doc.get("format") != 1:
+    form = doc.get("format")
+    if not keys >= KEYS or keys - KEYS - {"took_over"} or type(form) is not int or form != 1:
         return f"{NAME} does not have the claim's keys (format 1)"
     what, who = doc["what"], doc["who"]
     if type(what) is not dict or what != {"type": kind, "id": ident}:

@@ -1,0 +1,91 @@
+"""Every clone's ledger and claims as a repository holds them under `refs/majordomus/` (a CI
+clone that fetched them), read for `verify`.
+
+A ledger ref is walked commit by commit (`mj_state.remote.segment.walk`) and judged one chain
+that only grew (`segment.continues`: a problem names the commit and the line). From its lines,
+the tasks: each `task.started` (id, scope, the head it started at) and each `task.finished`
+(outcome, the verification record with its tree, the head it was recorded at), with the line's
+number in the clone's ledger. Claims are read as `sync` reads them (`remote.reading`): a ref
+that is not well formed is a problem, never read.
+"""
+
+from __future__ import annotations
+
+from mj_core import jsonl
+
+from mj_state.remote import layout
+from mj_state.remote import reading
+from mj_state.remote import segment
+from mj_state.remote import store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    Record = dict[str, Any]
+
+EVENTS = ("task.started", "task.finished")
+
+
+def read(git_dir: Path) -> Record:
+    known = reading.read(git_dir, "")
+    ledgers = []
+    for name, _oid, kind in store.refs(git_dir):
+        parsed = layout.parse(name)
+        if parsed is None or parsed[0] != "ledger" or kind != "commit":
+            continue
+        walked = segment.walk(git_dir, name)
+        ledgers.append(_ledger(name, parsed[1], walked))
+    claims = [_claim(c) for c in known.claims if c["claim"]["what"]["type"] == "task"]
+    problems = [p for p in known.problems if "/ledger/" not in str(p["ref"])]
+    return {"ledgers": ledgers, "claims": claims, "problems": problems}
+
+
+def _ledger(ref: str, clone: str, walked: list[Record]) -> Record:
+    started: list[Record] = []
+    finished: list[Record] = []
+    number = 0
+    for step in walked:
+        for raw in step["lines"]:
+            number += 1
+            event = _event(raw)
+            if event is None:
+                continue
+            row = {"task_id": event["task_id"], "line": number, "head": event.get("head")}
+            if event["event"] == "task.started":
+                scope = event.get("scope")
+                row["scope"] = [str(s) for s in scope] if type(scope) is list else []
+                started.append(row)
+            else:
+                verify = event.get("verify")
+                row["outcome"] = str(event.get("outcome"))
+                row["verify"] = verify if type(verify) is dict else None
+                finished.append(row)
+    return {
+        "ref": ref,
+        "clone": clone,
+        "commit": walked[-1]["commit"] if walked else None,
+        "count": number,
+        "problem": segment.continues(walked),
+        "started": started,
+        "finished": finished,
+    }
+
+
+def _event(raw: bytes) -> Record | None:
+    try:
+        value = jsonl.loads_line(raw)
+    except ValueError:
+        return None
+    if type(value) is not dict or value.get("event") not in EVENTS:
+        return None
+    if type(value.get("task_id")) is not str:
+        return None
+    return value
+
+
+def _claim(found: Record) -> Record:
+    doc = found["claim"]
+    return {"ref": found["ref"], "id": doc["what"]["id"], "clone": doc["who"]["clone"],
+            "scope": list(doc.get("scope") or []), "state": doc["state"]}  # fmt: skip

@@ -1,0 +1,55 @@
+"""`doctor` and `update --check` at head, for `verify`'s layer judgement: each run as this
+interpreter's `majordomus` in the checkout, which must stand at head (CI checks head out);
+standing elsewhere, the layer is not judged and the judge says so. Their findings are kept
+(FAIL and DRIFT only), with each command's exit code. Doctor's `wiring` findings are left out:
+the hooks wired are a checkout's own, not the commit's, and a CI clone has none; whether a
+commit went past them is what coverage and the re-proof judge."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    Record = dict[str, Any]
+
+COMMANDS = (("doctor",), ("update", "--check"))
+NOT_THE_COMMITS = ("wiring",)
+
+
+def fact(root: Path, rng: Record) -> Record:
+    out: Record = {"kind": "fact", "fact": "verify-layer", "head": rng["head"], "runs": []}
+    if rng["checked_out"] != rng["head"]:
+        out["judged"] = False
+        return out
+    out["judged"] = True
+    for args in COMMANDS:
+        out["runs"].append(_one(root, args))
+    return out
+
+
+def _one(root: Path, args: tuple[str, ...]) -> Record:
+    from mj_core import git
+
+    argv = [sys.executable, "-m", "majordomus", *args, "--json"]
+    done = subprocess.run(argv, cwd=root, env=git.clean_env(), stdin=subprocess.DEVNULL,
+                          capture_output=True, check=False)  # fmt: skip
+    failed = []
+    for line in done.stdout.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if record.get("kind") != "finding" or record.get("category") in NOT_THE_COMMITS:
+            continue
+        if record.get("level") in ("FAIL", "DRIFT"):
+            failed.append(f"{record['category']} {record['subject']}: {record['message']}")
+    code = 0 if done.returncode in (10, 11) and not failed else done.returncode
+    error = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return {"command": "majordomus " + " ".join(args), "exit": code,
+            "failed": failed[:5], "error": error[-1] if error else None}  # fmt: skip

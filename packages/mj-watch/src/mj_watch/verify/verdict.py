@@ -1,0 +1,98 @@
+"""`mj-watch verify`: CI's judgement over `verify`'s facts — pure, it never opens the repository.
+
+- coverage: each commit of the range that changes a path (outside `.ai/`, always allowed) is
+  covered by a published task (`cover`). Otherwise FAIL naming the commit, and the task that
+  would cover it had its finish been published, or any task claim on the remote for those
+  paths whose start no ledger shows (deleted or truncated); INFO instead when the base policy
+  sets `verify.require_task: false`.
+- witness: each published ledger is one chain that only grew, else FAIL naming commit and line.
+- reproof: each claimed completion re-proven (OK) or FAIL naming task, commit and command.
+- layer: `doctor` and `update --check` at head exit 0, else FAIL naming what they found.
+"""
+
+from __future__ import annotations
+
+from mj_core.errors import MissingArtifact
+from mj_core.findings import Finding
+from mj_core.paths import within
+from mj_core.stage import Stage
+
+from mj_watch.verify import cover
+from mj_watch.verify import judgelines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.stage import Context
+
+    Record = dict[str, Any]
+
+NEEDED = ("verify-range", "verify-policy", "verify-ledgers", "verify-layer")
+
+
+def judge(records: list[Record]) -> Iterator[Finding]:
+    facts = {r["fact"]: r for r in records if r.get("kind") == "fact"}
+    for name in NEEDED:
+        if name not in facts:
+            raise MissingArtifact(
+                f"verify: the facts carry no {name} fact — `mj-state verify-facts`"
+            )
+    rng, policy, seen = facts["verify-range"], facts["verify-policy"], facts["verify-ledgers"]
+    again = f"majordomus verify --base {rng['base']} --head {rng['head']}"
+    yield from witness(seen, again)
+    yield from coverage(rng, policy, seen, again)
+    proofs = [r for r in records if r.get("fact") == "verify-reproof"]
+    yield from judgelines.reproofs(proofs, policy)
+    yield from judgelines.layer(facts["verify-layer"])
+
+
+def witness(seen: Record, again: str) -> Iterator[Finding]:
+    for ledger in seen["ledgers"]:
+        if ledger["problem"]:
+            clone, problem = ledger["clone"], ledger["problem"]
+            message = f"the published ledger of clone {clone} was rewritten: {problem}"
+            yield Finding("FAIL", "witness", ledger["ref"], message, f"git log -p {ledger['ref']}")
+        else:
+            message = f"one chain of {ledger['count']} line(s) that only grew"
+            yield Finding("OK", "witness", ledger["ref"], message)
+    for problem in seen["problems"]:
+        yield Finding("WARN", "witness", str(problem["ref"]), f"{problem['why']}; not read")
+
+
+def coverage(rng: Record, policy: Record, seen: Record, again: str) -> Iterator[Finding]:
+    level = "FAIL" if policy["require_task"] else "INFO"
+    for found in cover.covering(rng, policy, seen):
+        short = found.commit["commit"][:12]
+        if found.task is not None:
+            yield Finding("OK", "coverage", short, f"covered by task {found.task['task_id']}")
+        elif found.unfinished is not None:
+            message = (f"task {found.unfinished['task_id']} covers it, but no published ledger "
+                       "records that task's finish: not finished yet, or its ledger was "
+                       "truncated since")  # fmt: skip
+            yield Finding(level, "coverage", short, message, again)
+        else:
+            yield Finding(level, "coverage", short, _uncovered(found.paths, seen), again)
+
+
+def _uncovered(paths: list[str], seen: Record) -> str:
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    message = f"changes {shown}, and no task published on the remote covers it"
+    started = {row["task_id"] for led in seen["ledgers"] for row in led["started"]}
+    for claim in seen["claims"]:
+        if claim["id"] not in started and any(within(p, s) for p in paths for s in claim["scope"]):
+            message += (f"; task {claim['id']} claims that scope ({claim['ref']}, clone "
+                        f"{claim['clone']}) but no published ledger starts it: deleted or "
+                        "truncated")  # fmt: skip
+    return message
+
+
+def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    records = list(context.records(options.input))
+    for finding in judge(records):
+        yield finding.record()
+
+
+STAGES = {"verify": Stage(_run)}
