@@ -251,7 +251,14 @@ def test_the_gemini_adapter_answers_json_and_archives_before_agent(layer_repo: R
     result = layer_repo.mj("capture", "install", "--provider", "gemini")
     assert result.code == 0, result
     settings = json.loads((layer_repo.root / ".gemini/settings.json").read_text())
-    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"}
+    assert set(settings["hooks"]) == {
+        "SessionStart",
+        "BeforeAgent",
+        "PreCompress",
+        "SessionEnd",
+        "BeforeTool",
+        "AfterAgent",
+    }
     assert "gemini       verified" in layer_repo.mj("capture", "status").out
     assert layer_repo.mj("start", "gemini work", "--scope", "README.md").code == 0
     payload = {"hook_event_name": "SessionStart", "session_id": "g-1", "source": "startup"}

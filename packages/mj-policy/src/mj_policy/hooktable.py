@@ -38,6 +38,8 @@ ADAPTERS: dict[str, Record] = {
             "BeforeAgent": ("majordomus-capture", "prompt"),
             "PreCompress": ("majordomus-pre-compress", "session --event compact"),
             "SessionEnd": ("majordomus-session-end", "session --event end"),
+            "BeforeTool": ("majordomus-tool", "tool"),
+            "AfterAgent": ("majordomus-stop", "stop"),
         },
         "briefing": "additional-context",
     },
