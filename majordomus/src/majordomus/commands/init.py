@@ -31,6 +31,8 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
     from majordomus import render as show
 
+    if getattr(options, "ci", None):
+        return _ci(records, inv)
     created: list[str] = []
     adopted: list[Record] = []
     hatched: list[bool] = []  # the ledger's layer.adopted line written by this run
@@ -149,3 +151,17 @@ def _text(created: list[str], lines: list[tuple[str, str]], targets: list[str]) 
     out.append(f"next: {shlex.join(['git', 'add', '.ai', '.gitignore', *targets])}")
     out.append("next: git commit -m 'Adopt majordomus'   # its pre-commit hook runs doctor")
     return "\n".join(out) + "\n"
+
+
+def _ci(records: Iterable[Record], inv: Invocation) -> int:
+    """`init --ci`: the job written, and what it does once committed."""
+    from majordomus import render as show
+
+    def text(record: Record) -> str | None:
+        if record.get("kind") != "created":
+            return None
+        said = "on every push and pull request CI fetches refs/majordomus/* and verifies the range"
+        return f"created {record['path']}: {said} — commit it"
+
+    code, _ = show.stream(records, inv, text)
+    return code

@@ -146,6 +146,12 @@ def adoption(created: int, *, extend: bool) -> dict[str, Any]:
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
     root = context.root()
+    if getattr(options, "ci", None):  # the CI job only (`cisetup`): no layer, no ledger line
+        from mj_policy import cisetup
+
+        for relative in cisetup.write(root, options.ci):
+            yield {"kind": "created", "path": relative}
+        return
     first = hatch_open(root)
     created = 0
     for relative in create(root, extend=options.extend):

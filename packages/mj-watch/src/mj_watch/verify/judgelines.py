@@ -32,7 +32,9 @@ def reproofs(proofs: list[Record], policy: Record) -> Iterator[Finding]:
         failed = next((r for r in proof["runs"] if r["exit"] != 0), None)
         if failed is None:
             ran = "; ".join(r["command"] for r in proof["runs"])
-            yield Finding("OK", "reproof", task, f"re-proven at commit {commit[:12]}: {ran}")
+            took = sum(float(r["seconds"]) for r in proof["runs"])
+            message = f"re-proven at commit {commit[:12]}: {ran} ({took:.2f} s)"
+            yield Finding("OK", "reproof", task, message)
             continue
         command = failed["command"]
         message = (f"claimed completed ({where}); at commit {commit[:12]} the base policy's "
