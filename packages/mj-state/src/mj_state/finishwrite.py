@@ -117,7 +117,8 @@ def record(
     if run:
         verify_record = {k: run[k] for k in ("command", "exit", "seconds", "tree") if k in run}
         verify_record["runs"] = [
-            {k: one[k] for k in ("command", "exit", "seconds")} for one in run.get("runs", [])
+            {k: one[k] for k in ("command", "exit", "seconds", "program", "sha256") if k in one}
+            for one in run.get("runs", [])
         ]
     payload: Record = {"outcome": outcome, "contract": contract, "verify": verify_record}
     payload["checkpoints"] = finishing.checkpoints(layer, str(task["id"]))

@@ -5,7 +5,10 @@
 Unpinned, any command counts (doctor warns). A command is an argument vector split with
 shell-word rules and run without a shell, in the repository root, each under the policy's
 `verification.timeout` (default 30m). Text that needs a shell (`a && b`, `| tee`, `> log`) is
-refused (2): the explicit way is `sh -c '…'`, pinned like any other command.
+refused (2): the explicit way is `sh -c '…'`, pinned like any other command. The program a
+command names is resolved on PATH (or from the root, for a relative path) and run by its
+absolute path, which `finish` records with its sha256; a program inside the repository (as
+found, or as its links resolve) is refused: the task's own work is never its judge.
 
 `tree` is what was verified: `git write-tree` of the working tree (tracked changes, and the
 untracked files inside the task's scope) through a temporary index, so the user's index is
@@ -113,9 +116,14 @@ def _run_one(root: Path, argv: list[str], limit: int) -> Record:
 
     began = time.monotonic()
     error = None
+    program, refused = _program(root, argv[0])
+    if refused:
+        return {"command": shlex.join(argv), "argv": argv, "exit": 126, "seconds": 0.0,
+                "error": refused}  # fmt: skip
+    runs = [program[0], *argv[1:]] if program is not None else argv  # the program recorded
     try:
         proc = subprocess.Popen(
-            argv, cwd=root, env=git.clean_env(), stdin=subprocess.DEVNULL,
+            runs, cwd=root, env=git.clean_env(), stdin=subprocess.DEVNULL,
             stdout=sys.stderr.fileno(), start_new_session=True,
         )  # fmt: skip
         try:
@@ -128,9 +136,32 @@ def _run_one(root: Path, argv: list[str], limit: int) -> Record:
         code, error = (127 if isinstance(exc, FileNotFoundError) else 126), exc.strerror
     out: Record = {"command": shlex.join(argv), "argv": argv, "exit": code}
     out["seconds"] = round(time.monotonic() - began, 2)
+    if program is not None:
+        out["program"], out["sha256"] = program
     if error:
         out["error"] = error
     return out
+
+
+def _program(root: Path, name: str) -> tuple[tuple[str, str] | None, str | None]:
+    """((absolute path, sha256) of the program `name` runs, or None when none is found; why it
+    is refused): a program inside the repository (its `.ai/` included), as found or as its
+    links resolve, is the task's own work, never its judge."""
+    import hashlib
+    import shutil
+
+    path = os.environ.get("PATH", os.defpath)
+    given = str(root / name) if "/" in name and not os.path.isabs(name) else name
+    found = shutil.which(given, path=path) if "/" not in given else given
+    if found is None or not os.path.isfile(found):
+        return None, None
+    here = os.path.realpath(root)
+    for candidate in (os.path.abspath(found), os.path.realpath(found)):
+        if candidate == here or candidate.startswith(here.rstrip("/") + "/"):
+            return None, f"{name} resolves to {candidate}, inside the repository — refused"
+    with open(found, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()
+    return (os.path.abspath(found), digest), None
 
 
 def tree(root: Path, state: Path, scope: list[str]) -> str | None:
