@@ -134,3 +134,16 @@ def test_the_tool_hook_imports_only_its_judgement(busy: Repo, tool: str) -> None
     assert result.code == 0 and result.out == "", result  # in scope: nothing to say
     assert "mj_watch.tooljudge" in names or tool == "Bash", sorted(names)
     assert not names & (HEAVY | STAMPS | TOOL_HOOK_NEVER), sorted(names & (HEAVY | TOOL_HOOK_NEVER))
+
+
+# quoting and wrapping are for a finding that prints a command, or a pointer's text: the commit
+# gate's `update --check` on a tree whose provider files are current imports neither
+QUOTING = {"shlex", "textwrap"}
+
+
+def test_a_current_tree_imports_no_quoting(busy: Repo) -> None:
+    assert busy.mj("update").code == 0
+    code, names = imported(busy, "update", "--check")
+    assert code == 0, code
+    assert "mj_policy.projectionverdict" in names, sorted(names)
+    assert not names & QUOTING, sorted(names & QUOTING)

@@ -207,8 +207,6 @@ def _with_forms(rendered: Rendered, forms: dict[str, str]) -> Rendered:
 
 def pointer(targets: tuple[str, ...]) -> str:
     """The bootstrap of a target whose client also loads other targets that carry it."""
-    import textwrap
-
     named = [f"`{t}`" for t in targets]
     listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     said = (
@@ -216,7 +214,23 @@ def pointer(targets: tuple[str, ...]) -> str:
         "repository (where its context lives, how a task runs) is there and is not repeated "
         "here."
     )
-    return textwrap.fill(said, width=95, break_on_hyphens=False, break_long_words=False)
+    return _fill(said, 95)
+
+
+def _fill(text: str, width: int) -> str:
+    """`text`'s words, lines filled up to `width` (a longer word alone on its line): what
+    `textwrap.fill` gives without breaking words or hyphens, without importing it."""
+    if "  " in text or any(c in text for c in "\t\n\r\v\f"):  # a path with odd spacing
+        import textwrap
+
+        return textwrap.fill(text, width=width, break_on_hyphens=False, break_long_words=False)
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
 
 
 def region_note(policy_file: str) -> str:

@@ -8,8 +8,6 @@ target as 10, as its contract says.
 
 from __future__ import annotations
 
-import shlex
-
 from mj_core.findings import Finding
 
 from mj_policy import projectiontargets as targets
@@ -35,10 +33,12 @@ _CHANGES = {
 def finding(target: str, mode: str, state: str, seen: Verified | None, empty: bool) -> Finding:
     """The finding for `target` (`mode` file or region) in `state`; `seen` is its stamp as
     verified (for a hand edit's hashes), `empty` whether a missing target is an empty file."""
+    if state == targets.CURRENT:  # the common case on a hook path: nothing to quote
+        return Finding("OK", CATEGORY, target, "current")
+    import shlex
+
     quoted = shlex.quote(target)
     diff = f"majordomus update --diff {quoted}"
-    if state == targets.CURRENT:
-        return Finding("OK", CATEGORY, target, "current")
     if state == targets.MISSING:
         message = f"{'empty' if empty else 'missing'} — run `majordomus update`"
         return Finding("FAIL", CATEGORY, target, message, f"ls -l {quoted}", code=12)
