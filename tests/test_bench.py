@@ -99,9 +99,9 @@ def test_check_fails_a_fast_doctored_baseline_and_passes_a_slow_one(git_repo: Re
     args = ("version", "--samples", "7", "--warmup", "1", "--baseline", "bench/baseline.json")
     written = bench(git_repo, *args, "--write-baseline")
     assert written.code == 0, written
-    # a baseline 4× slower than recorded: room for the noise of a loaded machine (seven samples
+    # a baseline 10× slower than recorded: room for the noise of a loaded machine (seven samples
     # of a 30 ms process beside the rest of the suite can cross any tolerance the policy allows)
-    _doctor(git_repo, "bench/baseline.json", 4.0)
+    _doctor(git_repo, "bench/baseline.json", 10.0)
     honest = bench(git_repo, *args, "--check")
     assert honest.code == 0, honest
     assert "OK   bench       version [repository, warm]" in honest.out
