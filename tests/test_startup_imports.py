@@ -137,7 +137,8 @@ def test_the_tool_hook_imports_only_its_judgement(busy: Repo, tool: str) -> None
 
 
 # quoting and wrapping are for a finding that prints a command, or a pointer's text: the commit
-# gate's `update --check` on a tree whose provider files are current imports neither
+# gate's `update --check` on a tree whose provider files are current imports neither (nor the
+# hand-over of files `init --import` read, when no rule names one)
 QUOTING = {"shlex", "textwrap"}
 
 
@@ -147,3 +148,4 @@ def test_a_current_tree_imports_no_quoting(busy: Repo) -> None:
     assert code == 0, code
     assert "mj_policy.projectionverdict" in names, sorted(names)
     assert not names & QUOTING, sorted(names & QUOTING)
+    assert "mj_policy.importhandover" not in names  # nothing was imported by `init --import`

@@ -60,11 +60,14 @@ class Leftover(orphans.Orphan):
 
 
 def apply(
-    layer: Layer, data: Inputs, judged: list[Judged], planned: list[Projection]
+    layer: Layer,
+    data: Inputs,
+    judged: list[Judged],
+    planned: list[Projection],
+    coverage: importcover.Coverage,
 ) -> tuple[list[Judged], list[orphans.Orphan]]:
-    coverage = importcover.load(layer)
-    if coverage is None:
-        return judged, []
+    """`judged` with each target `coverage`'s imported rules name judged by its pieces, and
+    the imported files no projection writes."""
     named = coverage.files()
     seen = Seen(coverage, _in_full(judged))
     out = [_judge(layer.root, item, seen, data) if _target(item) in named else item

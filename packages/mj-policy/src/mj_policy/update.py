@@ -58,7 +58,7 @@ def plan(root: Path, *, writing: bool = False) -> Plan:
     `writing` (a run that writes) reads the rules through this checkout's parse cache and
     keeps it; `--check`, `--diff` and `--dry-run` parse every rule file, so a forged cache can
     make a write wrong — which `update --check` then fails — but never a verdict."""
-    from mj_policy import importhandover as handover  # files `init --import` read
+    from mj_policy import importcover  # the rules that carry what `init --import` read
     from mj_policy import orphans
 
     layer = layer_mod.load(root)
@@ -77,7 +77,12 @@ def plan(root: Path, *, writing: bool = False) -> Plan:
         path = confined(root, projection.target)
         old = targets.read(path, projection.target)
         judged.append(targets.judge(rendered, data.policy_file, old))
-    judged, left = handover.apply(layer, data, judged, planned)
+    left: list[Orphan] = []
+    coverage = importcover.load(layer)
+    if coverage is not None:  # a layer that imported nothing loads no hand-over
+        from mj_policy import importhandover as handover
+
+        judged, left = handover.apply(layer, data, judged, planned, coverage)
     found = Plan(data, judged, orphans.find(root, planned) + left, data.budget_lines)
     found.clients = _clients(root, planned, judged, data.budget_lines)
     return found
