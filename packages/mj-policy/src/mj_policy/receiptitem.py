@@ -4,8 +4,6 @@ against; and what the receipt needs to know of paths (globs, directories, `@path
 
 from __future__ import annotations
 
-import hashlib
-
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
@@ -55,6 +53,8 @@ class Maker:
         record["lines"] = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
         record["bytes"] = len(data)
         record["tokens"] = -(-len(data) // BYTES_PER_TOKEN)
+        import hashlib  # not on a start-up path
+
         record["sha256"] = hashlib.sha256(data).hexdigest()
         if why in COUNTED:
             record["budget"] = self.budget
