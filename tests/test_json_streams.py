@@ -134,6 +134,9 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("version",), None),
     (("bench", "--list"), None),
     (("bench", "version", "--samples", "1", "--warmup", "0", "--no-save"), None),
+    (("receipt",), None),
+    (("receipt", "--for", "claude-code", "--path", "src/a.py"), None),
+    (("verify", "--base", "HEAD"), None),
 ]
 # the shapes the Decisions fix (Decision 7), each validated line by line
 DOCUMENT = [(("context",), None), (("session", "context"), None)]
@@ -143,8 +146,12 @@ NO_JSON = [
     ("mcp", "serve"),
     ("capture", "prompt"),
     ("capture", "session", "--event", "start"),
+    ("capture", "stop"),
     ("tour",),
 ]
+# the client's tool hook lets every call through whatever it is given (it must not brick the
+# person's session): an option it does not take is a one-line WARN, exit 0, nothing on stdout
+FAIL_OPEN = [("capture", "tool")]
 
 
 def _declared() -> dict[str, dict[str, Any]]:
@@ -279,7 +286,7 @@ def test_every_public_command_and_action_is_covered() -> None:
     public = {n for n, s in declared.items() if s.get("pipeline") or s.get("render")}
     public -= {n for n, s in declared.items() if s.get("actions") and not s.get("pipeline")}
     covered = {_name(argv) for argv, _ in CASES + DOCUMENT + LEDGER}
-    covered |= {_name(argv) for argv in NO_JSON}
+    covered |= {_name(argv) for argv in NO_JSON + FAIL_OPEN}
     listed = {n for n in public if n.split(" ", 1)[0] in _groups()}
     assert listed - covered == set()
 
@@ -287,3 +294,13 @@ def test_every_public_command_and_action_is_covered() -> None:
 def _groups() -> set[str]:
     groups = json.loads((SHARE / "commands.json").read_text())["groups"]
     return {name for group in groups for name in group["commands"]}
+
+
+@pytest.mark.parametrize("argv", FAIL_OPEN, ids=[" ".join(a) for a in FAIL_OPEN])
+def test_the_tool_hook_takes_no_json_and_still_lets_the_call_through(
+    scratch: Repo, argv: tuple[str, ...]
+) -> None:
+    result = scratch.mj(*argv, "--json", stdin="{}")
+    assert result.code == 0, result
+    assert result.out == "" and result.err.count("\n") == 1, result
+    assert result.err.startswith("WARN ") and "--json" in result.err, result

@@ -184,7 +184,7 @@ def test_limit_is_per_kind(seeded: Repo) -> None:
 
 def test_task_keeps_what_that_task_wrote(seeded: Repo) -> None:
     task = _task(seeded)
-    assert seeded.mj("handover", "--close", stdin=HANDOVER.replace(WORD, "a")).code == 0
+    assert seeded.mj("handover", "--close", stdin=HANDOVER.replace(WORD, "Sparrow")).code == 0
     assert seeded.mj("start", "another", "--scope", "lib").code == 0
     seeded.mj("decision", "add", f"other {WORD}s", "--why", "later")
     seeded.mj("checkpoint", stdin=f"{WORD} of the second task\n")
