@@ -7,7 +7,9 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from conftest import Repo
 from remoteworld import Remote
@@ -46,7 +48,7 @@ class World:
         worker.git("push", "-q", "origin", f"HEAD:refs/heads/{branch}")
 
     def verify(
-        self, branch: str, *extra: str, published: bool = True
+        self, branch: str, *extra: str, published: bool = True, base: str | None = None
     ) -> tuple[int, list[dict[str, object]], str]:
         """Fetch what the remote holds into the CI clone, check the branch out, verify it."""
         ci = self.ci
@@ -60,7 +62,7 @@ class World:
             wanted.append("+refs/majordomus/*:refs/majordomus/*")
         ci.git("fetch", "-q", "--prune", "origin", *wanted)
         ci.git("checkout", "-q", "--detach", f"origin/{branch}")
-        done = ci.mj("verify", "--base", self.base, "--json", *extra)
+        done = ci.mj("verify", "--base", base or self.base, "--json", *extra)
         rows = [json.loads(x) for x in done.out.splitlines()]
         return done.code, [r for r in rows if r.get("kind") == "finding"], done.err
 
@@ -110,3 +112,46 @@ def snapshot(root: Path) -> dict[str, str]:
 
 def run(argv: list[str], cwd: Path) -> str:
     return subprocess.run(argv, cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def rewrite_published(worker: Repo, ref: str, number: int, edit: Callable[[Any], Any]) -> None:
+    """What a hostile worker's script does to a ledger already published: line `number` edited,
+    every line after it re-chained, each publish commit rebuilt on the one before with its tip
+    recounted and rehashed, and the ref force-pushed — one chain that only grew, as it now is."""
+
+    def git(*args: str, data: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
+        done = subprocess.run(["git", *args], cwd=worker.root, env=env or worker.env,
+                              input=data, capture_output=True, check=True)  # fmt: skip
+        return done.stdout
+
+    git("fetch", "-q", "origin", f"+{ref}:refs/hostile/ledger")
+    commits = git("rev-list", "--reverse", "refs/hostile/ledger").decode().split()
+    index = worker.root / ".git" / "hostile-index"
+    env = {**worker.env, "GIT_INDEX_FILE": str(index)}
+    parent, seen, last = None, 0, b""
+    for commit in commits:
+        lines = git("show", f"{commit}:lines.jsonl").splitlines()
+        tip = json.loads(git("show", f"{commit}:tip.json"))
+        out = []
+        for given in lines:
+            seen += 1
+            raw = given
+            if seen >= number:
+                value = json.loads(given)
+                value = edit(value) if seen == number else value
+                if "prev" in value and last:
+                    value["prev"] = hashlib.blake2b(last, digest_size=32).hexdigest()
+                raw = json.dumps(value, separators=(",", ":")).encode()
+            out.append(raw)
+            last = raw
+        tip["last"] = hashlib.blake2b(out[-1], digest_size=32).hexdigest() if out else tip["last"]
+        git("read-tree", commit, env=env)
+        for name, data in (("lines.jsonl", b"".join(r + b"\n" for r in out)),
+                           ("tip.json", json.dumps(tip).encode() + b"\n")):  # fmt: skip
+            blob = git("hash-object", "-w", "--stdin", data=data).decode().strip()
+            git("update-index", "--cacheinfo", f"100644,{blob},{name}", env=env)
+        tree = git("write-tree", env=env).decode().strip()
+        args = ["commit-tree", tree, "-m", "publish"] + (["-p", parent] if parent else [])
+        parent = git(*args).decode().strip()
+    index.unlink(missing_ok=True)
+    git("push", "-q", "--force", "origin", f"{parent}:{ref}")

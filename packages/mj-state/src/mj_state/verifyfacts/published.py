@@ -12,6 +12,7 @@ that is not well formed is a problem, never read.
 from __future__ import annotations
 
 from mj_core import jsonl
+from mj_core import linehash
 
 from mj_state.remote import layout
 from mj_state.remote import reading
@@ -46,6 +47,7 @@ def _ledger(ref: str, clone: str, walked: list[Record]) -> Record:
     started: list[Record] = []
     finished: list[Record] = []
     number = 0
+    every = [raw for step in walked for raw in step["lines"]]
     for step in walked:
         for raw in step["lines"]:
             number += 1
@@ -67,6 +69,7 @@ def _ledger(ref: str, clone: str, walked: list[Record]) -> Record:
         "clone": clone,
         "commit": walked[-1]["commit"] if walked else None,
         "count": number,
+        "digests": linehash.hexdigests(every),  # the chain's hash of each line, in order
         "problem": segment.continues(walked),
         "started": started,
         "finished": finished,

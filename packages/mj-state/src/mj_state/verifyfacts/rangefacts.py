@@ -8,6 +8,8 @@ reader from a throw-away copy of `base`'s `.ai/`: the pinned verification comman
 timeout, `verify.require_task` and `verify.require_hooks`. `verify-ledgers`: every clone's
 published ledger and every claim under `refs/majordomus/` of this repository (CI fetches them:
 `git fetch origin 'refs/majordomus/*:refs/majordomus/*'`), read by `published`.
+`verify-witness` (with `--witness FILE`): what the remote held when an earlier run judged
+`base`, as that run recorded it (`witness`).
 Nothing published for a range that changes files is 12.
 """
 
@@ -25,6 +27,7 @@ from mj_core.stage import Stage
 
 from mj_state.verifyfacts import published
 from mj_state.verifyfacts import snapshot
+from mj_state.verifyfacts import witness
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,7 +124,11 @@ def starts(root: Path, base: str, listed: list[Record], ledgers: list[Record]) -
     return found
 
 
-def gather(root: Path, base_rev: str | None, head_rev: str | None) -> Iterator[Record]:
+def gather(
+    root: Path, base_rev: str | None, head_rev: str | None, held: tuple[Path, str] | None = None
+) -> Iterator[Record]:
+    """The facts; `held` the witness file (its path, and as the user named it), when given."""
+    earlier = witness.read(*held) if held else None
     head = resolve(root, head_rev or "HEAD", "--head")
     base = resolve(root, base_rev, "--base") if base_rev else default_base(root, head)
     listed = commits(root, base, head)
@@ -140,10 +147,14 @@ def gather(root: Path, base_rev: str | None, head_rev: str | None) -> Iterator[R
     yield fact("verify-range", base=base, head=head, checked_out=checked_out, commits=listed)
     yield fact("verify-policy", **policy)
     yield fact("verify-ledgers", **seen)
+    if earlier is not None:
+        yield earlier
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    yield from gather(context.root(), options.base, options.head)
+    given = getattr(options, "witness", None)
+    held = (Path(context.cwd) / given, given) if given else None
+    yield from gather(context.root(), options.base, options.head, held)
 
 
 STAGES = {"verify-facts": Stage(_run)}

@@ -1,7 +1,9 @@
 """`mj-watch verify-report`: `verify`'s findings passed on, and written as CI reads them when
-asked — `--junit PATH` (JUnit XML, `junit`) and `--sarif PATH` (SARIF 2.1.0, `sarif`). Each
-file is written once, atomically; an existing file is refused (15) before anything is written.
-A stream that stopped upstream writes nothing."""
+asked — `--junit PATH` (JUnit XML, `junit`) and `--sarif PATH` (SARIF 2.1.0, `sarif`) — and,
+with `--witness-out PATH`, what the remote held as this run judged it (the judge's
+`verify-witness-next` fact, taken off the stream: the next run's `--witness`). Each file is
+written once, atomically; an existing file is refused (15) before anything is written. A stream
+that stopped upstream writes nothing."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ def _targets(options: argparse.Namespace, context: Context) -> list[tuple[Path, 
     wanted = [
         (getattr(options, "junit", None), "junit"),
         (getattr(options, "sarif", None), "sarif"),
+        (getattr(options, "witness_out", None), "witness-out"),
     ]
     out = []
     for given, what in wanted:
@@ -39,14 +42,23 @@ def _targets(options: argparse.Namespace, context: Context) -> list[tuple[Path, 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     targets = _targets(options, context)
     findings = []
+    kept: Record = {}
     for record in context.records(options.input):
+        if record.get("fact") == "verify-witness-next":
+            kept = {"format": 1, "head": record["head"], "ledgers": record["ledgers"]}
+            continue
         if record.get("kind") == "finding":
             findings.append(record)
         yield record
     from mj_core import atomic
+    from mj_core import jsonl
 
     for path, what in targets:
-        if what == "junit":
+        if what == "witness-out":
+            if not kept:  # the judge never ran: nothing witnessed
+                continue
+            data = jsonl.dumps(kept)
+        elif what == "junit":
             from mj_watch.verify import junit
 
             data = junit.document(findings)

@@ -20,6 +20,7 @@ from mj_core.stage import Stage
 
 from mj_watch.verify import cover
 from mj_watch.verify import headlayer
+from mj_watch.verify import held
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,7 +91,8 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     facts = {r["fact"]: r for r in records if r.get("kind") == "fact"}
     rng, policy = facts["verify-range"], facts["verify-policy"]
     root = context.root()
-    yield from reproofs(root, rng, policy, facts["verify-ledgers"])
+    ledgers, _ = held.against(facts["verify-ledgers"], facts.get("verify-witness"))
+    yield from reproofs(root, rng, policy, ledgers)
     yield headlayer.fact(root, rng)
 
 

@@ -5,7 +5,9 @@
   would cover it had its finish been published, or any task claim on the remote for those
   paths whose start no ledger shows (deleted or truncated); INFO instead when the base policy
   sets `verify.require_task: false`.
-- witness: each published ledger is one chain that only grew, else FAIL naming commit and line.
+- witness: each published ledger is one chain that only grew, else FAIL naming commit and line;
+  with `--witness FILE`, each ledger the remote held when `base` was judged is still published,
+  its lines those it held with lines added, else FAIL naming the first line that differs (`held`).
 - reproof: each claimed completion re-proven (OK) or FAIL naming task, commit and command.
 - layer: `doctor` and `update --check` at head exit 0, else FAIL naming what they found.
 """
@@ -18,6 +20,7 @@ from mj_core.paths import within
 from mj_core.stage import Stage
 
 from mj_watch.verify import cover
+from mj_watch.verify import held
 from mj_watch.verify import judgelines
 
 TYPE_CHECKING = False
@@ -40,9 +43,12 @@ def judge(records: list[Record]) -> Iterator[Finding]:
             raise MissingArtifact(
                 f"verify: the facts carry no {name} fact — `mj-state verify-facts`"
             )
-    rng, policy, seen = facts["verify-range"], facts["verify-policy"], facts["verify-ledgers"]
+    rng, policy = facts["verify-range"], facts["verify-policy"]
+    earlier = facts.get("verify-witness")
+    seen, gone = held.against(facts["verify-ledgers"], earlier)
     again = f"majordomus verify --base {rng['base']} --head {rng['head']}"
     yield from witness(seen, again)
+    yield from witnessed(gone, earlier)
     yield from coverage(rng, policy, seen, again)
     proofs = [r for r in records if r.get("fact") == "verify-reproof"]
     yield from judgelines.reproofs(proofs, policy)
@@ -54,12 +60,33 @@ def witness(seen: Record, again: str) -> Iterator[Finding]:
         if ledger["problem"]:
             clone, problem = ledger["clone"], ledger["problem"]
             message = f"the published ledger of clone {clone} was rewritten: {problem}"
-            yield Finding("FAIL", "witness", ledger["ref"], message, f"git log -p {ledger['ref']}")
+            yield Finding(
+                "FAIL",
+                "witness",
+                ledger["ref"],
+                message,
+                f"git log -p {ledger['commit'] or ledger['ref']}",
+            )
         else:
             message = f"one chain of {ledger['count']} line(s) that only grew"
             yield Finding("OK", "witness", ledger["ref"], message)
     for problem in seen["problems"]:
         yield Finding("WARN", "witness", str(problem["ref"]), f"{problem['why']}; not read")
+
+
+def witnessed(gone: list[Record], earlier: Record | None) -> Iterator[Finding]:
+    if earlier is None:
+        message = (
+            "no record of what the remote held at base (--witness FILE): a ledger "
+            "rewritten and recomputed from its first line is judged only as it is now"
+        )
+        yield Finding("INFO", "witness", "base", message)
+        return
+    when = f"{str(earlier['head'])[:12]} was judged ({earlier['path']})"
+    for was in gone:
+        message = (f"the remote held {was['count']} line(s) here when {when}; the ledger is no "
+                   "longer published: deleted since")  # fmt: skip
+        yield Finding("FAIL", "witness", was["ref"], message, "git for-each-ref refs/majordomus/")
 
 
 def coverage(rng: Record, policy: Record, seen: Record, again: str) -> Iterator[Finding]:
@@ -93,6 +120,9 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     records = list(context.records(options.input))
     for finding in judge(records):
         yield finding.record()
+    facts = {r["fact"]: r for r in records if r.get("kind") == "fact"}
+    seen, _ = held.against(facts["verify-ledgers"], facts.get("verify-witness"))
+    yield held.kept(seen, facts.get("verify-witness"), facts["verify-range"]["head"])
 
 
 STAGES = {"verify": Stage(_run)}
