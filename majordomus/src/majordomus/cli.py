@@ -200,6 +200,10 @@ def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
         module = module_for(name)
     options = parser_for(name).parse_args(rest)
     options.command = name
+    if getattr(options, "json", False) or spec.get("json") == "none":
+        from mj_core import sanitise
+
+        sanitise.plain_stdout()  # a machine stream: JSON keeps its exact data
     inv = Invocation(
         cwd=Path.cwd(),
         repo=Path(options.repo) if options.repo else None,

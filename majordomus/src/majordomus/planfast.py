@@ -71,6 +71,10 @@ def answer(args: list[str], out: IO[str], err: IO[str]) -> int | None:
     if found is None:
         return None
     records, (render, invocation) = found
+    if options.json:
+        from mj_core import sanitise
+
+        sanitise.plain_stdout()  # a machine stream: JSON keeps its exact data
     inv = invocation(cwd=None, json=options.json, stdout=out, stderr=err)
     code: int = render(records, options, inv)
     return code

@@ -84,3 +84,32 @@ def test_the_stream_handler_escapes_undecodable_bytes() -> None:
     stream.write(os.fsdecode(b"a\xff") + " é\n")
     stream.flush()
     assert stream.buffer.getvalue() == "a\\xff é\n".encode()  # type: ignore[attr-defined]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(TEXTS)
+def test_terminal_text_has_no_control_but_newline_and_tab(text: str) -> None:
+    shown = sanitise.terminal(text)
+    assert not re.search(
+        r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]",
+        shown,
+    )
+    assert shown.count("\n") == text.count("\n")
+    assert shown.count("\t") == text.count("\t")
+
+
+def test_terminal_shows_each_control_as_its_escape() -> None:
+    assert sanitise.terminal("\x1b]0;t\x07\x1b[31mr\x9b\u202ex\x7f\r\n\t") == (
+        "\\x1b]0;t\\x07\\x1b[31mr\\x9b\\u202ex\\x7f\\x0d\n\t"
+    )
+    assert sanitise.terminal("plain é 日") == "plain é 日"
+
+
+def test_an_escaped_stream_shows_controls_whatever_the_write_boundaries() -> None:
+    sanitise.escape_streams()  # installs the codec
+    stream = io.TextIOWrapper(io.BytesIO(), encoding=sanitise.TERMINAL, errors=sanitise.ESCAPE)
+    for piece in ("a\x1b", "]0;t", "\x07", os.fsdecode(b"\xff"), "\u2066\n"):
+        stream.write(piece)
+    stream.flush()
+    assert stream.buffer.getvalue() == b"a\\x1b]0;t\\x07\\xff\\u2066\n"  # type: ignore[attr-defined]
+    sanitise.restore_streams()

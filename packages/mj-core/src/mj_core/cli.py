@@ -86,7 +86,7 @@ class Parser(argparse.ArgumentParser):
 def write_record(out: IO[bytes], record: Record, *, raw: bool) -> None:
     kind = record.get("kind")
     if raw and kind == "text":
-        out.write(str(record["text"]).encode("utf-8", sanitise.ESCAPE))
+        out.write(sanitise.terminal(str(record["text"])).encode("utf-8", sanitise.ESCAPE))
     elif kind == "written":  # records already serialised (`mj_core.streams.written`)
         out.write(streams.written_part(record, "jsonl"))
     else:

@@ -18,9 +18,18 @@ if TYPE_CHECKING:
 
 
 def guard(prog: str, body: Callable[[], int], stderr: IO[str] | None = None) -> int:
-    """The single error funnel: expected errors → their code and one line; anything else → 13."""
+    """The single error funnel: expected errors → their code and one line; anything else → 13.
+
+    Inside it, what stdout and stderr print shows control characters escaped
+    (`sanitise.escape_streams`): no text a worker stored can drive the terminal."""
     sanitise.escape_streams()
-    err = stderr if stderr is not None else sys.stderr
+    try:
+        return _funnel(prog, body, stderr if stderr is not None else sys.stderr)
+    finally:
+        sanitise.restore_streams()
+
+
+def _funnel(prog: str, body: Callable[[], int], err: IO[str]) -> int:
     try:
         try:
             return body()

@@ -9,7 +9,14 @@
 - `body_line`: `line`, and a line that would read as a heading (`#` first, or a Markdown
   underline of `=` or `-`) is indented, so stored text cannot forge a section of the output.
 
+- `terminal`: every control character shown, not obeyed: C0 but newline and tab, DEL, C1, the
+  line and paragraph separators and the bidirectional marks, overrides and isolates each become
+  its visible escape (`\\x1b`, `\\u202e`), so a terminal sequence prints as inert text.
+
 `ESCAPE` is the codec error handler the tools' text streams use (`register` installs it).
+`escape_streams` puts the process's stdout and stderr through `terminal` at the one place every
+renderer writes (the stream's encoder, `TERMINAL`): a renderer cannot forget it. A machine
+stream (`--json`, a client protocol) takes `plain_stdout` — JSON keeps its exact data.
 """
 
 from __future__ import annotations
@@ -19,6 +26,20 @@ import re
 import sys
 
 ESCAPE = "mj-escape"
+TERMINAL = "mj-terminal"
+_SHOWN = (*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))  # C0 but \t \n, DEL, C1
+_SHOWN_WIDE = (
+    0x061C,
+    0x200E,
+    0x200F,
+    0x2028,
+    0x2029,
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+)
+_table: dict[int, str] = {}  # built on first use
+_registered: list[bool] = []  # the codec search function is installed once a process
+_plain: dict[int, str] = {}  # id(stream) → the encoding it had before `escape_streams`
 INDENT = "    "  # four spaces: neither a heading nor the start of one
 _CONTROL = (
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves, erase
@@ -73,6 +94,16 @@ def body_line(text: str, width: int | None = None) -> str:
     return clean
 
 
+def terminal(text: str) -> str:
+    """`text` with each control character as its visible escape (newline and tab kept)."""
+    if text.isprintable():
+        return text
+    if not _table:
+        _table.update({code: f"\\x{code:02x}" for code in _SHOWN})
+        _table.update({code: f"\\u{code:04x}" for code in _SHOWN_WIDE})
+    return text.translate(_table)
+
+
 def _handler(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
@@ -88,10 +119,61 @@ def register() -> None:
         codecs.register_error(ESCAPE, _handler)
 
 
+class _Encoder(codecs.IncrementalEncoder):
+    """UTF-8 of `terminal(text)`: one character at a time, so a write may end anywhere."""
+
+    def encode(self, text: str, final: bool = False) -> bytes:
+        return terminal(text).encode("utf-8", self.errors)
+
+
+def _search(name: str) -> codecs.CodecInfo | None:
+    if name.replace("_", "-") != TERMINAL:
+        return None
+    utf8 = codecs.lookup("utf-8")
+
+    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
+        return terminal(text).encode("utf-8", errors), len(text)
+
+    return codecs.CodecInfo(
+        encode, utf8.decode, name=TERMINAL, incrementalencoder=_Encoder,
+        incrementaldecoder=utf8.incrementaldecoder,
+        streamreader=utf8.streamreader, streamwriter=utf8.streamwriter,
+    )  # fmt: skip
+
+
 def escape_streams() -> None:
-    """The process's stdout and stderr print undecodable file names escaped, never raising."""
+    """The process's stdout and stderr show every control character escaped (`terminal`) and
+    print undecodable file names escaped, never raising; `restore_streams` undoes it."""
     register()
+    if not _registered:
+        codecs.register(_search)
+        _registered.append(True)
     for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", None) != ESCAPE:
-            reconfigure(errors=ESCAPE)
+        _reencode(stream, TERMINAL)
+
+
+def plain_stdout() -> None:
+    """stdout as it was (a machine stream: `--json`, a client protocol), names still escaped."""
+    _reencode(sys.stdout, None)
+
+
+def restore_streams() -> None:
+    """stdout and stderr back to the encoding each had before `escape_streams`."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            _reencode(stream, None)
+        except (OSError, ValueError):  # closed, or the reader went away: nothing more to say
+            continue
+
+
+def _reencode(stream: object, encoding: str | None) -> None:
+    reconfigure = getattr(stream, "reconfigure", None)
+    current = getattr(stream, "encoding", None)
+    if reconfigure is None or not isinstance(current, str):
+        return
+    if encoding is None:
+        encoding = _plain.get(id(stream), current)
+    elif current != TERMINAL:
+        _plain[id(stream)] = current
+    if encoding != current or getattr(stream, "errors", None) != ESCAPE:
+        reconfigure(encoding=encoding, errors=ESCAPE)
