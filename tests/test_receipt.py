@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import pytest
 from conftest import Repo
@@ -51,6 +52,14 @@ def loads(repo: Repo, *args: str) -> list[dict[str, object]]:
     return [r for r in records if r["kind"] == "load"]
 
 
+def as_claude_sends(data: bytes) -> bytes:
+    text = data.decode()
+    if text.startswith("---\n"):
+        text = text[text.index("\n---\n", 3) + 5 :]
+    kept = [line for line in text.split("\n") if not re.fullmatch(r"\s*<!--.*-->\s*", line)]
+    return "\n".join(kept).strip().encode()
+
+
 def listed(records: list[dict[str, object]]) -> list[tuple[object, object, object]]:
     """(path, why, loaded) of each item but the rules read on request."""
     return [(r["path"], r["why"], r["loaded"]) for r in records if r["why"] != "on-request"]
@@ -62,8 +71,8 @@ def test_claude_code_for_a_handler_lists_its_files_the_import_and_the_scoped_rul
     found = loads(receipted, "--for", "claude-code", "--path", HANDLER)
     assert listed(found) == [
         ("CLAUDE.md", "always", True),
-        (".claude/rules/project-api-errors.md", "scoped", True),
         ("AGENTS.md", "import", True),
+        (".claude/rules/project-api-errors.md", "scoped", True),
         (".claude/skills/release-notes/SKILL.md", "skill-index", True),
         (".mcp.json", "mcp", True),
     ]
@@ -73,8 +82,16 @@ def test_claude_code_for_a_handler_lists_its_files_the_import_and_the_scoped_rul
     assert by[".claude/rules/project-api-errors.md"]["glob"] == "src/api/**"
     for record in found:
         data = (receipted.root / str(record["path"])).read_bytes()
-        assert record["sha256"] == hashlib.sha256(data).hexdigest()
+        # Claude Code hands the model each file without its front matter and HTML comments
+        # on lines of their own, trimmed; the receipt hashes that text
+        assert record["sha256"] == hashlib.sha256(as_claude_sends(data)).hexdigest()
         assert record["bytes"] == len(data) and record["lines"] == data.count(b"\n")
+        written = record["why"] != "on-request" and record["path"] != ".mcp.json"
+        assert record["projected"] is written  # the rules' own files are not written by update
+    assert (
+        by["CLAUDE.md"]["sha256"]
+        != hashlib.sha256((receipted.root / "CLAUDE.md").read_bytes()).hexdigest()
+    )  # its stamp is an HTML comment the client drops
     assert by["CLAUDE.md"]["budget"] == by["AGENTS.md"]["budget"] is not None
     assert by[".claude/rules/project-api-errors.md"]["budget"] is None  # loaded where it applies
     asked = [r for r in found if r["why"] == "on-request"]
@@ -96,6 +113,7 @@ def test_codex_loads_the_nested_file_of_the_directory_it_works_in(receipted: Rep
     assert listed(loads(receipted, "--for", "codex")) == [
         ("AGENTS.md", "always", True),
         (".agents/skills/release-notes/SKILL.md", "skill-index", True),
+        ("src/api/AGENTS.md", "nested", False),  # on the receipt, not loaded from the root
     ]
     assert listed(loads(receipted, "--for", "codex", "--path", HANDLER))[1] == (
         "src/api/AGENTS.md",
@@ -133,7 +151,7 @@ def test_every_declared_provider_is_listed_and_the_text_is_a_short_table(
     lines = shown.out.splitlines()
     assert lines[0].startswith("claude-code: ") and "lines in every conversation" in lines[0]
     assert len(lines) == 7, shown.out  # the rules read on request: one line
-    assert "scoped" in lines[2] and ".claude/rules/project-api-errors.md" in lines[2]
+    assert "scoped" in lines[3] and ".claude/rules/project-api-errors.md" in lines[3]
     counted = sum(
         (receipted.root / name).read_bytes().count(b"\n") for name in ("CLAUDE.md", "AGENTS.md")
     )

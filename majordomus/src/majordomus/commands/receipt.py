@@ -58,9 +58,12 @@ def _rule_on_request(record: Record) -> bool:
 def _row(record: Record, width: int) -> str:
     why = str(record["why"])
     if record["lines"] is None:
-        return f"  {'not loaded':<12} {record['path']:<{width}}  {why}: {record['note']}"
+        hand = "" if record["projected"] else " (hand-written)"
+        return f"  {'not loaded':<12} {record['path']:<{width}}  {why}{hand}: {record['note']}"
     size = f"{record['lines']:>5} lines {record['bytes']:>7} bytes ~{record['tokens']} tokens"
     extra = []
+    if not record["projected"] and why not in ("mcp", "on-request"):
+        extra.append("hand-written")
     if record["from"]:
         extra.append(f"from {record['from']}")
     if record["note"]:

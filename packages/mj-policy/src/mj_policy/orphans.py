@@ -73,7 +73,7 @@ def _nested(root: Path, planned: list[Projection], wanted: set[str]) -> list[Orp
     out = []
     for projection in planned:
         names = {
-            n.nested for n in (providers.table().get(p) for p in projection.providers) if n
+            n.nested_at_start for n in (providers.table().get(p) for p in projection.providers) if n
         } - {None}
         folders = {ruleprojections.one_directory(item) for item in projection.inline} - {None}
         for folder in sorted(str(f) for f in folders):

@@ -57,7 +57,7 @@ def _rules(layer: Layer, projection: Projection, wanted: list[Delivered]) -> lis
     inline = [p for p in known if p.rules is None]
     if inline and not projection.imports:  # an importing file carries only scoped rule files
         projection.inline = list(wanted)
-        nested = {p.nested for p in inline}
+        nested = {p.nested_at_start for p in inline}
         if len(nested) == 1 and None not in nested:
             out += _nested(layer, projection, str(nested.pop()))
     for provider in known:

@@ -77,8 +77,16 @@ class Provider:
 
     @property
     def nested(self) -> str | None:
+        """The file name the client also loads from subdirectories, whenever it does."""
         found = self.data.get("nested")
         return str(found) if found else None
+
+    @property
+    def nested_at_start(self) -> str | None:
+        """The nested file name of a client that loads those files from the root down to where
+        it starts (Codex), the only kind `update` places rules in; None for one that loads
+        them once it reads a file there (`nested_when: read`)."""
+        return self.nested if self.data.get("nested_when", "start") == "start" else None
 
 
 @cache

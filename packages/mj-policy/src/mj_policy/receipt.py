@@ -51,22 +51,30 @@ def clients(planned: list[Projection]) -> list[str]:
 
 
 def receipt(layer: Layer, planned: list[Projection], client: str, paths: list[str]) -> list[Record]:
+    """`client`'s files in the order it assembles them: its own and the other providers' root
+    files it loads, each followed by what its `@path` lines bring in, the always-loaded rule
+    files, the nested files, the scoped rule files, skills, MCP configuration, then what it
+    reads only on request."""
     from mj_policy import budgets
 
     known = providers.get(client)
     budget = int(layer.policy.data["context"]["always_loaded_budget_lines"])
     cap = budgets.client_limit(client, budget)
-    made = item.Maker(layer.root, known, f"{cap.lines} lines ({cap.lines_from})")
+    shown = f"{cap.lines} lines ({cap.lines_from})"
+    made = item.Maker(layer.root, known, shown, {p.target for p in planned})
     for projection in planned:
         if _main(projection) and client in projection.providers:
             made.add(projection.target, "always" if known.always else "on-request")
     for target in known.also_targets:
         if (layer.root / target).is_file():
             made.add(target, "always", note="another provider's file, which this client also loads")
-    _rule_files(made, planned, known, paths)
+    scoped = _rule_files(made, planned, known)
+    scoped += _hand_rules(made, known)
+    _nested(made, known, paths)
+    for target, globs in scoped:
+        _scoped(made, target, globs, paths)
     if known.data.get("imports"):
         _imports(made)
-    _nested(made, known, paths)
     for projection in planned:
         skills = known.skills
         if projection.skill is not None and skills and projection.target.startswith(skills + "/"):
@@ -83,9 +91,12 @@ def _main(projection: Projection) -> bool:
 
 
 def _rule_files(
-    made: item.Maker, planned: list[Projection], known: providers.Provider, paths: list[str]
-) -> None:
+    made: item.Maker, planned: list[Projection], known: providers.Provider
+) -> list[tuple[str, list[str]]]:
+    """The planned rule files the client reads: the always-loaded ones added, the scoped ones
+    (file, globs) returned for later."""
     dirs = known.also_rule_dirs
+    scoped = []
     for projection in planned:
         delivered = projection.rule
         if delivered is None:
@@ -95,19 +106,53 @@ def _rule_files(
             continue
         if projection.always_loaded:
             made.add(projection.target, "always")
-            continue
-        glob, path = item.first_match(delivered.paths, paths)
-        if glob is None:
-            shown = ", ".join(delivered.paths)
-            made.skip(
-                projection.target, "scoped", f"scoped to {shown}; no path asked about matches"
-            )
         else:
-            made.add(projection.target, "scoped", glob=glob, note=f"{glob} matches {path}")
+            scoped.append((projection.target, list(delivered.paths)))
+    return scoped
+
+
+def _hand_rules(made: item.Maker, known: providers.Provider) -> list[tuple[str, list[str]]]:
+    """The rule files no projection plans, in the directories the client reads rules from,
+    judged by their front matter; the scoped ones returned for later."""
+    from mj_policy import receipthand
+
+    places = []
+    if known.rules is not None:
+        spec = known.rules
+        places.append((str(spec["dir"]), str(spec["suffix"]), str(spec["front_matter"])))
+    table = providers.table()
+    for folder in known.also_rule_dirs:
+        owner = next(
+            (p.rules for p in table.values() if (p.rules or {}).get("dir") == folder), None
+        )
+        if owner is not None:
+            places.append((folder, str(owner["suffix"]), str(owner["front_matter"])))
+    scoped = []
+    for folder, suffix, style in places:
+        for name in receipthand.rule_files(made.root, folder, suffix, made.planned):
+            text = (made.root / name).read_text(encoding="utf-8", errors="replace")
+            why, globs = receipthand.scope(text, style)
+            if why == "scoped":
+                scoped.append((name, globs))
+            elif why == "always":
+                made.add(name, why)
+            else:
+                made.add(name, why, note="its front matter asks for it to be read only on request")
+    return scoped
+
+
+def _scoped(made: item.Maker, target: str, globs: list[str], paths: list[str]) -> None:
+    glob, path = item.first_match(globs, paths)
+    if glob is None:
+        shown = ", ".join(globs) or "no glob"
+        made.skip(target, "scoped", f"scoped to {shown}; no path asked about matches")
+    else:
+        made.add(target, "scoped", glob=glob, note=f"{glob} matches {path}")
 
 
 def _imports(made: item.Maker) -> None:
-    """The `@path` lines of each loaded file, followed as the client follows them."""
+    """The `@path` lines of each loaded file, followed as the client follows them; each
+    imported file is placed right after the file that imports it."""
     queue = [(record["path"], 0) for record in made.loaded() if record["why"] != "mcp"]
     seen = {path for path, _ in queue}
     while queue:
@@ -120,17 +165,25 @@ def _imports(made: item.Maker) -> None:
             seen.add(target)
             made.add(target, "import", source=source)
             queue.append((target, depth + 1))
+    made.imports_after_importers()
 
 
 def _nested(made: item.Maker, known: providers.Provider, paths: list[str]) -> None:
+    """Every nested file below the root: loaded for a path asked about below its directory,
+    else listed as not loaded."""
     name = known.nested
     if name is None:
         return
-    for directory in item.directories(paths):
-        if (made.root / directory / name).is_file():
-            made.add(
-                f"{directory}/{name}", "nested", note=f"a path asked about is under {directory}/"
-            )
+    from mj_policy import receipthand
+
+    under = set(item.directories(paths))
+    when = "once it reads a file" if known.nested_at_start is None else "when it starts"
+    for found in receipthand.nested_files(made.root, name):
+        directory = found.rpartition("/")[0]
+        if directory in under:
+            made.add(found, "nested", note=f"a path asked about is under {directory}/")
+        else:
+            made.skip(found, "nested", f"loaded {when} under {directory}/; no path asked about is")
 
 
 def _on_request(made: item.Maker, layer: Layer) -> None:

@@ -1,6 +1,8 @@
 """One provider's load receipt as it is gathered (`receipt`): each file once, read from disk
-for its lines, bytes, an estimated token count and its SHA-256, with the budget it counts
-against; and what the receipt needs to know of paths (globs, directories, `@path` lines)."""
+for its lines, bytes and an estimated token count, the SHA-256 of its text as the client hands
+it to the model (share/providers.yaml `text`: front matter or HTML comments stripped, trimmed),
+the budget it counts against and whether `majordomus update` writes it; and what the receipt
+needs to know of paths (globs, directories, `@path` lines)."""
 
 from __future__ import annotations
 
@@ -20,12 +22,13 @@ BYTES_PER_TOKEN = 4  # the estimate: a token is about four bytes of English or c
 class Maker:
     """The records of one provider's receipt, in the order they were added."""
 
-    __slots__ = ("budget", "known", "left", "root", "seen", "taken")
+    __slots__ = ("budget", "known", "left", "planned", "root", "seen", "taken")
 
-    def __init__(self, root: Path, known: Provider, budget: str) -> None:
+    def __init__(self, root: Path, known: Provider, budget: str, planned: set[str]) -> None:
         self.root = root
         self.known = known
         self.budget = budget  # the client's line budget over what it loads, as shown
+        self.planned = planned  # the files `majordomus update` writes
         self.seen: set[str] = set()
         self.taken: list[Record] = []
         self.left: list[Record] = []
@@ -55,7 +58,7 @@ class Maker:
         record["tokens"] = -(-len(data) // BYTES_PER_TOKEN)
         import hashlib  # not on a start-up path
 
-        record["sha256"] = hashlib.sha256(data).hexdigest()
+        record["sha256"] = hashlib.sha256(received(data, self.known)).hexdigest()
         if why in COUNTED:
             record["budget"] = self.budget
             cap = self.known.budget_bytes
@@ -64,6 +67,8 @@ class Maker:
         (self.taken if record["loaded"] else self.left).append(record)
 
     def skip(self, path: str, why: str, note: str) -> None:
+        if path in self.seen:
+            return
         self.seen.add(path)
         self.left.append(self.base(path, why, None, None, note))
 
@@ -83,14 +88,78 @@ class Maker:
             "tokens": None,
             "sha256": None,
             "budget": None,
+            "projected": path in self.planned,
             "note": note,
         }
+
+    def imports_after_importers(self) -> None:
+        """Each imported file right after the file whose `@path` line brings it in (the files
+        it imports in turn after it), as the clients assemble them."""
+        imported: dict[str, list[Record]] = {}
+        for record in self.taken:
+            if record["why"] == "import":
+                imported.setdefault(str(record["from"]), []).append(record)
+        ordered: list[Record] = []
+
+        def place(record: Record) -> None:
+            ordered.append(record)
+            for child in imported.get(str(record["path"]), []):
+                place(child)
+
+        for record in self.taken:
+            if record["why"] != "import":
+                place(record)
+        self.taken = ordered
 
     def loaded(self) -> list[Record]:
         return list(self.taken)
 
     def records(self) -> list[Record]:
         return self.taken + self.left
+
+
+def received(data: bytes, known: Provider) -> bytes:
+    """The file's text as the client hands it to the model (the table's `text`)."""
+    spec = known.data.get("text") or {}
+    strips = spec.get("strips") or ()
+    if not strips and not spec.get("trims"):
+        return data
+    text = data.decode("utf-8", errors="replace")
+    if "front-matter" in strips:
+        text = _without_front_matter(text)
+    if "html-comments" in strips:
+        text = _without_comments(text)
+    if spec.get("trims"):
+        text = text.strip()
+    return text.encode("utf-8")
+
+
+def _without_front_matter(text: str) -> str:
+    if not text.startswith("---\n"):
+        return text
+    end = text.find("\n---\n", 3)
+    return text if end < 0 else text[end + 5 :]
+
+
+def _without_comments(text: str) -> str:
+    """HTML comments on lines of their own, outside fenced code, removed with their lines."""
+    out: list[str] = []
+    fenced = False
+    inside = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not inside and stripped.startswith("```"):
+            fenced = not fenced
+        if not fenced and not inside and stripped.startswith("<!--"):
+            if "-->" in stripped and not stripped.endswith("-->"):
+                out.append(line)  # text after the comment on its line: kept as it is
+                continue
+            inside = True
+        if inside:
+            inside = not stripped.endswith("-->")
+            continue
+        out.append(line)
+    return "\n".join(out)
 
 
 def first_match(globs: list[str], paths: list[str]) -> tuple[str | None, str | None]:

@@ -172,8 +172,8 @@ def _places(layer: Layer) -> tuple[set[str], tuple[str, ...]]:
         for where in (known.skills, (known.rules or {}).get("dir")):
             if where:
                 folders.add(f"{where}/")
-        if known.data.get("nested"):
-            targets.add(f"/{known.data['nested']}")
+        if known.nested_at_start:
+            targets.add(f"/{known.nested_at_start}")
     return targets, tuple(sorted(folders))
 
 
