@@ -175,3 +175,23 @@ def test_the_reports_ci_reads(world: World, tmp_path: Path) -> None:
     assert [r["ruleId"] for r in results] == ["majordomus.scope-integrity"]
     again = world.ci.mj("verify", "--base", world.base, "--sarif", str(sarif))
     assert again.code == 15 and "never overwrites" in again.err, again
+
+
+def test_an_evil_merge_is_judged_for_what_it_brings_in(world: World) -> None:
+    """A merge that brings in a path neither parent has (the conflict resolution a script slips
+    a file into) is a commit like any other: no task covers it, so it FAILs, named."""
+    worker = world.worker()
+    honest(worker, "merged")
+    worker.git("checkout", "-q", "-b", "side", world.base)
+    worker.write(".ai/repo/project/side.md", "side\n")  # .ai/ is always allowed: not judged
+    worker.commit("side")
+    worker.git("checkout", "-q", "main")
+    worker.git("merge", "-q", "--no-ff", "--no-commit", "side")
+    worker.write("src/evil.txt", "x\n")  # in neither parent: the merge's own change
+    merge = worker.commit("merge side")
+    assert len(worker.git("show", "-s", "--format=%P", merge).split()) == 2
+    world.push(worker, "evil")
+    code, findings, _ = world.verify("evil")
+    assert code == 10, findings
+    assert "src/evil.txt" in named(findings, "coverage", merge[:12])
+    assert [f["subject"] for f in failing(findings, "coverage")] == [merge[:12]]

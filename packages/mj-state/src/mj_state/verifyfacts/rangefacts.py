@@ -2,15 +2,16 @@
 
 `verify-range`: the base and head (`--base` defaults to the merge base with the default
 branch, `--head` to HEAD), and each commit of `base..head`, oldest first, with its parents, its
-tree and the paths it changes (a merge's own paths are not listed: its parents' commits carry
-them). `verify-policy`: the policy as `base` holds it, loaded through the layer's own strict
-reader from a throw-away copy of `base`'s `.ai/`: the pinned verification commands, their
-timeout, `verify.require_task` and `verify.require_hooks`. `verify-ledgers`: every clone's
-published ledger and every claim under `refs/majordomus/` of this repository (CI fetches them:
-`git fetch origin 'refs/majordomus/*:refs/majordomus/*'`), read by `published`.
-`verify-witness` (with `--witness FILE`): what the remote held when an earlier run judged
-`base`, as that run recorded it (`witness`).
-Nothing published for a range that changes files is 12.
+tree and the paths it changes (a merge: those it changes relative to every parent — what the
+merge itself brings in, an evil merge or a conflict resolution; a path it takes as one parent
+had it is that parent's commits' change). `verify-policy`: the policy as `base` holds it,
+loaded through the layer's own strict reader from a throw-away copy of `base`'s `.ai/`: the
+pinned verification commands, their timeout, `verify.require_task` and `verify.require_hooks`.
+`verify-ledgers`: every clone's published ledger and every claim under `refs/majordomus/` of
+this repository (CI fetches them: `git fetch origin 'refs/majordomus/*:refs/majordomus/*'`),
+read by `published`. `verify-witness` (with `--witness FILE`): what the remote held when an
+earlier run judged `base`, as that run recorded it (`witness`). Nothing published for a range
+that changes files is 12.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def default_base(root: Path, head: str) -> str:
 
 def commits(root: Path, base: str, head: str) -> list[Record]:
     fmt = "--format=%x1e%H %P%x1f%T"
-    code, out, err = git.run("log", "--reverse", "--no-renames", "--name-only", "-z", fmt,
+    code, out, err = git.run("log", "--reverse", "--no-renames", "--name-only", "-c", "-z", fmt,
                              f"{base}..{head}", cwd=root)  # fmt: skip
     if code != 0:
         raise MissingArtifact(f"verify: git cannot list {base}..{head}: {err.strip()}")
@@ -77,8 +78,7 @@ def commits(root: Path, base: str, head: str) -> list[Record]:
         ids, _, tree = header.partition("\x1f")
         commit, *parents = ids.split()
         paths = [p for p in rest.lstrip("\n").split("\0") if p]
-        found.append({"commit": commit, "parents": parents, "tree": tree,
-                      "paths": [] if len(parents) > 1 else paths})  # fmt: skip
+        found.append({"commit": commit, "parents": parents, "tree": tree, "paths": paths})
     return found
 
 
