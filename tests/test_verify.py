@@ -5,6 +5,7 @@ commit) named; verify runs nothing the base policy does not pin and writes nothi
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -195,3 +196,23 @@ def test_an_evil_merge_is_judged_for_what_it_brings_in(world: World) -> None:
     assert code == 10, findings
     assert "src/evil.txt" in named(findings, "coverage", merge[:12])
     assert [f["subject"] for f in failing(findings, "coverage")] == [merge[:12]]
+
+
+def test_a_client_hook_that_failed_open_fails_its_task(world: World) -> None:
+    """A payload the tool hook cannot judge lets the call through and leaves a `hook.unjudged`
+    line; the task then finishes and is re-proven, and still FAILs: its hook never judged."""
+    worker = world.worker()
+    assert worker.mj("start", "open", "--scope", "lib/open").code == 0
+    argv = ["majordomus", "capture", "tool", "--provider", "claude-code"]
+    hooked = subprocess.run(argv, cwd=worker.root, env=worker.env, input=b"not json",
+                            capture_output=True, check=False)  # fmt: skip
+    assert hooked.returncode == 0 and b"not judged" in hooked.stderr, hooked
+    worker.write("lib/open/parse.txt", "good\n")
+    assert worker.mj("finish", "--outcome", "completed", "--note", "-", stdin=NOTE).code == 0
+    worker.commit("open")
+    world.push(worker, "open")
+    code, findings, _ = world.verify("open")
+    assert code == 10, findings
+    message = named(findings, "layer", task_of(worker))
+    assert "tool hook could not judge" in message, message
+    assert not failing(findings, "coverage") and not failing(findings, "reproof"), findings

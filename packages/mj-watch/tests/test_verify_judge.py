@@ -18,6 +18,7 @@ def facts(
     problem: str | None = None,
     require_task: bool = True,
     proofs: list[Record] | None = None,
+    unjudged: list[Record] | None = None,
 ) -> list[Record]:
     commits = [
         {"commit": C1, "parents": [BASE], "tree": "t1", "paths": ["lib/a.py", ".ai/x"]},
@@ -25,7 +26,7 @@ def facts(
     ]
     ledger = {"ref": "refs/majordomus/ledger/c-0000000000000001", "clone": "c-0000000000000001",
               "commit": "f" * 40, "count": 3, "problem": problem, "started": started,
-              "finished": finished}  # fmt: skip
+              "finished": finished, "unjudged": unjudged or [], "digests": []}  # fmt: skip
     return [
         {"kind": "fact", "fact": "verify-range", "base": BASE, "head": C2, "checked_out": C2,
          "commits": commits},
@@ -95,3 +96,13 @@ def test_each_reproof_status_is_judged() -> None:
     for extra, level in cases:
         records = facts(started=[start()], finished=[finish("t2")], proofs=[{**proof, **extra}])
         assert (level, "reproof", "t1") in levels(records), extra
+
+
+def test_a_hook_that_failed_open_for_a_task_of_the_range_fails_naming_it() -> None:
+    line = {"task_id": "t1", "line": 2, "head": BASE, "hook": "tool",
+            "provider": "claude-code", "why": "not JSON"}  # fmt: skip
+    found = levels(facts(started=[start()], finished=[finish("t2")], unjudged=[line]))
+    assert ("FAIL", "layer", "t1") in found, found
+    other = {**line, "task_id": "t-other"}  # a task of no commit of the range, at base
+    found = levels(facts(started=[start()], finished=[finish("t2")], unjudged=[other]))
+    assert not [f for f in found if f[0] == "FAIL"], found

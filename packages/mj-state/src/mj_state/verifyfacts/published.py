@@ -5,7 +5,8 @@ A ledger ref is walked commit by commit (`mj_state.remote.segment.walk`) and jud
 that only grew (`segment.continues`: a problem names the commit and the line). From its lines,
 the tasks: each `task.started` (id, scope, the head it started at) and each `task.finished`
 (outcome, the verification record with its tree, the head it was recorded at), with the line's
-number in the clone's ledger. Claims are read as `sync` reads them (`remote.reading`): a ref
+number in the clone's ledger; and each `hook.unjudged` (a client hook that failed open), with
+the task active then. Claims are read as `sync` reads them (`remote.reading`): a ref
 that is not well formed is a problem, never read.
 """
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
     Record = dict[str, Any]
 
-EVENTS = ("task.started", "task.finished")
+EVENTS = ("task.started", "task.finished", "hook.unjudged")
 
 
 def read(git_dir: Path) -> Record:
@@ -46,7 +47,9 @@ def read(git_dir: Path) -> Record:
 def _ledger(ref: str, clone: str, walked: list[Record]) -> Record:
     started: list[Record] = []
     finished: list[Record] = []
+    unjudged: list[Record] = []
     number = 0
+    active = None  # the task started last and not finished yet: the one a hook line is of
     every = [raw for step in walked for raw in step["lines"]]
     for step in walked:
         for raw in step["lines"]:
@@ -54,7 +57,11 @@ def _ledger(ref: str, clone: str, walked: list[Record]) -> Record:
             event = _event(raw)
             if event is None:
                 continue
+            if event["event"] == "hook.unjudged":
+                unjudged.append(_unjudged(event, number, active))
+                continue
             row = {"task_id": event["task_id"], "line": number, "head": event.get("head")}
+            active = event["task_id"] if event["event"] == "task.started" else None
             if event["event"] == "task.started":
                 scope = event.get("scope")
                 row["scope"] = [str(s) for s in scope] if type(scope) is list else []
@@ -73,7 +80,17 @@ def _ledger(ref: str, clone: str, walked: list[Record]) -> Record:
         "problem": segment.continues(walked),
         "started": started,
         "finished": finished,
+        "unjudged": unjudged,
     }
+
+
+def _unjudged(event: Record, number: int, active: str | None) -> Record:
+    """A client hook that could not judge and let the call through (CLI-REFERENCE Decision 21):
+    its task is the one the line names, else the one active then in this clone's ledger."""
+    task = event.get("task_id")
+    return {"task_id": task if type(task) is str else active, "line": number,
+            "head": event.get("head"), "hook": str(event.get("hook")),
+            "provider": str(event.get("provider")), "why": str(event.get("why"))[:200]}  # fmt: skip
 
 
 def _event(raw: bytes) -> Record | None:
@@ -83,7 +100,7 @@ def _event(raw: bytes) -> Record | None:
         return None
     if type(value) is not dict or value.get("event") not in EVENTS:
         return None
-    if type(value.get("task_id")) is not str:
+    if type(value.get("task_id")) is not str and value["event"] != "hook.unjudged":
         return None
     return value
 

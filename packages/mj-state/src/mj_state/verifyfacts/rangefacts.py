@@ -115,7 +115,7 @@ def starts(root: Path, base: str, listed: list[Record], ledgers: list[Record]) -
     history)."""
     place = {c["commit"]: index for index, c in enumerate(listed)}
     found: Record = {}
-    rows = [r for led in ledgers for r in (*led["started"], *led["finished"])]
+    rows = [r for led in ledgers for r in (*led["started"], *led["finished"], *led["unjudged"])]
     for head in {str(r["head"]) for r in rows if r["head"]}:
         if head in place:
             found[head] = place[head]

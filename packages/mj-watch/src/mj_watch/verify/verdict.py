@@ -9,7 +9,8 @@
   with `--witness FILE`, each ledger the remote held when `base` was judged is still published,
   its lines those it held with lines added, else FAIL naming the first line that differs (`held`).
 - reproof: each claimed completion re-proven (OK) or FAIL naming task, commit and command.
-- layer: `doctor` and `update --check` at head exit 0, else FAIL naming what they found.
+- layer: `doctor` and `update --check` at head exit 0, else FAIL naming what they found; a
+  client hook that failed open for a task of the range is FAIL naming the task (`failopen`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mj_core.paths import within
 from mj_core.stage import Stage
 
 from mj_watch.verify import cover
+from mj_watch.verify import failopen
 from mj_watch.verify import held
 from mj_watch.verify import judgelines
 
@@ -49,7 +51,9 @@ def judge(records: list[Record]) -> Iterator[Finding]:
     again = f"majordomus verify --base {rng['base']} --head {rng['head']}"
     yield from witness(seen, again)
     yield from witnessed(gone, earlier)
-    yield from coverage(rng, policy, seen, again)
+    found = cover.covering(rng, policy, seen)
+    yield from coverage(found, policy, seen, again)
+    yield from failopen.judge(seen, found)
     proofs = [r for r in records if r.get("fact") == "verify-reproof"]
     yield from judgelines.reproofs(proofs, policy)
     yield from judgelines.layer(facts["verify-layer"])
@@ -89,9 +93,11 @@ def witnessed(gone: list[Record], earlier: Record | None) -> Iterator[Finding]:
         yield Finding("FAIL", "witness", was["ref"], message, "git for-each-ref refs/majordomus/")
 
 
-def coverage(rng: Record, policy: Record, seen: Record, again: str) -> Iterator[Finding]:
+def coverage(
+    covered: list[cover.Covered], policy: Record, seen: Record, again: str
+) -> Iterator[Finding]:
     level = "FAIL" if policy["require_task"] else "INFO"
-    for found in cover.covering(rng, policy, seen):
+    for found in covered:
         short = found.commit["commit"][:12]
         if found.task is not None:
             yield Finding("OK", "coverage", short, f"covered by task {found.task['task_id']}")
