@@ -1,20 +1,16 @@
 """`mj-state question-add|question-resolve|question-list`: the open-questions index.
 
-`add` stamps the active task (none → 12) and appends one line in one locked write; `resolve`
-rewrites that one line in place atomically; an unknown or ambiguous selector → 15, never a
-guess; a credential in the text refuses it (15) unless `--redact`. Each write appends its ledger
-event (question.opened / question.resolved); when that append fails the question file is put
-back as it was, so the two never disagree.
+`add` stamps the active task (none → 12) and adds one line; `resolve` rewrites that one line;
+an unknown or ambiguous selector → 15, never a guess; a credential in the text refuses it (15)
+unless `--redact`. Each write is `mj_state.recordwrite`'s: under the file's lock, its ledger
+event (question.opened / question.resolved) first, then the whole file by one rename.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from mj_core import atomic
 from mj_core import clock
-from mj_core import limits
-from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
@@ -27,11 +23,13 @@ from mj_policy.layer import load
 from mj_state import bodies
 from mj_state import ledger
 from mj_state import questions
+from mj_state import recordwrite
 from mj_state import writing
 from mj_state.questions import Entry
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from collections.abc import Iterator
     from typing import Any
 
@@ -46,13 +44,16 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         raise UsageError(f"question: the text may not contain {questions.SEP.strip()!r}")
     task = writing.required_active(layer)
     line = questions.unresolved_line(str(task["id"]), text, clock.day(clock.now()))
-    atomic.append_line(  # the question stays only if its ledger line is written too
-        questions.path(layer.state),
-        (undecodable(line) + "\n").encode("utf-8"),
-        then=lambda: ledger.append(
-            layer.root, layer.state, "question.opened", {"question": text}, task_id=task["id"]
-        ),
-    )
+
+    def change(now: str) -> tuple[str, Callable[[], object]]:
+        def opened() -> object:
+            payload = {"question": text}
+            return ledger.append(layer.root, layer.state, "question.opened", payload,
+                                 task_id=task["id"])  # fmt: skip
+
+        return recordwrite.appended(now, undecodable(line) + "\n", gap=False), opened
+
+    recordwrite.rewrite(questions.path(layer.state), change)  # the ledger line first
     yield {"kind": "record", "action": "opened", "task_id": task["id"], "question": text}
 
 
@@ -60,22 +61,20 @@ def resolve(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     said = _one_line(options.answer, "--answer")
     answer = bodies.guarded(said, "--answer", redact=options.redact)
-    entries = _refuse_malformed(layer)
-    entry = pick(entries, options.selector)
-    target = questions.path(layer.state)
-    lines = yamlstrict.read_text(target, f"state/{questions.NAME}", limits.LOG).split("\n")
-    lines[entry.lineno - 1] = questions.resolved_line(entry, clock.day(clock.now()), answer)
-    payload = {"question": entry.question, "answer": answer}
-    atomic.create(  # the previous file comes back if the ledger line cannot be written
-        target,
-        "\n".join(lines).encode("utf-8"),
-        mode=0o600,
-        replace=True,
-        then=lambda: ledger.append(
+    shown: dict[str, Any] = {}
+
+    def change(now: str) -> tuple[str, Callable[[], object]]:
+        entry = pick(_refuse_malformed(layer, now), options.selector)
+        lines = now.split("\n")
+        lines[entry.lineno - 1] = questions.resolved_line(entry, clock.day(clock.now()), answer)
+        payload = {"question": entry.question, "answer": answer}
+        shown.update(number=entry.number, **payload)
+        return "\n".join(lines), lambda: ledger.append(
             layer.root, layer.state, "question.resolved", payload, task_id=entry.task_id
-        ),
-    )
-    yield {"kind": "record", "action": "resolved", "number": entry.number, **payload}
+        )
+
+    recordwrite.rewrite(questions.path(layer.state), change)  # the ledger line first
+    yield {"kind": "record", "action": "resolved", **shown}
 
 
 def listing(options: argparse.Namespace, context: Context) -> Iterator[Record]:
@@ -122,8 +121,11 @@ def _one_line(text: str, what: str) -> str:
     return value
 
 
-def _refuse_malformed(layer: Layer) -> list[Entry]:
-    entries, malformed = questions.load(layer.state)
+def _refuse_malformed(layer: Layer, text: str) -> list[Entry]:
+    if any("\udc80" <= char <= "\udcff" for char in text):
+        shown = layer.relative(questions.path(layer.state))
+        raise ContractUnmet(f"{shown}:1: is not UTF-8 — fix it first")
+    entries, malformed = questions.parse(text)
     if malformed:
         shown = layer.relative(questions.path(layer.state))
         raise ContractUnmet(

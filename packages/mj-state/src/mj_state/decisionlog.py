@@ -50,8 +50,12 @@ def add(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     decisions.append(
         layer.state,
         entry,
-        then=lambda: ledger.append(
-            layer.root, layer.state, "decision.recorded", payload, task_id=task_id
+        then=lambda text: ledger.append(
+            layer.root,
+            layer.state,
+            "decision.recorded",
+            {**payload, "entry": text},
+            task_id=task_id,
         ),
     )
     yield {

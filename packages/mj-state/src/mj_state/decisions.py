@@ -1,9 +1,9 @@
 """The decision log `.ai/local/state/decisions.md`: append-only, one dated entry per decision.
 
-`add` computes Task and Head, writes `-` for an absent optional field and appends the whole
-entry in one locked write; entries are never edited. `parse` reads the file back (text inside
-an HTML comment is the file's template, not an entry) and `lacking` names the attribution
-fields an entry does not carry — check and doctor report those as warnings.
+`add` computes Task and Head, writes `-` for an absent optional field and adds the whole entry
+under the file's lock, its ledger line first; entries are never edited. `parse` reads the file
+back (text inside an HTML comment is the file's template, not an entry) and `lacking` names the
+attribution fields an entry does not carry — check and doctor report those as warnings.
 """
 
 from __future__ import annotations
@@ -57,8 +57,20 @@ def _blank_comments(text: str) -> str:
     return _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
 
 
+_LAST: list[tuple[str, list[Entry]]] = []  # the text parsed last: doctor's facts and judge share it
+
+
 def parse(text: str) -> list[Entry]:
-    """Entries in file order (oldest first); field lines outside an entry are ignored."""
+    """Entries in file order (oldest first); field lines outside an entry are ignored. The
+    entries are shared with the last caller that parsed the same text: never change them."""
+    if _LAST and _LAST[0][0] == text:
+        return list(_LAST[0][1])
+    entries = _parsed(text)
+    _LAST[:] = [(text, entries)]
+    return list(entries)
+
+
+def _parsed(text: str) -> list[Entry]:
     entries: list[Entry] = []
     for number, line in enumerate(_blank_comments(text).split("\n"), start=1):
         heading = _HEADING.match(line)
@@ -139,11 +151,16 @@ def _supersedes(entries: list[Entry], text: str | None) -> str:
     return found[0].title
 
 
-def append(state: Path, entry: Entry, *, then: Callable[[], object] | None = None) -> None:
-    """One locked write of the whole entry, separated from the previous one by a blank line;
-    `then` (its ledger line) runs under the lock, and when it fails the entry is taken back."""
-    target = path(state)
-    lead = b"\n" if target.exists() and target.stat().st_size else b""
-    from mj_core import atomic  # the writers' module: readers of decisions never load it
+def append(state: Path, entry: Entry, *, then: Callable[[str], object] | None = None) -> None:
+    """The whole entry, after a blank line, under the file's lock; `then(text)` (its ledger
+    line, given the entry's text) is written first, and the file is published by one rename
+    after it (`mj_state.recordwrite`), so a crash never leaves an entry without its line."""
+    from mj_state import recordwrite  # the writers' module: readers of decisions never load it
 
-    atomic.append_block(target, lead + undecodable(entry.text()).encode("utf-8"), then=then)
+    block = undecodable(entry.text())
+
+    def change(text: str) -> tuple[str, Callable[[], object] | None]:
+        line = None if then is None else (lambda: then(block))
+        return recordwrite.appended(text, block, gap=True), line
+
+    recordwrite.rewrite(path(state), change)

@@ -15,6 +15,9 @@ with `--check` and for `status`, only shown; the computation is the same):
   times cannot be read (skipped and counted).
 - records: closed records sharing one session id fold into the oldest (lists united, the
   others moved to `state/archive/recovered/`) when identity and times agree; else reported.
+  And the decision log and the question file against the ledger (`mj_state.recoverlogs`): a
+  ledger line without its entry is restored from the line, an entry without its line is set
+  aside (a decision) or adopted (a question, which keeps blocking).
 - orphans: a temporary file in `.ai/local/tmp/` younger than the stale age is live; an old one
   holding the only copy of a session record is published, one already published or empty is
   removed, anything else is left and counted. No directory is ever deleted.
@@ -210,9 +213,11 @@ def repoint(layer: Layer, item: Record) -> None:
 
 
 def plan_records(layer: Layer, threshold: int) -> Iterator[Record]:
+    from mj_state import recoverlogs
     from mj_state import recoverrecords
 
     yield from recoverrecords.plan(layer)
+    yield from recoverlogs.plan(layer)
 
 
 def plan_orphans(layer: Layer, threshold: int) -> Iterator[Record]:
@@ -233,6 +238,12 @@ def _temp(layer: Layer, item: Record) -> None:
     recoverrecords.settle_temp(layer, item)
 
 
+def _logs(layer: Layer, item: Record) -> None:
+    from mj_state import recoverlogs
+
+    recoverlogs.repair(layer, item)
+
+
 PLANNERS: dict[str, Callable[[Layer, int], Iterator[Record]]] = {
     "episodes": plan_episodes,
     "records": plan_records,
@@ -245,6 +256,10 @@ DOERS: dict[str, Callable[[Layer, Record], None]] = {
     "fold": _fold,
     "publish": _temp,
     "remove": _temp,
+    "restore": _logs,
+    "rewrite": _logs,
+    "set-aside": _logs,
+    "adopt": _logs,
 }
 
 STAGES = {"recover": Stage(run)}

@@ -23,6 +23,7 @@ from mj_watch.contextcheck import prompt_integrity
 from mj_watch.declcheck import declaration_integrity
 from mj_watch.factview import Facts
 from mj_watch.finishrules import decision_records
+from mj_watch.finishrules import record_pairs
 from mj_watch.knowledgecheck import knowledge_records
 from mj_watch.layercheck import layer_integrity
 from mj_watch.mcpcheck import mcp_wiring
@@ -88,6 +89,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     ("vendor_integrity", vendor_integrity),
     (None, project_rules),
     ("decision_records", decision_records),
+    (None, record_pairs),
     (None, ratchet_doctrine),
     (None, capture_failures),
     (None, capture_programs),

@@ -86,10 +86,10 @@ def _gathered(
     situation = _situation(lay, scan)
     yield _git(root, manifest, lay, situation)
     yield fact("state", kinds=confinement.state_kinds(root))
+    decided = files.read_lenient(root / DECISIONS, DECISIONS, limits.LOG)
     if lay is not None and situation is not None and scan is not None:
         yield situation.fact()
-        yield from _state(lay, scan)
-    decided = files.read_lenient(root / DECISIONS, DECISIONS, limits.LOG)
+        yield from _state(lay, scan, decided)
     yield fact("decisions", text=decided)
     complete = None
     if scan is not None:  # newline-ended lines, as `wc -l` counts them: a torn one is last
@@ -222,8 +222,9 @@ def _git(
     )
 
 
-def _state(lay: Layer, scan: Scan) -> Iterator[Record]:
-    """The ledger, read whole, and the question file."""
+def _state(lay: Layer, scan: Scan, decided: str | None) -> Iterator[Record]:
+    """The ledger, read whole, the question file, and the two logs' entries paired with their
+    ledger lines (`mj_state.recordpairs`)."""
     from mj_state import questions
 
     problems = [list(p) for p in scan.problems]
@@ -240,3 +241,10 @@ def _state(lay: Layer, scan: Scan) -> Iterator[Record]:
                    wired=remotecheck.wired(policy.get("enforcement") or []))  # fmt: skip
     text, problem = questions.read(lay.state)
     yield fact("questions", text=text, problem=problem)
+    from mj_state import recordpairs
+
+    lines = recordpairs.events(scan.values)
+    found = recordpairs.gaps(decided, text if problem is None else None, scan.values, lines)
+    shown = [{"where": g.where, "message": g.message, "action": g.action} for g in found]
+    paired = sum(1 for _, value in lines if value.get("event") != "task.started")
+    yield fact("record-pairs", records=paired, gaps=shown)

@@ -115,3 +115,29 @@ def decision_records(facts: Facts) -> Iterator[Finding]:
             yield Finding("FAIL", "decisions", f"{DECISIONS}:{entry.line}", message, reproduce)
     if not flagged:
         yield Finding("OK", "decisions", DECISIONS, f"{len(entries)} entries, all attributed")
+
+
+def record_pairs(facts: Facts) -> Iterator[Finding]:
+    """Each entry of the decision log and the question file with its ledger line, and each such
+    line with its entry (`mj_state.recordpairs`): a gap is a FAIL `recover records` repairs."""
+    told = facts.facts.get("record-pairs")
+    if not told:
+        return
+    for gap in told["gaps"]:
+        where = str(gap["where"])
+        shown = where if where.startswith(".ai/") else f".ai/local/state/{where}"
+        fix = (
+            ""
+            if gap["action"] == "report"
+            else f" — `majordomus recover records` will {gap['action']} it"
+        )
+        yield Finding(
+            "FAIL", "records", shown, f"{gap['message']}{fix}", "majordomus recover records --check"
+        )
+    if not told["gaps"]:
+        yield Finding(
+            "OK",
+            "records",
+            ".ai/local/state",
+            f"{told['records']} ledger lines, each with its entry",
+        )
