@@ -11,8 +11,8 @@ repository, pointed at a recording model server on 127.0.0.1 (../shared/testing/
 - `Recorder` is the model server: each request's path and JSON body is kept; the answer is the
   minimal reply in the client's wire format — or one scripted tool call first (Claude Code's
   Read, `read=`; a chat-completions call, `call=`), so a test can make the client touch a file,
-  or, for Claude Code and Gemini CLI, a script of tool calls and turn ends (`script=`), one
-  a request.
+  or, for Claude Code, Gemini CLI and the chat completions, a script of tool calls and turn
+  ends (`script=`), one a request.
 - `run_claude`, `run_codex`, `run_gemini`, `run_qwen`, `run_copilot` run one client in a
   repository, HOME in the test's temporary directory, under a timeout; only 127.0.0.1 is
   contacted.
@@ -152,7 +152,8 @@ class Recorder:
         self.requests: list[dict[str, Any]] = []
         self.read = read  # Claude Code: answer a request without a tool result with Read(read)
         self.call = call  # chat completions: answer one without a tool result with this call
-        # Claude Code, Gemini CLI: each request of the main loop (one that offers tools) is
+        # Claude Code, Gemini CLI, the chat completions (Qwen Code, Copilot CLI): each request
+        # of the main loop (one that offers tools) is
         # answered with the script's next step — a tool call (name, input), or None for a turn
         # that ends in text; once the script is spent, text
         self.script = list(script) if script is not None else None
@@ -220,6 +221,9 @@ class Recorder:
             return _anthropic(body, None, self._step(body))
         if "/messages" in path:
             return _anthropic(body, self.read)
+        if "/chat/completions" in path and self.script is not None:
+            step = self._step(body)
+            return _chat(body, None if step is None else (step[0], step[1]), step and step[2])
         if "/chat/completions" in path:
             return _chat(body, self.call)
         return "application/json", b"{}"
@@ -234,18 +238,21 @@ class Recorder:
             return None if step is None else (step[0], step[1], f"toolu_{self.steps:02d}")
 
 
-def _chat(body: dict[str, Any], call: tuple[str, dict[str, Any]] | None) -> tuple[str, bytes]:
+def _chat(
+    body: dict[str, Any], call: tuple[str, dict[str, Any]] | None, scripted: str | None = None
+) -> tuple[str, bytes]:
     """An OpenAI chat-completions reply (Qwen Code, Copilot CLI): "ok", or `call` (one tool
-    call) to a request that offers tools and carries no tool result yet."""
+    call) to a request that offers tools and carries no tool result yet — or, a script's step
+    (`scripted`, the call's id), to any request."""
     usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
     head = {"id": "chatcmpl-1", "created": 0, "model": str(body.get("model") or "mock")}
     answered = any(m.get("role") == "tool" for m in body.get("messages") or [])
     said: dict[str, Any] = {"role": "assistant", "content": "ok"}
     stop = "stop"
-    if call is not None and body.get("tools") and not answered:
+    if call is not None and body.get("tools") and (scripted or not answered):
         function = {"name": call[0], "arguments": json.dumps(call[1])}
         said = {"role": "assistant", "content": None,
-                "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                "tool_calls": [{"index": 0, "id": scripted or "call_1", "type": "function",
                                 "function": function}]}  # fmt: skip
         stop = "tool_calls"
     if not body.get("stream"):
@@ -479,9 +486,16 @@ def run_gemini(
 
 
 def run_qwen(
-    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+    prefix: Path,
+    repo: Path,
+    home: Path,
+    server: Recorder,
+    prompt: str = "hello",
+    *,
+    flags: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """Qwen Code against the server's OpenAI-compatible chat completions."""
+    """Qwen Code against the server's OpenAI-compatible chat completions; `flags` go to its
+    arguments (`--yolo`: run the tools a scripted model calls without asking)."""
     env = _env(
         home,
         {
@@ -490,7 +504,8 @@ def run_qwen(
             "OPENAI_MODEL": "gpt-mock",
         },
     )
-    argv = [str(prefix / "node_modules" / ".bin" / "qwen"), "--auth-type", "openai", "-p", prompt]
+    argv = [str(prefix / "node_modules" / ".bin" / "qwen"), "--auth-type", "openai", *flags]
+    argv += ["-p", prompt]
     return _run(argv, repo, env)
 
 

@@ -91,7 +91,13 @@ def test_status_verifies_through_the_shim_and_never_pretends(layer_repo: Repo) -
     *lines, summary = [json.loads(line) for line in as_json.out.splitlines()]
     assert summary["kind"] == "summary" and summary["exit"] == 0  # the stream ends with it
     states = {line["provider"]: line["state"] for line in lines}
-    assert states == {"claude-code": "verified", "codex": "unsupported", "gemini": "unconfigured"}
+    assert states == {
+        "claude-code": "verified",
+        "codex": "unsupported",
+        "copilot": "unsupported",
+        "gemini": "unconfigured",
+        "qwen-code": "unconfigured",
+    }
     (layer_repo.root / ".claude/hooks/majordomus-pre-compact").unlink()
     named = layer_repo.mj("capture", "status")
     assert "claude-code  named" in named.out

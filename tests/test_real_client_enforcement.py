@@ -136,3 +136,49 @@ def test_gemini_cli_is_held_once_after_its_turn_with_the_contract_unmet(
     assert "finish --check` finds its contract unmet" in main[1] and "lib/stray.py" in main[1]
     assert len(events(layer_repo, "stop.held")) == 1
     assert len(events(layer_repo, "stop.released")) == 1
+
+
+def test_qwen_code_is_refused_a_write_outside_the_scope(layer_repo: Repo, tmp_path: Path) -> None:
+    qwen = realclients.extra("qwen")
+    assert layer_repo.mj("capture", "install", "--provider", "qwen-code").code == 0
+    layer_repo.commit("wire the hooks")
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    outside, inside = layer_repo.root / "lib" / "out.py", layer_repo.root / "src" / "in.py"
+    script = [
+        ("write_file", {"file_path": str(outside), "content": "x = 1\n"}),
+        ("write_file", {"file_path": str(inside), "content": "y = 2\n"}),
+        None,
+    ]
+    with realclients.Recorder(script=script) as server:
+        ran = realclients.run_qwen(
+            qwen, layer_repo.root, tmp_path / "home", server, "write the files",
+            flags=("--yolo",),
+        )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert server.steps >= 3, server.steps
+    assert not outside.exists()
+    assert inside.read_text() == "y = 2\n"
+    later = [json.dumps(r["body"]) for r in server.requests if r["body"].get("tools")]
+    assert any("majordomus refused this call: it writes lib/out.py" in body for body in later)
+    [denied] = events(layer_repo, "tool.denied")
+    assert denied["path"] == "lib/out.py" and denied["provider"] == "qwen-code"
+
+
+def test_qwen_code_is_held_once_at_a_stop_with_the_contract_unmet(
+    layer_repo: Repo, tmp_path: Path
+) -> None:
+    qwen = realclients.extra("qwen")
+    assert layer_repo.mj("capture", "install", "--provider", "qwen-code").code == 0
+    layer_repo.commit("wire the hooks")
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    layer_repo.write("lib/stray.py", "x = 1\n")
+    layer_repo.commit("outside the scope")
+    with realclients.Recorder(script=[None, None, None]) as server:
+        ran = realclients.run_qwen(qwen, layer_repo.root, tmp_path / "home", server, "go")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    main = [json.dumps(r["body"]) for r in server.requests if r["body"].get("tools")]
+    assert len(main) == 2, len(main)
+    assert "finish --check` finds its contract unmet" not in main[0]
+    assert "finish --check` finds its contract unmet" in main[1] and "lib/stray.py" in main[1]
+    assert len(events(layer_repo, "stop.held")) == 1
+    assert len(events(layer_repo, "stop.released")) == 1

@@ -227,3 +227,103 @@ def test_install_wires_the_tool_hook_and_status_sees_a_hole_in_it(layer_repo: Re
     shim.write_text(shim.read_text().replace("capture tool", "capture prompt"))
     status = layer_repo.mj("capture", "status").out
     assert "named" in status and "majordomus-tool does not run the command" in status, status
+
+
+def qwen(repo: Repo, raw: str | bytes) -> tuple[int, str, str]:
+    """The tool hook as Qwen Code's PreToolUse runs it (`--provider qwen-code`)."""
+    import subprocess
+
+    from conftest import exe
+
+    argv = [exe("majordomus"), "capture", "tool", "--provider", "qwen-code"]
+    data = raw.encode() if isinstance(raw, str) else raw
+    proc = subprocess.run(argv, cwd=repo.root, env=repo.env, input=data, capture_output=True,
+                          timeout=60, check=False)  # fmt: skip
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def qwen_payload(tool: str, **tool_input: object) -> str:
+    body = {"session_id": "q-1", "cwd": "", "hook_event_name": "PreToolUse",
+            "permission_mode": "yolo", "tool_name": tool, "tool_input": tool_input,
+            "tool_use_id": "toolu_1"}  # fmt: skip
+    return json.dumps(body)
+
+
+def test_qwen_code_tools_are_judged_by_their_own_names(tasked: Repo) -> None:
+    root = tasked.root
+    (root / "lib").mkdir()
+    (root / "src").mkdir()
+    for tool, args in (
+        ("write_file", {"file_path": str(root / "lib/a.py"), "content": "x"}),
+        ("edit", {"file_path": str(root / "lib/a.py"), "old_string": "a", "new_string": "b"}),
+        ("run_shell_command", {"command": "echo x > a.py", "directory": str(root / "lib")}),
+        ("run_shell_command", {"command": "echo x > ../lib/a.py", "directory": str(root / "src")}),
+    ):
+        code, out, err = qwen(tasked, qwen_payload(tool, **args))
+        reason = denial(out)
+        assert code == 0 and reason is not None and "it writes lib/a.py" in reason, (tool, err)
+    for tool, args in (
+        ("write_file", {"file_path": str(root / "src/a.py"), "content": "x"}),
+        ("read_file", {"file_path": str(root / "lib/a.py")}),
+        ("run_shell_command", {"command": "echo x > a.py", "directory": str(root / "src")}),
+        ("Edit", {"file_path": str(root / "lib/a.py")}),  # Claude Code's name: not Qwen's tool
+    ):
+        assert qwen(tasked, qwen_payload(tool, **args)) == (0, "", ""), tool
+    assert {line["provider"] for line in ledger(tasked, "tool.denied")} == {"qwen-code"}
+
+
+def test_hostile_qwen_code_payloads_never_13_never_a_write(tasked: Repo) -> None:
+    root = str(tasked.root)
+    (tasked.root / "src").mkdir()
+    os.symlink(tasked.root / ".ai" / "local", tasked.root / "src" / "state")
+    before = sorted(p.name for p in tasked.root.iterdir())
+    non_utf8 = {"tool_name": "write_file", "tool_input": {"file_path": root + "/lib/\udcff.py"}}
+    big = qwen_payload("write_file", file_path=root + "/lib/big.py", content="x" * (3 << 20))
+    refused = 0
+    for raw in (
+        b"\xff\xfe{not json",
+        b'{"tool_name": "write_file", "tool_input": {"file_path": ["x"]}}',
+        b"{" * 200_000,
+        json.dumps(non_utf8).encode(),
+        qwen_payload("write_file", file_path=root + "/src/state/state/ledger.jsonl").encode(),
+        qwen_payload("edit", file_path=root + "/src/" + "../" * 40 + "etc/passwd").encode(),
+        big.encode(),
+    ):
+        code, out, err = qwen(tasked, raw)
+        assert code == 0 and "Traceback" not in err, raw[:80]
+        refused += denial(out) is not None
+    assert refused == 4  # the non-UTF-8 path, the symlink into .ai/local/, /etc, the large write
+    assert sorted(p.name for p in tasked.root.iterdir()) == before
+    assert not (tasked.root / "lib").exists()
+
+
+def test_qwen_code_is_wired_beside_the_persons_settings_and_proven(layer_repo: Repo) -> None:
+    settings = layer_repo.root / ".qwen/settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"model": {"name": "mine"}}\n')
+    lacking = layer_repo.mj("capture", "install", "--provider", "qwen-code")
+    assert lacking.code == 15 and '"PreToolUse"' in lacking.out and '"SubagentStop"' in lacking.out
+    assert settings.read_text() == '{"model": {"name": "mine"}}\n'  # never overwritten
+    entries = json.loads(lacking.out[lacking.out.index("{") :])
+    assert entries["PreToolUse"][0]["matcher"] == "write_file|edit|run_shell_command"
+    assert (
+        "capture tool --provider qwen-code"
+        in (layer_repo.root / ".qwen/hooks/majordomus-tool").read_text()
+    )
+    settings.write_text(json.dumps({"model": {"name": "mine"}, "hooks": entries}))  # by hand
+    policy = layer_repo.root / ".ai/repo/policy.yaml"
+    entry = (
+        "  - name: qwen-hooks\n    path: majordomus\n    args:\n      - capture\n"
+        "    wired_by: provider-hook:qwen-code\n"
+    )
+    text = policy.read_text()
+    policy.write_text(text.replace("enforcement:", "enforcement:\n" + entry.rstrip("\n"), 1))
+    status = layer_repo.mj("capture", "status").out
+    assert "qwen-code    verified" in status and "copilot      unsupported" in status, status
+    doctor = layer_repo.mj("doctor").out
+    assert "OK   wiring      qwen-hooks — provider-hook:qwen-code: verified" in doctor, doctor
+    assert "act time — codex: projected to, not enforceable at act time" in doctor
+    listed = layer_repo.mj("doctrine", "list").out
+    assert "act time: qwen-code — PreToolUse: a write outside" in listed
+    assert "Stop, SubagentStop: a turn that ends with finish --check unmet is held" in listed
+    assert "act time: copilot — not enforceable at act time: no adapter" in listed

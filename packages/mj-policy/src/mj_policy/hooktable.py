@@ -43,12 +43,39 @@ ADAPTERS: dict[str, Record] = {
         },
         "briefing": "additional-context",
     },
+    # Qwen Code 0.15.10 (its bundled docs/features/hooks.md): Claude Code's events and answers
+    # in .qwen/settings.json, each command run with QWEN_PROJECT_DIR
+    "qwen-code": {
+        "settings": ".qwen/settings.json",
+        "hooks": ".qwen/hooks",
+        "command": '"$QWEN_PROJECT_DIR"/.qwen/hooks/{shim}',
+        "events": {
+            "SessionStart": ("majordomus-session-start", "session --event start"),
+            "UserPromptSubmit": ("majordomus-capture", "prompt"),
+            "PreCompact": ("majordomus-pre-compact", "session --event compact"),
+            "SessionEnd": ("majordomus-session-end", "session --event end"),
+            "PreToolUse": ("majordomus-tool", "tool"),
+            "Stop": ("majordomus-stop", "stop"),
+            "SubagentStop": ("majordomus-subagent-stop", "stop"),
+        },
+        "briefing": "additional-context",
+    },
 }
 # providers without an adapter here, and what their installed clients were found to offer
 UNSUPPORTED = {
     "codex": (
-        "no adapter in this majordomus; Codex CLI 0.171 carries a hooks engine (hooks.json, "
-        "sessionStart, sessionEnd, preCompact events, trust-gated project hooks) but documents "
-        "no configuration in its package, so nothing is wired"
+        "no adapter in this majordomus; Codex CLI 0.171.0 has PreToolUse (permissionDecision "
+        "deny) and Stop/SubagentStop (decision block) hooks in <repository>/.codex/hooks.json "
+        "or config.toml, run only for a trusted project and hooks whose trust was granted, and "
+        "its file edits go through apply_patch, whose targets are inside the patch text; none "
+        "of this is wired here, so check and the pre-push finish --check judge its work after "
+        "the fact"
+    ),
+    "copilot": (
+        "no adapter in this majordomus; Copilot CLI 1.0.102 has preToolUse (permissionDecision "
+        "deny) and agentStop (decision block) hooks in .github/hooks/*.json (or the hooks key of "
+        "its settings), with a payload of its own (toolName, toolArgs); none of this is wired "
+        "here, so "
+        "check and the pre-push finish --check judge its work after the fact"
     ),
 }

@@ -14,6 +14,7 @@ from mj_core.stage import Context
 from mj_core.stage import Stage
 
 from mj_watch import vendorcheck
+from mj_watch.actreach import projected_unenforced
 from mj_watch.capturecheck import capture_failures
 from mj_watch.capturecheck import capture_programs
 from mj_watch.capturecheck import capture_wiring
@@ -94,6 +95,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     (None, capture_failures),
     (None, capture_programs),
     (None, capture_wiring),
+    (None, projected_unenforced),
     (None, declaration_integrity),
     (None, mcp_wiring),
     (None, plan_integrity),

@@ -5,7 +5,9 @@ The effective rule set is resolved from the facts' rule files as `rules` resolve
 it does not resolve). `status` counts the doctrines and FAILs each validator a rule names that
 this majordomus does not have and each test file a project rule names that is not there
 (the vendored rules' tests are Majordomus's own suite); `list` adds one INFO a rule; `show`
-is one rule's record (12 for an id the set does not hold). Exit 10 when anything is missing.
+is one rule's record (12 for an id the set does not hold). Each view also says which clients
+are held at the moment of action through their own hooks and which cannot be (`actreach`).
+Exit 10 when anything is missing.
 """
 
 from __future__ import annotations
@@ -125,9 +127,11 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     facts = Facts(context.records(options.input))
     facts.get("files")  # another stage's facts, or none: nothing to judge (12)
     rules = effective(facts)
-    found = list(status(facts, rules))
+    from mj_watch import actreach
+
+    found = [*status(facts, rules), actreach.summary()]
     if options.view == "list":
-        found = [*listed(rules), *found]
+        found = [*listed(rules), *actreach.listed(), *found]
     for finding in found:
         yield finding.record()
 
