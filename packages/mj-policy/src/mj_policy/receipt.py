@@ -50,18 +50,22 @@ def clients(planned: list[Projection]) -> list[str]:
     return [name for name in providers.table() if name in named]
 
 
-def receipt(layer: Layer, planned: list[Projection], client: str, paths: list[str]) -> list[Record]:
+def receipt(
+    layer: Layer, planned: list[Projection], client: str, paths: list[str], *, hand: bool = True
+) -> list[Record]:
     """`client`'s files in the order it assembles them: its own and the other providers' root
     files it loads, each followed by what its `@path` lines bring in, the always-loaded rule
     files, the nested files, the scoped rule files, skills, MCP configuration, then what it
-    reads only on request."""
+    reads only on request. `hand=False` leaves out what no projection plans (the files
+    written by hand, found by looking through the repository, and the rules read only on
+    request) and reads no file, for a caller that asks only where the planned files reach."""
     from mj_policy import budgets
 
     known = providers.get(client)
     budget = int(layer.policy.data["context"]["always_loaded_budget_lines"])
     cap = budgets.client_limit(client, budget)
     shown = f"{cap.lines} lines ({cap.lines_from})"
-    made = item.Maker(layer.root, known, shown, {p.target for p in planned})
+    made = item.Maker(layer.root, known, shown, {p.target for p in planned}, measure=hand)
     for projection in planned:
         if _main(projection) and client in projection.providers:
             made.add(projection.target, "always" if known.always else "on-request")
@@ -69,8 +73,9 @@ def receipt(layer: Layer, planned: list[Projection], client: str, paths: list[st
         if (layer.root / target).is_file():
             made.add(target, "always", note="another provider's file, which this client also loads")
     scoped = _rule_files(made, planned, known)
-    scoped += _hand_rules(made, known)
-    _nested(made, known, paths)
+    if hand:
+        scoped += _hand_rules(made, known)
+    _nested(made, known, paths, planned if not hand else None)
     for target, globs in scoped:
         _scoped(made, target, globs, paths)
     if known.data.get("imports"):
@@ -82,7 +87,8 @@ def receipt(layer: Layer, planned: list[Projection], client: str, paths: list[st
     mcp = (known.data.get("mcp") or {}).get("config")
     if mcp and (layer.root / str(mcp)).is_file():
         made.add(str(mcp), "mcp")
-    _on_request(made, layer)
+    if hand:
+        _on_request(made, layer)
     return made.records()
 
 
@@ -168,17 +174,24 @@ def _imports(made: item.Maker) -> None:
     made.imports_after_importers()
 
 
-def _nested(made: item.Maker, known: providers.Provider, paths: list[str]) -> None:
-    """Every nested file below the root: loaded for a path asked about below its directory,
-    else listed as not loaded."""
+def _nested(
+    made: item.Maker, known: providers.Provider, paths: list[str], planned: list[Projection] | None
+) -> None:
+    """Every nested file below the root (only the planned ones, when `planned` is given):
+    loaded for a path asked about below its directory, else listed as not loaded."""
     name = known.nested
     if name is None:
         return
-    from mj_policy import receipthand
+    if planned is None:
+        from mj_policy import receipthand
 
+        files = receipthand.nested_files(made.root, name)
+    else:
+        files = [p.target for p in planned if p.nested_in and p.target.endswith(f"/{name}")]
+        files = [f for f in files if (made.root / f).is_file()]
     under = set(item.directories(paths))
     when = "once it reads a file" if known.nested_at_start is None else "when it starts"
-    for found in receipthand.nested_files(made.root, name):
+    for found in files:
         directory = found.rpartition("/")[0]
         if directory in under:
             made.add(found, "nested", note=f"a path asked about is under {directory}/")

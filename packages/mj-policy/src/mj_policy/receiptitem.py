@@ -22,10 +22,13 @@ BYTES_PER_TOKEN = 4  # the estimate: a token is about four bytes of English or c
 class Maker:
     """The records of one provider's receipt, in the order they were added."""
 
-    __slots__ = ("budget", "known", "left", "planned", "root", "seen", "taken")
+    __slots__ = ("budget", "known", "left", "measure", "planned", "root", "seen", "taken")
 
-    def __init__(self, root: Path, known: Provider, budget: str, planned: set[str]) -> None:
+    def __init__(
+        self, root: Path, known: Provider, budget: str, planned: set[str], *, measure: bool = True
+    ) -> None:
         self.root = root
+        self.measure = measure  # False: each file's presence only (no reading, no hashing)
         self.known = known
         self.budget = budget  # the client's line budget over what it loads, as shown
         self.planned = planned  # the files `majordomus update` writes
@@ -51,8 +54,11 @@ class Maker:
             record["note"] = "not on disk (`majordomus update` writes a generated one)"
             self.left.append(record)
             return
-        data = file.read_bytes()
         record["loaded"] = why != "on-request"  # read only when the model is pointed at it
+        if not self.measure:
+            (self.taken if record["loaded"] else self.left).append(record)
+            return
+        data = file.read_bytes()
         record["lines"] = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
         record["bytes"] = len(data)
         record["tokens"] = -(-len(data) // BYTES_PER_TOKEN)

@@ -68,6 +68,7 @@ def gather(root: Path, lay: Layer | None) -> Record:
     from mj_policy import orphans
 
     left = [{"target": o.target, "intact": o.intact} for o in orphans.find(root, planned)]
+    forms = {target: about["forms"] for target, about in described.items()}
     return {
         "kind": "fact",
         "fact": "targets",
@@ -77,7 +78,21 @@ def gather(root: Path, lay: Layer | None) -> Record:
         "readme": text,
         "rules": known,
         "orphans": left,
+        "reach": _reach(lay, planned, forms) if lay is not None and data is not None else None,
     }
+
+
+def _reach(
+    lay: Layer, planned: list[Projection], forms: dict[str, dict[str, str]]
+) -> Record | None:
+    """Where each rule reaches the declared clients, from their load receipts; None when the
+    rule set does not resolve (the rules doctrine's finding)."""
+    from mj_policy import receiptreach
+
+    try:
+        return receiptreach.reach(lay, planned, forms)
+    except MjError:
+        return None
 
 
 def _planned(lay: Layer) -> list[Projection]:

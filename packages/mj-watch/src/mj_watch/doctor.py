@@ -74,6 +74,13 @@ def vendor_integrity(facts: Facts) -> Iterator[Finding]:
     yield from vendorcheck.vendor_integrity(facts, more)
 
 
+def rule_reach(facts: Facts) -> Iterator[Finding]:
+    """Each rule no tool enforces reaches a declared client (its judge imported when run)."""
+    from mj_watch import reachcheck
+
+    yield from reachcheck.rule_reach(facts)
+
+
 CHECKS: list[tuple[str | None, Check]] = [
     ("layer_integrity", layer_integrity),
     ("policy_schema", policy_schema),
@@ -98,6 +105,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     (None, projected_unenforced),
     (None, declaration_integrity),
     (None, mcp_wiring),
+    (None, rule_reach),
     (None, plan_integrity),
     (None, knowledge_records),
     (None, adr_records),
