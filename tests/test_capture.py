@@ -56,6 +56,7 @@ def test_install_writes_shims_and_settings_and_never_overwrites(layer_repo: Repo
         "majordomus-session-end",
         "majordomus-session-start",
         "majordomus-stop",
+        "majordomus-subagent-stop",
         "majordomus-tool",
     ]
     assert all(stat.S_IMODE((hooks / n).stat().st_mode) == 0o755 for n in names)
@@ -67,6 +68,7 @@ def test_install_writes_shims_and_settings_and_never_overwrites(layer_repo: Repo
         "SessionEnd",
         "PreToolUse",
         "Stop",
+        "SubagentStop",
     }
     assert settings["hooks"]["PreToolUse"][0]["matcher"] == "Edit|Write|MultiEdit|NotebookEdit|Bash"
     again = layer_repo.mj("capture", "install")

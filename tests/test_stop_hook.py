@@ -98,3 +98,38 @@ def test_a_broken_layer_lets_the_turn_end_with_a_warn(tasked: Repo) -> None:
     code, out, err = stop(tasked)
     assert (code, out) == (0, "") and err.startswith("WARN majordomus capture stop: not judged")
     assert events(tasked, "hook.unjudged")[-1]["hook"] == "stop"
+
+
+def test_a_subagents_end_is_held_once_and_leaves_the_turns_own_hold(tasked: Repo) -> None:
+    assert tasked.mj("capture", "install").code == 0
+    shim = tasked.root / ".claude/hooks/majordomus-subagent-stop"
+    assert "capture stop --event subagent --provider claude-code" in shim.read_text()
+    tasked.write("lib/stray.py", "x = 1\n")
+    tasked.commit("outside the scope")
+    body = {
+        "session_id": "s-1",
+        "transcript_path": str(tasked.root / "t.jsonl"),
+        "cwd": str(tasked.root),
+        "hook_event_name": "SubagentStop",
+        "stop_hook_active": False,
+        "agent_id": "a-1",
+        "agent_type": "general-purpose",
+        "agent_transcript_path": str(tasked.root / "a.jsonl"),
+        "last_assistant_message": WORKER_SAID,
+    }
+    env = {**tasked.env, "CLAUDE_PROJECT_DIR": str(tasked.root)}
+
+    def subagent_stops() -> str:
+        ran = subprocess.run([str(shim)], input=json.dumps(body), capture_output=True, text=True,
+                             cwd=tasked.root, env=env, timeout=60, check=False)  # fmt: skip
+        assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran
+        return ran.stdout
+
+    reason = held(subagent_stops())
+    assert reason is not None and "lib/stray.py" in reason and "HOLD" not in reason
+    assert subagent_stops() == ""  # the same state: the subagent's end goes through
+    assert [e["hook"] for e in events(tasked, "stop.held")] == ["subagent-stop"]
+    assert [e["hook"] for e in events(tasked, "stop.released")] == ["subagent-stop"]
+    assert held(stop(tasked)[1]) is not None  # the worker's own turn is handed the lines too
+    assert stop(tasked, active=True) == (0, "", "")
+    assert [e["hook"] for e in events(tasked, "stop.released")] == ["subagent-stop", "stop"]

@@ -219,9 +219,9 @@ def test_install_wires_the_tool_hook_and_status_sees_a_hole_in_it(layer_repo: Re
     data["hooks"]["PreToolUse"][0]["matcher"] = "Write|Bash"  # Edit would go unjudged
     settings.write_text(json.dumps(data))
     status = layer_repo.mj("capture", "status").out
-    assert "claude-code  named" in status and "5 of 6 settings entries" in status, status
+    assert "claude-code  named" in status and "6 of 7 settings entries" in status, status
     doctor = layer_repo.mj("doctor").out
-    assert "WARN capture     claude-code hooks" in doctor and "5 of 6 settings" in doctor, doctor
+    assert "WARN capture     claude-code hooks" in doctor and "6 of 7 settings" in doctor, doctor
     data["hooks"]["PreToolUse"][0]["matcher"] = "Edit|Write|MultiEdit|NotebookEdit|Bash"
     settings.write_text(json.dumps(data))
     shim.write_text(shim.read_text().replace("capture tool", "capture prompt"))

@@ -1,12 +1,15 @@
-"""`majordomus capture stop`: the hook a client runs when the worker's turn ends.
+"""`majordomus capture stop [--event turn|subagent]`: the hook a client runs when the worker's
+turn ends, or one of its subagents does (Claude Code's and Qwen Code's SubagentStop).
 
 With an active task whose profile holds stops (`hold_stop: true`; a profile that does not say
 takes the policy's `client_hooks.hold_stop`, else false) and whose contract `finish --check`
 judges unmet (10), the end of the turn is held once per unmet state: the unmet lines, in the
 words `finish --check` prints, go back to the model with the commands to run when the work is
 truly done or must be handed over (the client's own answer on stdout), and a `stop.held` line
-names the state (a digest of those lines). The next stop in the same state goes through and is
-recorded (`stop.released`); a changed state is held again. No task, a met contract, a profile
+names the state (a digest of those lines) and the kind of end (`hook`: `stop`, or
+`subagent-stop`). The next stop of that kind in the same state goes through and is recorded
+(`stop.released`); a changed state is held again. A subagent held in a state does not release
+the worker's own turn in it: each is handed the unmet lines once. No task, a met contract, a profile
 that does not hold: nothing is printed and the turn ends. What the worker wrote is never read
 (the payload's last message is not opened). The exit is always 0; a failure inside the hook
 lets the turn end with a WARN on stderr and a `hook.unjudged` line.
@@ -26,7 +29,7 @@ DONE = "majordomus finish --outcome completed"
 HAND_OVER = "majordomus handover --close --derive"
 
 
-def hook(provider: str, root: str, inv: Invocation) -> int:
+def hook(provider: str, root: str, inv: Invocation, event: str | None = "turn") -> int:
     """The command: drain stdin unread, judge, print the answer; exit 0."""
     import sys
 
@@ -36,28 +39,28 @@ def hook(provider: str, root: str, inv: Invocation) -> int:
             stream.read()
     except (OSError, ValueError):
         pass
-    out, err = run(provider, root)
+    out, err = run(provider, root, "subagent-stop" if event == "subagent" else "stop")
     inv.stdout.write(out)
     inv.stderr.write(err)
     return 0
 
 
-def run(provider: str, cwd: str) -> tuple[str, str]:
-    """(stdout, stderr) of the hook; never raises."""
+def run(provider: str, cwd: str, kind: str = "stop") -> tuple[str, str]:
+    """(stdout, stderr) of the hook (`kind`: `stop` or `subagent-stop`); never raises."""
     from mj_watch import toolfacts
 
     root = toolfacts.root_of(cwd)
     if root is None or not os.path.isdir(os.path.join(root, ".ai")):
         return "", ""
     try:
-        return _judge(root, provider), ""
+        return _judge(root, provider, kind), ""
     except Exception as exc:  # fail open: the turn ends, said and recorded
         from mj_watch import toolhook
 
-        return "", toolhook.unjudged(root, provider, "stop", _said(exc)).warn
+        return "", toolhook.unjudged(root, provider, kind, _said(exc)).warn
 
 
-def _judge(root: str, provider: str) -> str:
+def _judge(root: str, provider: str, kind: str) -> str:
     from mj_state import taskactive
 
     task = taskactive.active(root)
@@ -68,8 +71,8 @@ def _judge(root: str, provider: str) -> str:
         return ""
     unmet = [line for line in text.splitlines() if line.startswith("FAIL")]
     state = _digest("\n".join(unmet) or text)
-    event = "stop.released" if _held_before(root, task.id, state) else "stop.held"
-    line: dict[str, Any] = {"provider": provider, "hook": "stop", "state": state}
+    event = "stop.released" if _held_before(root, task.id, state, kind) else "stop.held"
+    line: dict[str, Any] = {"provider": provider, "hook": kind, "state": state}
     if event == "stop.held":
         line["unmet"] = len(unmet)
     _append(root, event, line, task.id)
@@ -102,8 +105,8 @@ def _finish_check(root: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def _held_before(root: str, task_id: str, state: str) -> bool:
-    """Whether a `stop.held` line of this task names this state."""
+def _held_before(root: str, task_id: str, state: str, kind: str) -> bool:
+    """Whether a `stop.held` line of this task names this state for this kind of end."""
     from mj_state import tasktail
 
     ledger = os.path.join(root, *tasktail.LEDGER)
@@ -119,6 +122,7 @@ def _held_before(root: str, task_id: str, state: str) -> bool:
             type(value) is dict
             and value.get("event") == "stop.held"
             and (value.get("task_id") == task_id and value.get("state") == state)
+            and value.get("hook", "stop") == kind
         ):
             return True
     return False

@@ -85,7 +85,7 @@ def run(options: argparse.Namespace, inv: Invocation) -> int:
     if action == "stop":  # the payload is drained unread: the worker's words are not judged
         from majordomus import stophook
 
-        return stophook.hook(options.provider or "claude-code", str(inv.root()), inv)
+        return stophook.hook(options.provider or "claude-code", str(inv.root()), inv, options.event)
     return _hook(action, options, inv)
 
 

@@ -24,6 +24,7 @@ ADAPTERS: dict[str, Record] = {
             "SessionEnd": ("majordomus-session-end", "session --event end"),
             "PreToolUse": ("majordomus-tool", "tool"),
             "Stop": ("majordomus-stop", "stop"),
+            "SubagentStop": ("majordomus-subagent-stop", "stop --event subagent"),
         },
         "briefing": "text",  # a SessionStart hook's stdout is added to the model's context
     },
@@ -56,7 +57,7 @@ ADAPTERS: dict[str, Record] = {
             "SessionEnd": ("majordomus-session-end", "session --event end"),
             "PreToolUse": ("majordomus-tool", "tool"),
             "Stop": ("majordomus-stop", "stop"),
-            "SubagentStop": ("majordomus-subagent-stop", "stop"),
+            "SubagentStop": ("majordomus-subagent-stop", "stop --event subagent"),
         },
         "briefing": "additional-context",
     },

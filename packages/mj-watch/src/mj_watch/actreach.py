@@ -29,7 +29,7 @@ def reach() -> list[tuple[str, bool, str]]:
     for provider, adapter in ADAPTERS.items():
         events = adapter["events"]
         tool = ", ".join(e for e, (_, args) in events.items() if args == "tool")
-        stop = ", ".join(e for e, (_, args) in events.items() if args == "stop")
+        stop = ", ".join(e for e, (_, args) in events.items() if args.split(" ")[0] == "stop")
         said = (
             f"{tool}: a write outside the active task's scope is refused (capture tool); "
             f"{stop}: a turn that ends with finish --check unmet is held (capture stop); "
