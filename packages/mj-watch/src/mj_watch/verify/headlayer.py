@@ -28,19 +28,23 @@ def fact(root: Path, rng: Record) -> Record:
         out["judged"] = False
         return out
     out["judged"] = True
+    from mj_core import git
+
+    started = []  # both at once: each is a Python start-up and a read of the layer
     for args in COMMANDS:
-        out["runs"].append(_one(root, args))
+        argv = [sys.executable, "-m", "majordomus", *args, "--json"]
+        started.append((args, subprocess.Popen(argv, cwd=root, env=git.clean_env(),
+                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE)))  # fmt: skip
+    for args, proc in started:
+        stdout, stderr = proc.communicate()
+        out["runs"].append(_one(args, proc.returncode, stdout, stderr))
     return out
 
 
-def _one(root: Path, args: tuple[str, ...]) -> Record:
-    from mj_core import git
-
-    argv = [sys.executable, "-m", "majordomus", *args, "--json"]
-    done = subprocess.run(argv, cwd=root, env=git.clean_env(), stdin=subprocess.DEVNULL,
-                          capture_output=True, check=False)  # fmt: skip
+def _one(args: tuple[str, ...], returncode: int, stdout: bytes, stderr: bytes) -> Record:
     failed = []
-    for line in done.stdout.splitlines():
+    for line in stdout.splitlines():
         try:
             record = json.loads(line)
         except ValueError:
@@ -49,7 +53,7 @@ def _one(root: Path, args: tuple[str, ...]) -> Record:
             continue
         if record.get("level") in ("FAIL", "DRIFT"):
             failed.append(f"{record['category']} {record['subject']}: {record['message']}")
-    code = 0 if done.returncode in (10, 11) and not failed else done.returncode
-    error = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    code = 0 if returncode in (10, 11) and not failed else returncode
+    error = stderr.decode("utf-8", "replace").strip().splitlines()
     return {"command": "majordomus " + " ".join(args), "exit": code,
             "failed": failed[:5], "error": error[-1] if error else None}  # fmt: skip

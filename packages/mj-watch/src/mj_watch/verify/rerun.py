@@ -1,13 +1,14 @@
 """`mj-watch verify-run`: the facts `verify` can only get by running something.
 
 For every `task.finished` with outcome `completed` published for the range (recorded at a
-commit of the range, naming a tree one of its commits has, or of a task covering one): the commit it
-names — the first of the range whose tree is the verification's recorded tree — laid out in a
-throw-away directory (`mj_state.verifyfacts.snapshot`), and the verification commands the **base**
-policy pins run there, each an argument vector without a shell, stdin closed, under the
-base policy's timeout (`mj_state.verifying.run`). Nothing else is run: a command the head's
-policy or the claim names is never run. One `verify-reproof` fact a claim (`status` ran,
-tree-differs, no-tree or unpinned); claims naming one commit share its run. Then `headlayer`.
+commit of the range, naming a tree one of its commits has, or of a task covering one): the
+commit it names — the first of the range whose tree is the verification's recorded tree — laid
+out in a throw-away directory (`mj_state.verifyfacts.copies`: one directory made each commit in
+turn, exactly its tree), and the verification commands the **base** policy pins run there, each
+an argument vector without a shell, stdin closed, under the base policy's timeout
+(`mj_state.verifying.run`). Nothing else is run: a command the head's policy or the claim names
+is never run. One `verify-reproof` fact a claim (`status` ran, tree-differs, no-tree or
+unpinned); claims naming one commit share its run. Then `headlayer`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_core.stage import Context
+    from mj_state.verifyfacts.copies import Copies
 
     Record = dict[str, Any]
 
@@ -57,32 +59,40 @@ def claims(
 
 
 def reproofs(root: Path, rng: Record, policy: Record, ledgers: Record) -> Iterator[Record]:
+    from mj_state.verifyfacts import copies
+
+    with tempfile.TemporaryDirectory(prefix="mj-verify-") as scratch:
+        made = copies.Copies(root, Path(scratch))
+        try:
+            yield from _proofs(made, rng, policy, ledgers)
+        finally:
+            made.close()
+
+
+def _proofs(made: Copies, rng: Record, policy: Record, ledgers: Record) -> Iterator[Record]:
     from mj_state import verifying
-    from mj_state.verifyfacts import snapshot
 
     argvs = [shlex.split(c) for c in policy["commands"] or []]
     done: dict[str, Record] = {}
-    with tempfile.TemporaryDirectory(prefix="mj-verify-") as scratch:
-        for ledger, row, commit in claims(rng, policy, ledgers):
-            tree = (row["verify"] or {}).get("tree")
-            out = {"kind": "fact", "fact": "verify-reproof", "ref": ledger["ref"],
-                   "clone": ledger["clone"], "task_id": row["task_id"], "line": row["line"],
-                   "head": row["head"], "tree": tree, "commit": commit, "runs": []}  # fmt: skip
-            if type(tree) is not str:
-                out["status"] = "no-tree"
-            elif commit is None:
-                out["status"] = "tree-differs"
-            elif not argvs:
-                out["status"] = "unpinned"
-            else:
-                if commit not in done:
-                    copy = snapshot.lay_out(root, commit, Path(scratch) / commit)
-                    done[commit] = verifying.run(copy, argvs, int(policy["timeout"]))
-                ran = done[commit]
-                out["status"] = "ran"
-                out["runs"] = [{k: r[k] for k in ("command", "exit", "seconds")}
-                               for r in ran["runs"]]  # fmt: skip
-            yield out
+    for ledger, row, commit in claims(rng, policy, ledgers):
+        tree = (row["verify"] or {}).get("tree")
+        out = {"kind": "fact", "fact": "verify-reproof", "ref": ledger["ref"],
+               "clone": ledger["clone"], "task_id": row["task_id"], "line": row["line"],
+               "head": row["head"], "tree": tree, "commit": commit, "runs": []}  # fmt: skip
+        if type(tree) is not str:
+            out["status"] = "no-tree"
+        elif commit is None:
+            out["status"] = "tree-differs"
+        elif not argvs:
+            out["status"] = "unpinned"
+        else:
+            if commit not in done:
+                copy = made.lay_out(commit)
+                done[commit] = verifying.run(copy, argvs, int(policy["timeout"]))
+            out["status"] = "ran"
+            out["runs"] = [{k: r[k] for k in ("command", "exit", "seconds")}
+                           for r in done[commit]["runs"]]  # fmt: skip
+        yield out
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
