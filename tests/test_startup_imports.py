@@ -90,6 +90,25 @@ def test_a_command_imports_nothing_heavy(busy: Repo, argv: tuple[str, ...]) -> N
     assert not names & heavy, sorted(names & heavy)
 
 
+# what a command's own work does not need, left to the commands (and the cases) that do: the
+# hook adapters' shims and the MCP wiring are read only for a touched path that is one of theirs
+NOT_HERE: dict[tuple[str, ...], set[str]] = {
+    ("check",): {"mj_policy.hookadapters", "mj_policy.hooksettings", "mj_policy.mcpwiring",
+                 "mj_core.selfexe"},
+    ("finish", "--check"): {"mj_policy.hookadapters", "mj_policy.hooksettings",
+                            "mj_policy.mcpwiring", "mj_core.selfexe"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("argv", list(NOT_HERE), ids=" ".join)
+def test_a_hook_path_command_imports_only_what_its_work_needs(
+    busy: Repo, argv: tuple[str, ...]
+) -> None:
+    code, names = imported(busy, *argv)
+    assert code in (0, 10, 11), (argv, code)
+    assert not names & NOT_HERE[argv], sorted(names & NOT_HERE[argv])
+
+
 HOOK_PATH = (("check",), ("check", "--overlap"), ("finish", "--check"), ("context",),
              ("doctor",), ("history", "--validate"), ("watch",))  # fmt: skip
 

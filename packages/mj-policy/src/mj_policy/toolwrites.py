@@ -59,23 +59,25 @@ def writers(layer: Layer, paths: Iterable[str]) -> dict[str, list[Writer]]:
 
 
 def _capture(layer: Layer, paths: list[str]) -> Iterable[tuple[str, Writer]]:
-    from mj_core import selfexe
+    """The shims and settings files of the hook adapters (the table alone is read until one of
+    `paths` is one of them)."""
+    from mj_policy.hooktable import ADAPTERS
 
-    from mj_policy import hookadapters
-
-    ours = selfexe.program()
-    for provider, adapter in hookadapters.ADAPTERS.items():
+    for provider, adapter in ADAPTERS.items():
         events = {f"{adapter['hooks']}/{shim}": event
                   for event, (shim, _) in adapter["events"].items()}  # fmt: skip
         for path in paths:
             if path == adapter["settings"]:
-                yield path, _settings(hookadapters.settings_text(provider))
+                yield path, _settings(provider)
             elif path in events:
-                yield path, _shim(provider, events[path], ours)
+                yield path, _shim(provider, events[path])
 
 
-def _settings(text: str) -> Writer:
+def _settings(provider: str) -> Writer:
     """`capture install` writes the settings only where there are none."""
+    from mj_policy import hookadapters
+
+    text = hookadapters.settings_text(provider)
 
     def after(old: Text) -> Text:
         return text if old is None else old
@@ -83,13 +85,14 @@ def _settings(text: str) -> Writer:
     return Writer("majordomus capture install", after)
 
 
-def _shim(provider: str, event: str, ours: str | None) -> Writer:
+def _shim(provider: str, event: str) -> Writer:
     """`capture install` writes a shim naming the majordomus it runs as (this one); a shim it
     wrote naming this same file by another path, or asking PATH, is one it leaves alone."""
     from mj_core import selfexe
 
     from mj_policy import hookadapters
 
+    ours = selfexe.program()
     text = hookadapters.shim_text(provider, event, ours)
 
     def same(now: Text) -> Text:
@@ -102,16 +105,24 @@ def _shim(provider: str, event: str, ours: str | None) -> Writer:
 
 
 def _mcp(layer: Layer, paths: list[str]) -> Iterable[tuple[str, Writer]]:
+    """The MCP configuration files of the providers that have one (`mcpwiring.clients`, read
+    from the providers' table until one of `paths` is one of them)."""
+    from mj_policy import providers
+
+    for provider in providers.table().values():
+        config = str((provider.data.get("mcp") or {}).get("config"))
+        if provider.data.get("mcp") and config in paths:
+            yield config, _configured(provider)
+
+
+def _configured(provider: Provider) -> Writer:
+    """`mcp install` adds the server's entry to the client's configuration."""
     from mj_policy import mcpwiring
 
-    for provider in mcpwiring.clients():
-        config = str((provider.data.get("mcp") or {}).get("config"))
-        if config in paths:
+    def after(old: Text) -> Text:
+        return mcpwiring.written(provider, old)
 
-            def after(old: Text, provider: Provider = provider) -> Text:
-                return mcpwiring.written(provider, old)
-
-            yield config, Writer("majordomus mcp install", after)
+    return Writer("majordomus mcp install", after)
 
 
 def _projections(layer: Layer, paths: list[str]) -> Iterable[tuple[str, Writer]]:

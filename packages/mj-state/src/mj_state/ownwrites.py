@@ -42,10 +42,12 @@ def recognise(layer: Layer, base: str, places: Iterable[tuple[str | None, list[s
     (where, paths) pair: where is None for the working tree, else the commit whose file is
     judged. A path is the tool's own only when it is so at every place it appears; `unlike`
     names each path a command writes whose file is not as the command would leave it."""
-    from mj_policy import toolwrites
-
     places = [(where, list(paths)) for where, paths in places]
     everything = list(dict.fromkeys(p for _, paths in places for p in paths))
+    if not everything:  # nothing touched: no writer's table is needed
+        return {"own": [], "unlike": []}
+    from mj_policy import toolwrites
+
     kinds = toolwrites.writers(layer, everything)
     if not kinds:
         return {"own": [], "unlike": []}
