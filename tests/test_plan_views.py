@@ -73,12 +73,14 @@ def test_a_kept_listing_is_shown_only_for_the_plan_it_was_made_from(committed: R
     issue(committed, "I0002", "I0001", extra=DONE)  # changed, not committed: the files answer
     changed = run(committed, ("ready",))
     assert not changed[3] and changed[1].startswith("I0003"), changed
+    assert changed[0] == 10 and "FAIL plan" in changed[1]  # the hand-written marker, named
+    listing = "".join(line for line in changed[1].splitlines(True) if not line.startswith("FAIL"))
     committed.git("add", "-A")  # staged only: still not what HEAD holds
     assert not run(committed, ("ready",))[3]
     committed.commit("I0002 done")
     assert not run(committed, ("ready",))[3]  # another tree: computed afresh, kept again
     again = run(committed, ("ready",))
-    assert again[3] and again[1] == changed[1]
+    assert again[3] and again[1] == listing and again[0] == 0
     committed.write(f"{BASE}/issues/stray.txt", "untracked\n")  # an untracked file under it
     assert not run(committed, ("ready",))[3]
 
@@ -128,4 +130,4 @@ def test_the_printed_pipeline_equals_the_command_a_kept_listing_included(
         again = _sh(committed, printed.out.strip(), None)
         assert again[0] == direct.code
         assert _normal(again[1], committed.root) == _normal(direct.out, committed.root)
-    assert code == (10 if args == ("plan", "validate") else 0), out  # the marker, uncommitted
+    assert code == (0 if args == ("context",) else 10), out  # the marker, uncommitted

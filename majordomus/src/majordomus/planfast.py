@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from typing import IO
     from typing import Any
 
-STAGE = "mj-policy plan"  # the listings' stage (share/commands.yaml): its summary's name
+STAGE = (
+    "mj-state plan-markers"  # the listings' last stage (share/commands.yaml): its summary's name
+)
 FILTERED = ("list", "ready", "blocked", "graph", "next")  # the views that take --milestone
 
 
@@ -129,7 +131,8 @@ def _top(here: str) -> str | None:
 
 
 def _replayed(found: dict[str, Any]) -> list[dict[str, Any]]:
-    """The kept records and the summary the stage ended them with."""
+    """The kept records and the summary the last stage ends them with: with nothing changed
+    under the plan (what a kept listing needs), `plan-markers` passes them on and adds none."""
     from mj_core import streams
 
     records: list[dict[str, Any]] = list(found["records"])
@@ -138,6 +141,7 @@ def _replayed(found: dict[str, Any]) -> list[dict[str, Any]]:
         kind = str(record.get("kind"))
         counts[kind] = counts.get(kind, 0) + 1
     error = found.get("error")
-    if error:
-        return [*records, streams.summary(STAGE, int(error[0]), counts, str(error[1]))]
+    if error:  # the view stopped: the last stage stops for it (`mj_core.stage.run_stream`)
+        stopped = streams.summary(STAGE, int(error[0]), counts, str(error[1]))
+        return [*records, stopped | {"stopped": True}]
     return [*records, streams.summary(STAGE, 0, counts)]

@@ -18,8 +18,16 @@ def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocati
 
     if options.command == "plan validate":
         return show.findings("plan validate", records, inv)
-    code, _ = show.stream(records, inv, text)
+    code, _ = show.stream(records, inv, _view_text)
     return code
+
+
+def _view_text(record: Record) -> str | None:
+    """A view shows what it derived and what it cannot vouch for (a FAIL of `plan-markers`);
+    the OK that every marker is held is `plan validate`'s to say."""
+    if record.get("kind") == "finding" and record.get("level") == "OK":
+        return None
+    return text(record)
 
 
 def text(record: Record) -> str | None:

@@ -1,11 +1,13 @@
 """`mj-state plan-write --action start|verify|evidence|done <id>`: move one issue through its
 lifecycle — one marker added to one issue file and one ledger line, under one lock.
 
-Every writer takes `.ai/local/state/plan.lock`, reads the plan again under it, judges the
-issue's derived status, then appends its line to the issue file (every other byte stays as
-written) and publishes the file atomically with its ledger line (`plan.started`,
+Every writer takes the clone's plan lock (`mj_state.planlock`, in git's common directory,
+shared by the clone's worktrees) and `.ai/local/state/plan.lock`, reads the plan again under
+them, judges the issue's derived status, then appends its line to the issue file (every other
+byte stays as written) and publishes the file atomically with its ledger line (`plan.started`,
 `plan.verified`, `plan.evidence`, `plan.done`): both land or neither. So of N concurrent
-`plan start` on one READY issue exactly one wins; the others find it ACTIVE and are refused.
+`plan start` on one READY issue exactly one wins; the others find it ACTIVE, or claimed by
+another worktree of the clone (`planlock`), and are refused.
 No writer acts on a plan holding a lifecycle marker that neither git nor this checkout's ledger
 holds (`planmarkers`, 10): a status moved by hand moves nothing further. The `plan.evidence`
 line carries the entry it appended (type, command, result, artifact, commit), so an entry
@@ -43,6 +45,8 @@ if TYPE_CHECKING:
 
     from mj_core.stage import Context
 
+    from mj_state.planlock import CloneLock
+
     Record = dict[str, Any]
 
 NEEDS = {"start": ("READY",), "verify": ("ACTIVE",), "evidence": ("ACTIVE", "VERIFY"),
@@ -53,9 +57,12 @@ EVENT = {"start": "plan.started", "verify": "plan.verified", "evidence": "plan.e
 
 
 def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
+    from mj_state.planlock import CloneLock
+
     lay = load(root)
     action, ident = options.action, options.id
-    with atomic.locked(lay.state / "plan.lock", root=root):
+    with CloneLock(root) as shared, atomic.locked(lay.state / "plan.lock", root=root):
+        yield from _stale(shared)
         model = planmodel.load(lay)
         if model.problems:
             first = model.problems[0]
@@ -73,6 +80,8 @@ def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
         old = path.read_bytes()
         new = old + (b"" if old.endswith(b"\n") or not old else b"\n") + line.encode("utf-8")
         _holds(item, new, action)
+        if action == "start":  # this clone's worktrees first, then (a remote) the clones
+            _local_claim(shared, item, options)
         claim = _claimed(lay, item, options) if action == "start" else None
         if claim is not None:
             payload["claim"] = claim
@@ -81,12 +90,42 @@ def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
                                                  moment=moment))  # fmt: skip
         yield {"kind": "plan", "view": "written", "id": ident, "action": action,
                "path": item.path, "line": line.rstrip("\n")}  # fmt: skip
+        if action == "done":
+            shared.release(ident)
         after = planmodel.load(lay)
     if action == "done" and remote_of(lay):
         from mj_state.remote import hooks
 
         hooks.release_issue(lay, ident)
     yield from _next(after)
+
+
+def _stale(shared: CloneLock) -> Iterator[Record]:
+    """A WARN when the clone's plan lock was last held by a process killed while holding it."""
+    from mj_core.findings import Finding
+
+    left = shared.stale
+    if left is not None:
+        message = (
+            f"the last holder (pid {left.get('pid')}, started {left.get('started') or '?'}, "
+            f"worktree {left.get('worktree')}, since {left.get('since')}) ended without "
+            "releasing it: taken over"
+        )
+        yield Finding("WARN", "plan", str(shared.home / "plan.lock"), message).record()
+
+
+def _local_claim(shared: CloneLock, item: planmodel.Item, options: argparse.Namespace) -> None:
+    """The issue's claim among this clone's worktrees: another worktree that started it holds
+    it (15 naming it) unless `--take-over`; written before the marker, so a crash between the
+    two leaves a claim whose worktree never started the issue, which holds nothing."""
+    held = shared.holder(item.id, item.path)
+    if held is not None and not getattr(options, "take_over", False):
+        raise Refused(
+            f"plan start {item.id}: held by the worktree {held.get('worktree')} of this clone "
+            f"(branch {held.get('branch')}, since {held.get('since')}) — finish it there, or "
+            "take it with --take-over"
+        )
+    shared.claim(item.id, git.branch(shared.root), held)
 
 
 def remote_of(lay: Any) -> bool:
