@@ -256,7 +256,8 @@ def test_without_a_remote_block_nothing_opens_a_connection(
         "finish", "--outcome", "partial", "--note", "-", stdin="# Next Action\nPick the rest up.\n"
     )
     assert done.code == 0, done
-    assert not (layer_repo.root / ".ai/local/remote").exists()
+    remote = layer_repo.root / ".ai/local/remote"  # only the clone id the state carries
+    assert sorted(p.name for p in remote.iterdir()) == ["clone-id"]
     assert '"claim"' not in (layer_repo.root / ".ai/local/state/ledger.jsonl").read_text()
     for command in ("sync", "claims"):
         said = layer_repo.mj(command)
@@ -280,7 +281,8 @@ def test_a_remote_block_out_of_shape_is_named_by_file_line_and_key(
     assert done.code == code and done.err.count("\n") == 1 and said in done.err, done
     if code == 10:
         assert done.err.startswith("majordomus: .ai/repo/policy.yaml:"), done.err
-    assert not (layer_repo.root / ".ai/local/remote").exists()
+    remote = layer_repo.root / ".ai/local/remote"  # only the clone id the state carries
+    assert sorted(p.name for p in remote.iterdir()) == ["clone-id"]
 
 
 def test_the_pre_push_hook_publishes_the_ledger_before_the_branch_goes(tmp_path: Path) -> None:

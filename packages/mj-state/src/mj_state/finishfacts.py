@@ -38,6 +38,9 @@ def gather(root: Path, options: argparse.Namespace) -> Iterator[Record]:
         raise UsageError(
             "finish: --outcome is required (completed|partial|blocked|no_match|failed)"
         )
+    from mj_state import stateid
+
+    yield stateid.fact(root)  # whose state this is: judged before anything it says
     state = root / ".ai" / "local" / "state"
     if check and not any((state / n).exists() for n in ("current.yaml", "ledger.jsonl")):
         yield _fact(inert="no active task — nothing to check")

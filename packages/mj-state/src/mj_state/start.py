@@ -148,6 +148,9 @@ def begin(
     """
     name = profile or str(layer.policy.data["profiles"]["default"])
     layer.profile(name)  # absent → 12 naming profiles/
+    from mj_state import stateid
+
+    stateid.bind(layer)  # a state that is not this checkout's is refused; else bound to it
     git.ahead(identity.calls(layer.root))  # git answers while the ledger is read
     try:
         situation = taskstate.read_task(layer)

@@ -45,6 +45,7 @@ from mj_watch.taskrules import ledger_integrity
 from mj_watch.taskrules import question_lines
 from mj_watch.taskrules import recorded_scope
 from mj_watch.taskrules import state_consistency
+from mj_watch.taskrules import state_identity
 from mj_watch.validators import REGISTRY
 from mj_watch.wiring import enforcement_wiring
 
@@ -92,6 +93,7 @@ CHECKS: list[tuple[str | None, Check]] = [
     ("retention_caps", retention_caps),
     ("ledger_integrity", ledger_integrity),
     ("state_consistency", state_consistency),
+    (None, state_identity),
     (None, recorded_scope),
     ("question_lines", question_lines),
     ("vendor_integrity", vendor_integrity),

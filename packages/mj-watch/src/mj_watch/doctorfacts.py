@@ -86,6 +86,9 @@ def _gathered(
     situation = _situation(lay, scan)
     yield _git(root, manifest, lay, situation)
     yield fact("state", kinds=confinement.state_kinds(root))
+    from mj_state import stateid
+
+    yield stateid.fact(root)
     decided = files.read_lenient(root / DECISIONS, DECISIONS, limits.LOG)
     if lay is not None and situation is not None and scan is not None:
         yield situation.fact()

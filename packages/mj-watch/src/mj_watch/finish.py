@@ -28,7 +28,14 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    fact = _the_fact(context.records(options.input))
+    records = list(context.records(options.input))
+    fact = _the_fact(records)
+    foreign = _foreign_state(records)
+    if foreign:
+        yield from (finding.record() for finding in foreign)
+        action = "checked" if fact.get("check") else "refused"
+        yield {"kind": "record", "action": action, "blocking": ["majordomus.state-consistency"]}
+        return
     if fact.get("inert"):
         yield from _inert(str(fact["inert"]))
         return
@@ -36,6 +43,16 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         yield from _without_task(fact)
         return
     yield from _judge(fact)
+
+
+def _foreign_state(records: list[Record]) -> list[Finding]:
+    """The state judged not this checkout's (`mj_state.stateid`): nothing it says is judged."""
+    told = [r for r in records if r.get("kind") == "fact" and r.get("fact") == "state-identity"]
+    if not told:
+        return []
+    from mj_state import stateid
+
+    return [f for f in stateid.findings(told[0]) if f.level == "FAIL"]
 
 
 def _the_fact(records: Any) -> Record:

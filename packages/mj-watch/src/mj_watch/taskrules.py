@@ -126,3 +126,13 @@ def question_lines(facts: Facts) -> Iterator[Finding]:
         told = facts.get("questions")
         text, problem = told.get("text"), told.get("problem")
         yield from judge.question_lines(Place.of(facts.layer), text, problem)
+
+
+def state_identity(facts: Facts) -> Iterator[Finding]:
+    """Whether the state here is this checkout's (`mj_state.stateid`): gone while git's config
+    binds it, or carried over from another clone, is a FAIL."""
+    told = facts.facts.get("state-identity")
+    if told:
+        from mj_state import stateid
+
+        yield from stateid.findings(told)
