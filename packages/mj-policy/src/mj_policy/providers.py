@@ -82,6 +82,13 @@ class Provider:
         return str(found) if found else None
 
     @property
+    def nested_names(self) -> tuple[str, ...]:
+        """Its own nested file name and the other clients' ones it also loads."""
+        also = (self.data.get("also_loads") or {}).get("nested") or ()
+        own = (self.nested,) if self.nested else ()
+        return tuple(dict.fromkeys((*own, *(str(n) for n in also))))
+
+    @property
     def nested_at_start(self) -> str | None:
         """The nested file name of a client that loads those files from the root down to where
         it starts (Codex), the only kind `update` places rules in; None for one that loads

@@ -177,26 +177,26 @@ def _imports(made: item.Maker) -> None:
 def _nested(
     made: item.Maker, known: providers.Provider, paths: list[str], planned: list[Projection] | None
 ) -> None:
-    """Every nested file below the root (only the planned ones, when `planned` is given):
-    loaded for a path asked about below its directory, else listed as not loaded."""
-    name = known.nested
-    if name is None:
-        return
-    if planned is None:
-        from mj_policy import receipthand
-
-        files = receipthand.nested_files(made.root, name)
-    else:
-        files = [p.target for p in planned if p.nested_in and p.target.endswith(f"/{name}")]
-        files = [f for f in files if (made.root / f).is_file()]
+    """Every nested file below the root (only the planned ones, when `planned` is given), of
+    each name the client loads from subdirectories: loaded for a path asked about below its
+    directory, else listed as not loaded."""
     under = set(item.directories(paths))
-    when = "once it reads a file" if known.nested_at_start is None else "when it starts"
-    for found in files:
-        directory = found.rpartition("/")[0]
-        if directory in under:
-            made.add(found, "nested", note=f"a path asked about is under {directory}/")
+    when = "once it reads a file" if known.data.get("nested_when") == "read" else "when it starts"
+    for name in known.nested_names:
+        if planned is None:
+            from mj_policy import receipthand
+
+            files = receipthand.nested_files(made.root, name)
         else:
-            made.skip(found, "nested", f"loaded {when} under {directory}/; no path asked about is")
+            files = [p.target for p in planned if p.nested_in and p.target.endswith(f"/{name}")]
+            files = [f for f in files if (made.root / f).is_file()]
+        for found in files:
+            directory = found.rpartition("/")[0]
+            if directory in under:
+                made.add(found, "nested", note=f"a path asked about is under {directory}/")
+            else:
+                said = f"loaded {when} under {directory}/; no path asked about is"
+                made.skip(found, "nested", said)
 
 
 def _on_request(made: item.Maker, layer: Layer) -> None:

@@ -64,7 +64,8 @@ class Maker:
         record["tokens"] = -(-len(data) // BYTES_PER_TOKEN)
         import hashlib  # not on a start-up path
 
-        record["sha256"] = hashlib.sha256(received(data, self.known)).hexdigest()
+        text = received(data, self.known, why)
+        record["sha256"] = hashlib.sha256(text).hexdigest()
         if why in COUNTED:
             record["budget"] = self.budget
             cap = self.known.budget_bytes
@@ -124,18 +125,22 @@ class Maker:
         return self.taken + self.left
 
 
-def received(data: bytes, known: Provider) -> bytes:
-    """The file's text as the client hands it to the model (the table's `text`)."""
+def received(data: bytes, known: Provider, why: str = "always") -> bytes:
+    """The file's text as the client hands it to the model (the table's `text`); an imported
+    file a client inlines in the importing one is as it is on disk."""
     spec = known.data.get("text") or {}
+    if why == "import" and spec.get("inlines_imports"):
+        return data
     strips = spec.get("strips") or ()
-    if not strips and not spec.get("trims"):
+    trims = spec.get("trims") or (spec.get("trims_read") and why in ("nested", "scoped"))
+    if not strips and not trims:
         return data
     text = data.decode("utf-8", errors="replace")
     if "front-matter" in strips:
         text = _without_front_matter(text)
     if "html-comments" in strips:
         text = _without_comments(text)
-    if spec.get("trims"):
+    if trims:
         text = text.strip()
     return text.encode("utf-8")
 
