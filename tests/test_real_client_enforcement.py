@@ -6,7 +6,9 @@ server is scripted to answer with tool calls, the client runs them through the h
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import realclients
@@ -86,12 +88,25 @@ def test_claude_code_is_held_once_at_a_stop_with_the_contract_unmet(
     assert "finish --check` finds its contract unmet" in main[1] and "lib/stray.py" in main[1]
     assert len(events(layer_repo, "stop.held")) == 1
     assert len(events(layer_repo, "stop.released")) == 1
-    assert layer_repo.mj("handover", "--close", "--derive").code == 0  # the task ends
+    after_finish(layer_repo, realclients.run_claude, prefix, tmp_path)
+
+
+def after_finish(repo: Repo, run: Callable[..., Any], prefix: Path, tmp_path: Path) -> None:
+    """`majordomus finish` ends the task (blocked: what lies outside the scope is recorded on
+    it); a new stray commit, a state that was never held, no longer holds the turn."""
+    finished = repo.mj("finish", "--outcome", "blocked", "--note", "-",
+                       stdin="# Next Action\n\nlib/ is another task's.\n")  # fmt: skip
+    assert finished.code == 0, finished
+    [done] = events(repo, "task.finished")
+    assert done["outcome"] == "blocked" and "lib/stray.py" in json.dumps(done)
+    repo.write("lib/another.py", "y = 2\n")
+    repo.commit("further outside")
     with realclients.Recorder(script=[None, None]) as again:
-        ran = realclients.run_claude(prefix, layer_repo.root, tmp_path / "home", again, "go")
+        ran = run(prefix, repo.root, tmp_path / "home", again, "go")
     assert ran.returncode == 0, ran.stderr[-2000:]
-    assert len([r for r in again.requests if r["body"].get("tools")]) == 1
-    assert len(events(layer_repo, "stop.held")) == 1
+    sent = [json.dumps(r["body"]) for r in again.requests]
+    assert sent and not any("finish --check` finds its contract unmet" in t for t in sent)
+    assert len(events(repo, "stop.held")) == 1
 
 
 def test_gemini_cli_is_refused_a_write_outside_the_scope(
@@ -136,6 +151,7 @@ def test_gemini_cli_is_held_once_after_its_turn_with_the_contract_unmet(
     assert "finish --check` finds its contract unmet" in main[1] and "lib/stray.py" in main[1]
     assert len(events(layer_repo, "stop.held")) == 1
     assert len(events(layer_repo, "stop.released")) == 1
+    after_finish(layer_repo, realclients.run_gemini, prefix, tmp_path)
 
 
 def test_qwen_code_is_refused_a_write_outside_the_scope(layer_repo: Repo, tmp_path: Path) -> None:
@@ -182,6 +198,7 @@ def test_qwen_code_is_held_once_at_a_stop_with_the_contract_unmet(
     assert "finish --check` finds its contract unmet" in main[1] and "lib/stray.py" in main[1]
     assert len(events(layer_repo, "stop.held")) == 1
     assert len(events(layer_repo, "stop.released")) == 1
+    after_finish(layer_repo, realclients.run_qwen, qwen, tmp_path)
 
 
 def test_claude_code_holds_a_subagents_end_and_then_the_turns_own(
