@@ -97,6 +97,10 @@ NOT_HERE: dict[tuple[str, ...], set[str]] = {
                  "mj_core.selfexe"},
     ("finish", "--check"): {"mj_policy.hookadapters", "mj_policy.hooksettings",
                             "mj_policy.mcpwiring", "mj_core.selfexe"},
+    # no decision record and no skill in the layer: neither model nor its judges is loaded
+    ("doctor",): {"mj_policy.adrmodel", "mj_policy.adrstages", "mj_state.adrcheck",
+                  "mj_state.recordrefs", "mj_state.references", "mj_state.referencestores",
+                  "mj_policy.skillstages"},
 }  # fmt: skip
 
 

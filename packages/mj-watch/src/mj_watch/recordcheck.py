@@ -14,6 +14,7 @@ from mj_core.findings import Finding
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
     from typing import Any
 
     from mj_policy.layer import Layer
@@ -24,24 +25,43 @@ if TYPE_CHECKING:
 
 
 def facts(lay: Layer | None) -> Iterator[Record]:
+    """The two facts; a section without a record (no `*.md` among the decision records, no
+    folder among the skills) is one whose machinery is not loaded at all."""
     adrs: list[Record] = []
     skills: list[Record] = []
-    count = (0, 0)
-    if lay is not None:
+    count = [0, 0]
+    if lay is not None and _holds(lay.section("adrs"), folders=False):
         from mj_policy import adrstages
-        from mj_policy import skillmodel
-        from mj_policy import skillstages
         from mj_state import adrcheck
 
         model = adrcheck.model(lay)
         if model.records:
             adrs = [f.record() for f in adrstages.check(lay.root, model)]
+        count[0] = len(model.records)
+    if lay is not None and _holds(lay.section("skills"), folders=True):
+        from mj_policy import skillmodel
+        from mj_policy import skillstages
+
         found = skillmodel.load(lay)
         if found.skills:
             skills = [r for r in skillstages.check(found) if r.get("kind") == "finding"]
-        count = (len(model.records), len(found.skills))
+        count[1] = len(found.skills)
     yield {"kind": "fact", "fact": "adr-records", "records": count[0], "findings": adrs}
     yield {"kind": "fact", "fact": "skill-records", "records": count[1], "findings": skills}
+
+
+def _holds(directory: Path, *, folders: bool) -> bool:
+    """Whether the section's directory holds what its model reads: a folder (skills), a
+    `*.md` file (decision records). A directory that is not there holds nothing."""
+    import os
+
+    try:
+        with os.scandir(directory) as entries:
+            if folders:
+                return any(entry.is_dir() for entry in entries)
+            return any(e.name.endswith(".md") and e.is_file() for e in entries)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
 
 
 def _told(facts: Facts, name: str) -> Iterator[Finding]:
