@@ -25,16 +25,20 @@ def sealed(values: list[Any]) -> bool:
 
 
 def held_from(values: list[Any]) -> int | None:
-    """The index of the active task's `task.started` line (None: no task is active)."""
-    started: tuple[int, object] | None = None
-    for index, value in enumerate(values):
-        if type(value) is not dict:
-            continue
-        if value.get("event") == "task.started":
-            started = (index, value.get("task_id"))
-        elif started is not None and value.get("task_id") == started[1] and _ends(value):
-            started = None
-    return None if started is None else started[0]
+    """The index of the active task's `task.started` line (None: no task is active): the
+    newest start, unless a later line of its task ends it. Read from the end: a ledger's
+    newest start is near it."""
+    for index in range(len(values) - 1, -1, -1):
+        value = values[index]
+        if type(value) is dict and value.get("event") == "task.started":
+            break
+    else:
+        return None
+    task = value.get("task_id")
+    for later in values[index + 1 :]:
+        if type(later) is dict and later.get("task_id") == task and _ends(later):
+            return None
+    return index
 
 
 def _ends(value: dict[str, Any]) -> bool:
