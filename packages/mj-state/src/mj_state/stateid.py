@@ -1,8 +1,8 @@
 """Whose state this is: the clone id `.ai/local` carries, bound to this checkout in git's config.
 
 The state directory carries the clone's id (`.ai/local/remote/clone-id`, `c-<16 hex>`, the id
-the remote work names its ledger by). The first `start` in a checkout (or the first remote
-command) binds it there: `majordomus.<worktree id>.clone` in the repository's git config, a
+the remote work names its ledger by). The first `start` in a checkout binds it there (making
+it when none is yet): `majordomus.<worktree id>.clone` in the repository's git config, a
 place `.ai/local` is never copied with and `rm -rf .ai/local` does not reach. Judged here:
 - bound, and the state carries the same id: this checkout's own state;
 - bound, and the state carries none (the directory or its id removed): the state is gone;

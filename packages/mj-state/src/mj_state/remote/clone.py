@@ -31,9 +31,6 @@ def clone_id(layer: Layer) -> str:
                 atomic.create(path, f"{made}\n".encode(), mode=0o600, root=layer.root)
             except Refused:
                 continue  # another process made it first: read theirs
-            from mj_state import stateid
-
-            stateid.anchor(layer.root, made)  # this checkout's from now on (`stateid`)
             return made
         if not layout.clone_ok(text):
             raise Refused(
