@@ -75,7 +75,11 @@ def test_erasing_the_promise_from_the_copy_is_caught(repo: Repo) -> None:
         ((), 2, "--covers <token> is required"),
         (("--covers", "vibes", "--command", "true"), 2, "not an obligation token"),
         (("--covers", "tests"), 2, "a narrative is no proof"),
-        (("--covers", "tests", "--command", "true", "--artifact", "src/a.py"), 2, "not both"),
+        (
+            ("--covers", "tests", "--command", "true", "--artifact", "src/a.py"),
+            15,
+            "not its product",
+        ),
         (("--covers", "tests", "--command", "true", "--result", "pass"), 2, "goes with --artifact"),
         (("--covers", "docs", "--command", "true"), 15, "did not promise 'docs'"),
         (("--covers", "tests", "--command", "true && false"), 2, "runs without a shell"),

@@ -45,6 +45,12 @@ def episode(repo: Repo, *decisions: str, scope: str = "lib") -> str:
     return ident
 
 
+def task_over(repo: Repo) -> None:
+    """The episode's task ended: a person promotes knowledge with no task active."""
+    note = "# Next Action\nPick the parser up again.\n"
+    assert repo.mj("finish", "--outcome", "partial", "--note", "-", stdin=note).code == 0
+
+
 def front(path: Path) -> dict[str, object]:
     """The record's front matter, read with PyYAML: the tests run against installed wheels
     too, where the tool's own modules are not importable."""
@@ -179,6 +185,7 @@ def test_promote_moves_the_candidate_to_curated_with_its_evidence(layer_repo: Re
     episode(layer_repo, "refuse tabs")
     (path,) = candidates(layer_repo)
     ident = path.stem
+    task_over(layer_repo)
     empty = layer_repo.mj("knowledge", "promote", ident, stdin="\n")
     assert empty.code == 2 and path.exists(), empty
     chat = layer_repo.mj("knowledge", "promote", ident, stdin='{"role": "user"}\n')
@@ -195,6 +202,7 @@ def test_promote_moves_the_candidate_to_curated_with_its_evidence(layer_repo: Re
     assert curated.read_text().endswith("\n# Evidence\n\ntests/t.py\n")
     (line,) = events(layer_repo, "knowledge.promoted")
     assert line["knowledge"] == ident and line["class"] == "parser"
+    assert line["promoted_by"] == "mj-test <mj-test@example.invalid>"  # as git knows them
     again = layer_repo.mj("knowledge", "promote", ident, stdin="more\n")
     assert again.code == 15 and "already promoted" in again.err, again
     assert layer_repo.mj("knowledge", "promote", "no-such", stdin="x\n").code == 12
@@ -298,11 +306,13 @@ def test_the_writers_printed_pipelines_do_what_the_commands_do(
     for args in (("knowledge", "derive", "--episode", ident), ("knowledge", "derive", "--dry-run")):
         _composed_as_printed(layer_repo, tmp_path, args, None)
     assert layer_repo.mj("knowledge", "derive").code == 0
+    task_over(layer_repo)
     promote = ("knowledge", "promote", path.stem, "--class", "parser")
     _composed_as_printed(layer_repo, tmp_path, promote, "tests pass\n")
     reject = ("knowledge", "reject", path.stem, "--reason", "no", "--by", "ana")
     _composed_as_printed(layer_repo, tmp_path, reject, None)
     path.unlink()
+    assert layer_repo.mj("start", "the parser again", "--scope", "lib").code == 0
     assert layer_repo.mj("session", "start").code == 0  # an episode belongs to its checkout:
     assert layer_repo.mj("decision", "add", "again", "--why", "closing").code == 0  # not copied
     from test_pipeline_equivalence import _sh

@@ -16,7 +16,6 @@ TABLE = LazyTable(
         "related": "mj_knowledge.related",
         "derive": "mj_knowledge.harvest",
         "candidates": "mj_knowledge.candidates",
-        "promote": "mj_knowledge.review",
         "reject": "mj_knowledge.review",
     }
 )

@@ -1,6 +1,7 @@
-"""`mj-knowledge promote <id> [--class <c>]` (the evidence on stdin) and `mj-knowledge reject
-<id> --reason <why> [--by <id>]`: a person's judgement of a candidate, each one write and the
-ledger line it owes (`knowledge.promoted`, `knowledge.rejected`, appended by `mj-state log`).
+"""`promote <id> [--class <c>]` (the evidence on stdin; its stage is `mj-state
+knowledge-promote`, which refuses while a task is active) and `mj-knowledge reject <id> --reason
+<why> [--by <id>]`: a person's judgement of a candidate, each one write and the ledger line it
+owes (`knowledge.promoted`, `knowledge.rejected`, appended by `mj-state log`).
 
 Promote writes `curated/<id>.md` — the candidate's front matter with `status: verified` (and
 `--class` when given), its body and a `# Evidence` section with what stdin said — refusing to
@@ -110,7 +111,7 @@ def reject(root: Path, options: argparse.Namespace) -> Iterator[Record]:
     yield line
 
 
-def _evidence(context: Context) -> str:
+def evidence(context: Context) -> str:
     import sys
 
     from mj_core import files
@@ -123,14 +124,8 @@ def _evidence(context: Context) -> str:
     return yamlstrict.decode(files.read_stream(stream, STDIN, limits.RECORD), STDIN)
 
 
-def _promote(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    root = context.root()
-    awaiting(root, options.id)  # a missing or judged candidate is told before stdin is read
-    yield from promote(root, options, _evidence(context))
-
-
 def _reject(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     yield from reject(context.root(), options)
 
 
-STAGES = {"promote": Stage(_promote), "reject": Stage(_reject)}
+STAGES = {"reject": Stage(_reject)}  # promote's stage is `mj-state knowledge-promote`

@@ -39,6 +39,11 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
             continue
         payload = {k: v for k, v in record.items() if k not in ("kind", "event", "task_id")}
         event = str(record["event"])
+        if event == "knowledge.promoted":  # a person's act: never inside a task, named by git
+            from mj_state import promoting
+
+            promoting.refuse_while_active(root, "knowledge.promoted")
+            payload["promoted_by"] = promoting.promoter(root)
         ledger.append(root, state, event, payload, task_id=record.get("task_id"))
         yield {"kind": "record", "action": "appended", "event": event}
 

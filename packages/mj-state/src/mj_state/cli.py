@@ -27,6 +27,7 @@ TABLE = LazyTable(
         "adr-propose": "mj_state.adrpropose",
         "adrs": "mj_state.adrcheck",
         "knowledge-refs": "mj_state.recordrefs",
+        "knowledge-promote": "mj_state.promoting",
         "decision-list": "mj_state.decisionlog",
         "decision-show": "mj_state.decisionlog",
         "session-start": "mj_state.sessionstart",

@@ -112,7 +112,10 @@ def _gathered(
     from mj_watch import recordcheck
 
     yield plancheck.fact(lay)
-    yield knowledgecheck.fact(root, lay)
+    base = "HEAD"  # verified records new since the active task's start, else since HEAD
+    if situation is not None and situation.active is not None and situation.active_record():
+        base = situation.active.start_head or "HEAD"
+    yield knowledgecheck.fact(root, lay, scan.values if scan is not None else None, base)
     yield from recordcheck.facts(lay)
 
 
