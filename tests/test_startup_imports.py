@@ -95,6 +95,9 @@ def test_a_command_imports_nothing_heavy(busy: Repo, argv: tuple[str, ...]) -> N
 NOT_HERE: dict[tuple[str, ...], set[str]] = {
     ("check",): {"mj_policy.hookadapters", "mj_policy.hooksettings", "mj_policy.mcpwiring",
                  "mj_core.selfexe"},
+    # the rotation's rule is `--rotate`'s; the mirror is read only with a `remote:` block
+    ("history",): {"mj_state.rotation", "mj_state.mirror"},
+    ("history", "--validate"): {"mj_state.rotation", "mj_state.mirror"},
     ("finish", "--check"): {"mj_policy.hookadapters", "mj_policy.hooksettings",
                             "mj_policy.mcpwiring", "mj_core.selfexe"},
     # no decision record and no skill in the layer: neither model nor its judges is loaded

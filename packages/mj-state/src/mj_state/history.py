@@ -24,7 +24,6 @@ from mj_policy.layer import load
 
 from mj_state import chain
 from mj_state import ledger
-from mj_state import rotation
 
 DEFAULT_LIMIT = 20  # `history` shows the newest 20 matches unless told otherwise
 
@@ -108,12 +107,15 @@ def validate(layer: Layer, found: ledger.Scan | None = None) -> Iterator[Finding
 
 
 def _witnessed(layer: Layer, found: ledger.Scan, shown: str) -> Iterator[Finding]:
-    """With a remote: whether the ledger still holds what the last sync saw published."""
+    """With a remote: whether the ledger still holds what the last sync saw published
+    (`mirror.configured`, asked here first: without a `remote:` block the mirror's code is
+    not loaded)."""
+    if not isinstance(layer.policy.data.get("remote"), dict):
+        return
     from mj_state import mirror
 
-    if mirror.configured(layer.policy.data):
-        fact = mirror.witness(layer, found.rows, found.hashes or [])
-        yield from mirror.witness_findings(fact, shown)
+    fact = mirror.witness(layer, found.rows, found.hashes or [])
+    yield from mirror.witness_findings(fact, shown)
 
 
 def _summary(found: ledger.Scan) -> str:
@@ -135,6 +137,8 @@ def rotate(layer: Layer) -> Record:
                "counted": 0, "held": 0}  # fmt: skip
     if not target.exists():
         return nothing
+    from mj_state import rotation
+
     archive = target.with_name(f"ledger.{clock.compact(clock.now())}.jsonl.archived")
     from mj_core import atomic  # the one writer here: the rest of history reads
 
