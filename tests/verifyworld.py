@@ -24,13 +24,17 @@ NOTE = "# Objective\nparse\n# Current State\ndone\n# Next Action\nnone\n"
 class World:
     """The remote, the base commit every branch starts from, and the CI clone."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, recording: bool = False) -> None:
         self.tmp = tmp
         self.remote = Remote("path", tmp / "remote")
         block = policy_block() + "verify:\n  require_task: true\n"
         repo = seed(tmp, self.remote.url(), issues=1, block=block)
         policy = repo.root / ".ai/repo/policy.yaml"
         text = policy.read_text().replace("  # commands:", f'  commands:\n    - "{PINNED}"\n  #', 1)
+        if recording:  # the pre-commit hook records each pass, for CI to see
+            hook = "      - doctor\n    wired_by: git-hook:pre-commit"
+            assert hook in text
+            text = text.replace(hook, "      - doctor\n      - --commit\n" + hook[15:], 1)
         policy.write_text(text)
         assert repo.mj("update").code == 0
         repo.commit("pin the verification")

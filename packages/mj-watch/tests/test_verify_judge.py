@@ -26,12 +26,14 @@ def facts(
     ]
     ledger = {"ref": "refs/majordomus/ledger/c-0000000000000001", "clone": "c-0000000000000001",
               "commit": "f" * 40, "count": 3, "problem": problem, "started": started,
-              "finished": finished, "unjudged": unjudged or [], "digests": []}  # fmt: skip
+              "finished": finished, "unjudged": unjudged or [], "digests": [],
+              "passes": []}  # fmt: skip
     return [
         {"kind": "fact", "fact": "verify-range", "base": BASE, "head": C2, "checked_out": C2,
          "commits": commits},
         {"kind": "fact", "fact": "verify-policy", "commands": ["make test"], "timeout": 60,
-         "require_task": require_task, "allowed": [".ai"]},
+         "require_task": require_task, "allowed": [".ai"], "require_hooks": False,
+         "pre_commit": "none"},
         {"kind": "fact", "fact": "verify-ledgers", "ledgers": [ledger], "claims": [],
          "problems": [], "starts": {BASE: -1, C1: 0}},
         {"kind": "fact", "fact": "verify-layer", "head": C2, "judged": True, "runs": []},

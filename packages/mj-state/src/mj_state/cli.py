@@ -53,6 +53,7 @@ TABLE = LazyTable(
         "remote-publish": "mj_state.remote.syncwrite",
         "claims": "mj_state.remote.claimlist",
         "verify-facts": "mj_state.verifyfacts.rangefacts",
+        "hook-pass": "mj_state.hookpass",
     }
 )
 

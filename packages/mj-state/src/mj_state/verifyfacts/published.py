@@ -5,9 +5,10 @@ A ledger ref is walked commit by commit (`mj_state.remote.segment.walk`) and jud
 that only grew (`segment.continues`: a problem names the commit and the line). From its lines,
 the tasks: each `task.started` (id, scope, the head it started at) and each `task.finished`
 (outcome, the verification record with its tree, the head it was recorded at), with the line's
-number in the clone's ledger; and each `hook.unjudged` (a client hook that failed open), with
-the task active then. Claims are read as `sync` reads them (`remote.reading`): a ref
-that is not well formed is a problem, never read.
+number in the clone's ledger; each `hook.unjudged` (a client hook that failed open), with
+the task active then; and the tree of each `hook.passed` (the pre-commit hook's pass). Claims
+are read as `sync` reads them (`remote.reading`): a ref that is not well formed is a problem,
+never read.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
 
     Record = dict[str, Any]
 
-EVENTS = ("task.started", "task.finished", "hook.unjudged")
+EVENTS = ("task.started", "task.finished", "hook.unjudged", "hook.passed")
+UNTASKED = ("hook.unjudged", "hook.passed")  # lines a hook may write with no task active
 
 
 def read(git_dir: Path) -> Record:
@@ -48,6 +50,7 @@ def _ledger(ref: str, clone: str, walked: list[Record]) -> Record:
     started: list[Record] = []
     finished: list[Record] = []
     unjudged: list[Record] = []
+    passes: list[Record] = []
     number = 0
     active = None  # the task started last and not finished yet: the one a hook line is of
     every = [raw for step in walked for raw in step["lines"]]
@@ -59,6 +62,10 @@ def _ledger(ref: str, clone: str, walked: list[Record]) -> Record:
                 continue
             if event["event"] == "hook.unjudged":
                 unjudged.append(_unjudged(event, number, active))
+                continue
+            if event["event"] == "hook.passed":
+                if type(event.get("tree")) is str:
+                    passes.append({"tree": event["tree"], "line": number})
                 continue
             row = {"task_id": event["task_id"], "line": number, "head": event.get("head")}
             active = event["task_id"] if event["event"] == "task.started" else None
@@ -81,6 +88,7 @@ def _ledger(ref: str, clone: str, walked: list[Record]) -> Record:
         "started": started,
         "finished": finished,
         "unjudged": unjudged,
+        "passes": passes,
     }
 
 
@@ -100,7 +108,7 @@ def _event(raw: bytes) -> Record | None:
         return None
     if type(value) is not dict or value.get("event") not in EVENTS:
         return None
-    if type(value.get("task_id")) is not str and value["event"] != "hook.unjudged":
+    if type(value.get("task_id")) is not str and value["event"] not in UNTASKED:
         return None
     return value
 

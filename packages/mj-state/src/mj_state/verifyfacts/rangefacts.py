@@ -105,8 +105,26 @@ def base_policy(root: Path, base: str) -> Record:
         "commands": [shlex.join(a) for a in pinned] if pinned is not None else None,
         "timeout": verifying.timeout(data),
         "require_task": bool(block.get("require_task", True)),
+        "require_hooks": block.get("require_hooks") is True,
+        "pre_commit": pre_commit(data),
         "allowed": [".ai"],
     }
+
+
+def pre_commit(policy: Record) -> str:
+    """What the policy's pre-commit hook leaves for CI: `records` (an entry runs
+    `doctor --commit`, which records each pass), `silent` (one is declared, none records) or
+    `none` (no pre-commit hook is declared)."""
+    found = "none"
+    for entry in policy.get("enforcement") or []:
+        wired = str(entry.get("wired_by") or "") if type(entry) is dict else ""
+        if wired != "git-hook:pre-commit" and not wired.startswith("pre-commit:"):
+            continue
+        args = [str(a) for a in entry.get("args") or []]
+        if args[:1] == ["doctor"] and "--commit" in args:
+            return "records"
+        found = "silent"
+    return found
 
 
 def starts(root: Path, base: str, listed: list[Record], ledgers: list[Record]) -> Record:

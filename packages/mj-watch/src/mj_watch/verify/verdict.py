@@ -10,7 +10,9 @@
   its lines those it held with lines added, else FAIL naming the first line that differs (`held`).
 - reproof: each claimed completion re-proven (OK) or FAIL naming task, commit and command.
 - layer: `doctor` and `update --check` at head exit 0, else FAIL naming what they found; a
-  client hook that failed open for a task of the range is FAIL naming the task (`failopen`).
+  client hook that failed open for a task of the range is FAIL naming the task (`failopen`); a
+  commit whose tree no published pre-commit pass names is WARN, FAIL with
+  `verify.require_hooks: true` (`bypass`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from mj_core.findings import Finding
 from mj_core.paths import within
 from mj_core.stage import Stage
 
+from mj_watch.verify import bypass
 from mj_watch.verify import cover
 from mj_watch.verify import failopen
 from mj_watch.verify import held
@@ -54,6 +57,7 @@ def judge(records: list[Record]) -> Iterator[Finding]:
     found = cover.covering(rng, policy, seen)
     yield from coverage(found, policy, seen, again)
     yield from failopen.judge(seen, found)
+    yield from bypass.judge(policy, seen, found, again)
     proofs = [r for r in records if r.get("fact") == "verify-reproof"]
     yield from judgelines.reproofs(proofs, policy)
     yield from judgelines.layer(facts["verify-layer"])
