@@ -21,7 +21,7 @@ from mj_core.stage import Stage
 
 from mj_watch.verify import cover
 from mj_watch.verify import headlayer
-from mj_watch.verify import held
+from mj_watch.verify import heldbefore
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     facts = {r["fact"]: r for r in records if r.get("kind") == "fact"}
     rng, policy = facts["verify-range"], facts["verify-policy"]
     root = context.root()
-    ledgers, _ = held.against(facts["verify-ledgers"], facts.get("verify-witness"))
+    ledgers, _ = heldbefore.against(facts["verify-ledgers"], facts.get("verify-witness"))
     yield from reproofs(root, rng, policy, ledgers)
     yield headlayer.fact(root, rng)
 

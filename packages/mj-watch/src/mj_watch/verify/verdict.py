@@ -7,7 +7,8 @@
   sets `verify.require_task: false`.
 - witness: each published ledger is one chain that only grew, else FAIL naming commit and line;
   with `--witness FILE`, each ledger the remote held when `base` was judged is still published,
-  its lines those it held with lines added, else FAIL naming the first line that differs (`held`).
+  its lines those it held with lines added, else FAIL naming the first line that differs
+  (`heldbefore`).
 - reproof: each claimed completion re-proven (OK) or FAIL naming task, commit and command.
 - layer: `doctor` and `update --check` at head exit 0, else FAIL naming what they found; a
   client hook that failed open for a task of the range is FAIL naming the task (`failopen`); a
@@ -25,7 +26,7 @@ from mj_core.stage import Stage
 from mj_watch.verify import bypass
 from mj_watch.verify import cover
 from mj_watch.verify import failopen
-from mj_watch.verify import held
+from mj_watch.verify import heldbefore
 from mj_watch.verify import judgelines
 
 TYPE_CHECKING = False
@@ -50,7 +51,7 @@ def judge(records: list[Record]) -> Iterator[Finding]:
             )
     rng, policy = facts["verify-range"], facts["verify-policy"]
     earlier = facts.get("verify-witness")
-    seen, gone = held.against(facts["verify-ledgers"], earlier)
+    seen, gone = heldbefore.against(facts["verify-ledgers"], earlier)
     again = f"majordomus verify --base {rng['base']} --head {rng['head']}"
     yield from witness(seen, again)
     yield from witnessed(gone, earlier)
@@ -131,8 +132,8 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     for finding in judge(records):
         yield finding.record()
     facts = {r["fact"]: r for r in records if r.get("kind") == "fact"}
-    seen, _ = held.against(facts["verify-ledgers"], facts.get("verify-witness"))
-    yield held.kept(seen, facts.get("verify-witness"), facts["verify-range"]["head"])
+    seen, _ = heldbefore.against(facts["verify-ledgers"], facts.get("verify-witness"))
+    yield heldbefore.kept(seen, facts.get("verify-witness"), facts["verify-range"]["head"])
 
 
 STAGES = {"verify": Stage(_run)}
