@@ -113,3 +113,15 @@ def test_an_escaped_stream_shows_controls_whatever_the_write_boundaries() -> Non
     stream.flush()
     assert stream.buffer.getvalue() == b"a\\x1b]0;t\\x07\\xff\\u2066\n"  # type: ignore[attr-defined]
     sanitise.restore_streams()
+
+
+def test_a_stream_in_another_encoding_stays_in_it_escaped() -> None:
+    sanitise.escape_streams()  # installs the codec
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="latin-1", errors=sanitise.ESCAPE)
+    sanitise._reencode(stream, sanitise.TERMINAL)
+    stream.write("é\x1b[1m\n")
+    stream.flush()
+    assert stream.buffer.getvalue() == b"\xe9\\x1b[1m\n"  # type: ignore[attr-defined]
+    sanitise._reencode(stream, None)
+    assert stream.encoding == "latin-1"
+    sanitise.restore_streams()

@@ -119,25 +119,24 @@ def register() -> None:
         codecs.register_error(ESCAPE, _handler)
 
 
-class _Encoder(codecs.IncrementalEncoder):
-    """UTF-8 of `terminal(text)`: one character at a time, so a write may end anywhere."""
-
-    def encode(self, text: str, final: bool = False) -> bytes:
-        return terminal(text).encode("utf-8", self.errors)
-
-
 def _search(name: str) -> codecs.CodecInfo | None:
-    if name.replace("_", "-") != TERMINAL:
+    """`mj-terminal` (UTF-8) or `mj-terminal-<encoding>`: `terminal(text)` in that encoding."""
+    prefix = TERMINAL.replace("-", "_")
+    if not name.startswith(prefix):
         return None
-    utf8 = codecs.lookup("utf-8")
+    target = codecs.lookup(name[len(prefix) :].lstrip("_") or "utf-8")
+
+    class Encoder(codecs.IncrementalEncoder):  # one character at a time: a write ends anywhere
+        def encode(self, text: str, final: bool = False) -> bytes:
+            return target.encode(terminal(text), self.errors)[0]
 
     def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
-        return terminal(text).encode("utf-8", errors), len(text)
+        return target.encode(terminal(text), errors)[0], len(text)
 
     return codecs.CodecInfo(
-        encode, utf8.decode, name=TERMINAL, incrementalencoder=_Encoder,
-        incrementaldecoder=utf8.incrementaldecoder,
-        streamreader=utf8.streamreader, streamwriter=utf8.streamwriter,
+        encode, target.decode, name=name, incrementalencoder=Encoder,
+        incrementaldecoder=target.incrementaldecoder,
+        streamreader=target.streamreader, streamwriter=target.streamwriter,
     )  # fmt: skip
 
 
@@ -171,9 +170,14 @@ def _reencode(stream: object, encoding: str | None) -> None:
     current = getattr(stream, "encoding", None)
     if reconfigure is None or not isinstance(current, str):
         return
+    escaped = current.startswith(TERMINAL)
     if encoding is None:
         encoding = _plain.get(id(stream), current)
-    elif current != TERMINAL:
+    elif not escaped:
         _plain[id(stream)] = current
+        base = codecs.lookup(current).name  # the stream's own encoding, escaped
+        encoding = TERMINAL if base == "utf-8" else f"{TERMINAL}-{base}"
+    else:
+        encoding = current
     if encoding != current or getattr(stream, "errors", None) != ESCAPE:
         reconfigure(encoding=encoding, errors=ESCAPE)
