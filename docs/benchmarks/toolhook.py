@@ -8,7 +8,9 @@ The fixture is the benchmark's `large` one (`mj_watch.bench.fixture`: 2,000 trac
 `src/pkg_000`). Each round runs, in turn: `python -c pass` with the interpreter the installed
 `majordomus` runs on (the floor), the hook on an Edit inside the scope, on a Bash command that
 writes inside it (the shell text parsed), on a Read (a tool that writes nothing), and on an
-Edit outside the scope (refused: the deny answer and a ledger line). Before the rounds, each
+Edit outside the scope (refused: the deny answer and a ledger line); then, as Qwen Code's
+PreToolUse runs it (`--provider qwen-code`), on a write_file inside the scope and an edit
+outside it (refused). Before the rounds, each
 payload's answer is checked (empty for the first three, a deny for the last), so a hook that
 did nothing cannot give a fast figure. The figures are medians and 95th percentiles of the
 rounds after two unmeasured ones; `--markdown` rewrites the table between this script's
@@ -34,8 +36,8 @@ END = "<!-- toolhook:end -->"
 LIMIT = 3.0  # the hook's median within this many times the floor's
 
 
-def payloads(root: Path) -> dict[str, tuple[dict[str, object], bool]]:
-    """label → (payload, refused?)."""
+def payloads(root: Path) -> dict[str, tuple[str, dict[str, object], bool]]:
+    """label → (provider, payload, refused?)."""
     inside = str(root / "src/pkg_000/mod_00000.py")
     outside = str(root / "src/pkg_001/mod_00100.py")
     edit = {"old_string": "VALUE", "new_string": "VALUE"}
@@ -44,13 +46,18 @@ def payloads(root: Path) -> dict[str, tuple[dict[str, object], bool]]:
         return {"session_id": "bench", "cwd": str(root), "hook_event_name": "PreToolUse",
                 "tool_name": tool, "tool_input": args, "tool_use_id": "toolu_01"}  # fmt: skip
 
+    claude, qwen = "claude-code", "qwen-code"
     return {
-        "Edit in scope": (call("Edit", {"file_path": inside, **edit}), False),
-        "Bash in scope": (call("Bash", {"command": "sed -i s/1/2/ src/pkg_000/mod_00001.py"
+        "Edit in scope": (claude, call("Edit", {"file_path": inside, **edit}), False),
+        "Bash in scope": (claude, call("Bash", {"command": "sed -i s/1/2/ src/pkg_000/mod_00001.py"
                                                    " && git diff --stat > /tmp/mj-bench.txt"}),
                           False),
-        "Read": (call("Read", {"file_path": outside}), False),
-        "Edit refused": (call("Edit", {"file_path": outside, **edit}), True),
+        "Read": (claude, call("Read", {"file_path": outside}), False),
+        "Edit refused": (claude, call("Edit", {"file_path": outside, **edit}), True),
+        "qwen-code write_file in scope": (qwen, call("write_file", {"file_path": inside,
+                                                                    "content": "VALUE = 1\n"}),
+                                          False),
+        "qwen-code edit refused": (qwen, call("edit", {"file_path": outside, **edit}), True),
     }  # fmt: skip
 
 
@@ -73,20 +80,20 @@ def measure(rounds: int) -> tuple[dict[str, list[float]], str]:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         subprocess.run((majordomus, "start", "hook bench", "--scope", "src/pkg_000"),
                        cwd=root, env=env, check=True, capture_output=True)  # fmt: skip
-        hook = [majordomus, "capture", "tool", "--provider", "claude-code"]
-        cases = {label: (json.dumps(p).encode(), refused) for label, (p, refused) in
-                 payloads(root).items()}  # fmt: skip
-        for label, (data, refused) in cases.items():
-            said = once(hook, root, env, data)[1]
+        hook = [majordomus, "capture", "tool", "--provider"]
+        cases = {label: ([*hook, who], json.dumps(p).encode(), refused)
+                 for label, (who, p, refused) in payloads(root).items()}  # fmt: skip
+        for label, (argv, data, refused) in cases.items():
+            said = once(argv, root, env, data)[1]
             if bool(said.strip()) != refused or (refused and '"deny"' not in said):
                 raise SystemExit(f"{label}: the hook answered {said!r}")
         times: dict[str, list[float]] = {}
         for _ in range(rounds + 2):
             took = once([sys.executable, "-c", "pass"], root, env, None)[0]
             times.setdefault("floor: python -c pass", []).append(took)
-            for label, (data, _) in cases.items():
+            for label, (argv, data, _) in cases.items():
                 times.setdefault(f"capture tool: {label}", []).append(
-                    once(hook, root, env, data)[0]
+                    once(argv, root, env, data)[0]
                 )
         return times, scenario.name
     finally:

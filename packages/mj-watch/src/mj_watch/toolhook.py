@@ -127,8 +127,6 @@ def _record(root: str, event: str, payload: dict[str, Any], task: Any) -> None:
     """One ledger line; a failure to write it goes to the hooks' failure log instead."""
     from pathlib import Path
 
-    from mj_state import capture
-
     try:
         from mj_state import ledger
 
@@ -136,6 +134,8 @@ def _record(root: str, event: str, payload: dict[str, Any], task: Any) -> None:
         task_id = task.id if task is not None else None
         ledger.append(where, where.joinpath(*STATE), event, payload, task_id=task_id)
     except Exception as exc:
+        from mj_state import capture  # only to log the failure: it imports more than needed
+
         capture.log_failure(Path(root), f"capture {payload.get('hook', 'tool')}", _said(exc))
 
 
