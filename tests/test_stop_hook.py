@@ -133,3 +133,22 @@ def test_a_subagents_end_is_held_once_and_leaves_the_turns_own_hold(tasked: Repo
     assert held(stop(tasked)[1]) is not None  # the worker's own turn is handed the lines too
     assert stop(tasked, active=True) == (0, "", "")
     assert [e["hook"] for e in events(tasked, "stop.released")] == ["subagent-stop", "stop"]
+
+
+@pytest.mark.parametrize("provider", ["claude-code", "qwen-code", "gemini"])
+def test_hostile_stop_payloads_never_13_never_a_write(tasked: Repo, provider: str) -> None:
+    tasked.write("lib/stray.py", "x = 1\n")
+    tasked.commit("outside the scope")
+    before = sorted(str(p) for p in tasked.root.rglob("*") if ".git" not in p.parts)
+    seen = []
+    for raw in (b"\xff\xfe{not json", b"[" * 200_000, b"x" * (40 << 20), b""):
+        for event in ("turn", "subagent"):
+            argv = [exe("majordomus"), "capture", "stop", "--provider", provider, "--event", event]
+            proc = subprocess.run(argv, cwd=tasked.root, env=tasked.env, input=raw,
+                                  capture_output=True, timeout=60, check=False)  # fmt: skip
+            assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr[-500:]
+            seen.append(bool(proc.stdout.strip()))
+    # the payload is never read: the first stop of each kind is held, the rest go through
+    assert seen == [True, True] + [False] * 6
+    after = sorted(str(p) for p in tasked.root.rglob("*") if ".git" not in p.parts)
+    assert after == before  # the ledger lines aside (under .ai/local/, listed already)
