@@ -67,16 +67,17 @@ UNSUPPORTED = {
     "codex": (
         "no adapter in this majordomus; Codex CLI 0.171.0 has PreToolUse (permissionDecision "
         "deny) and Stop/SubagentStop (decision block) hooks in <repository>/.codex/hooks.json "
-        "or config.toml, run only for a trusted project and hooks whose trust was granted, and "
-        "its file edits go through apply_patch, whose targets are inside the patch text; none "
+        "or config.toml, loaded only when the project's .codex/ layer is trusted, and its "
+        "file edits go through apply_patch, whose targets are inside the patch text; none "
         "of this is wired here, so check and the pre-push finish --check judge its work after "
         "the fact"
     ),
     "copilot": (
-        "no adapter in this majordomus; Copilot CLI 1.0.102 has preToolUse (permissionDecision "
-        "deny) and agentStop (decision block) hooks in .github/hooks/*.json (or the hooks key of "
-        "its settings), with a payload of its own (toolName, toolArgs); none of this is wired "
-        "here, so "
-        "check and the pre-push finish --check judge its work after the fact"
+        "no adapter in this majordomus; Copilot CLI 1.0.102 runs the hooks of "
+        ".github/hooks/*.json in a trusted folder: preToolUse (payload toolName, toolArgs, cwd; "
+        "permissionDecision deny) and agentStop (decision block), but with an OpenAI-style "
+        "model its file edits go through apply_patch, whose targets are inside the patch text; "
+        "none of this is wired here, so check and the pre-push finish --check judge its work "
+        "after the fact"
     ),
 }
