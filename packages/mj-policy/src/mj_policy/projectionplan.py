@@ -14,6 +14,8 @@ from mj_policy import projections
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from mj_policy.layer import Layer
     from mj_policy.parsecache import Cache
     from mj_policy.projections import Projection
@@ -111,13 +113,24 @@ class _Skills:
 
     def _active(self) -> list[Skill]:
         if self.found is None:
-            from mj_policy import skillmodel
-
             self.found = []
-            if self.layer.section("skills").is_dir():
+            if _has_folders(self.layer.section("skills")):  # a skill is a folder
+                from mj_policy import skillmodel
+
                 self.found = [s for s in skillmodel.load(self.layer).skills
                               if not s.problems and s.data.get("status") == "active"]  # fmt: skip
         return self.found
+
+
+def _has_folders(directory: Path) -> bool:
+    """`directory` holds a folder (the skills' model is not loaded for an empty section)."""
+    import os
+
+    try:
+        with os.scandir(directory) as entries:
+            return any(entry.is_dir() for entry in entries)
+    except OSError:
+        return False
 
 
 def _nested(layer: Layer, root_file: Projection, name: str) -> list[Projection]:

@@ -208,8 +208,15 @@ def _on_request(made: item.Maker, layer: Layer) -> None:
 
 
 def run(layer: Layer, wanted: list[str], paths: list[str]) -> Iterator[Record]:
+    """The receipts of `wanted` (every declared client when empty). The rule files are read
+    through this checkout's parse cache (`mj_policy.parsecache`, kept by `update`: an entry
+    is used only when its file's size and times are those recorded), never written here."""
+    from mj_policy import parsecache
     from mj_policy import projectionplan
+    from mj_policy import rules
 
+    # resolved once, through the cache; the plan and the rules read on request use this set
+    layer.rules_resolved = rules.effective(layer, parsecache.Cache(layer, "rule"))
     planned = projectionplan.planned(layer)
     for client in wanted or clients(planned):
         yield from receipt(layer, planned, client, paths)
@@ -218,12 +225,14 @@ def run(layer: Layer, wanted: list[str], paths: list[str]) -> Iterator[Record]:
 def _stage(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     """`mj-policy receipt [--for PROVIDER] [--path PATH]…`: a provider the table does not know
     is 2; a path outside the repository is refused (15)."""
+    from mj_core import git
     from mj_core import paths as paths_mod
     from mj_core.errors import UsageError
 
     from mj_policy import layer as layer_mod
+    from mj_policy import receipthand
 
-    layer = layer_mod.load(context.root())
+    root = context.root()
     wanted = [options.provider] if options.provider else []
     for name in wanted:
         if name not in providers.table():
@@ -231,6 +240,10 @@ def _stage(options: argparse.Namespace, context: Context) -> Iterator[Record]:
                 f"--for {name}: unknown provider — the providers are "
                 f"{', '.join(providers.names())} ({providers.TABLE})"
             )
+    table = providers.table()
+    names = {n for key in wanted or table for n in table[key].nested_names}
+    git.ahead([(receipthand.ls_args(n), root) for n in sorted(names)])  # git works meanwhile
+    layer = layer_mod.load(root)
     asked = [paths_mod.relative_from_root(layer.root, p, what="--path") for p in options.path or []]
     yield from run(layer, wanted, asked)
 

@@ -107,8 +107,11 @@ def nested_files(root: Path, name: str) -> list[str]:
     ignored (git decides), shallow first."""
     from mj_core import git
 
-    code, out, _ = git.run(
-        "ls-files", "-z", "-c", "-o", "--exclude-standard", "--", f":(glob)**/{name}", cwd=root
-    )
+    code, out, _ = git.run(*ls_args(name), cwd=root)
     found = {p for p in git.zsplit(out) if "/" in p} if code == 0 else set()
     return sorted((p for p in found if (root / p).is_file()), key=lambda p: (p.count("/"), p))
+
+
+def ls_args(name: str) -> tuple[str, ...]:
+    """The git question `nested_files` asks (begun ahead by the receipt's stage)."""
+    return ("ls-files", "-z", "-c", "-o", "--exclude-standard", "--", f":(glob)**/{name}")

@@ -62,10 +62,10 @@ class Maker:
         record["lines"] = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
         record["bytes"] = len(data)
         record["tokens"] = -(-len(data) // BYTES_PER_TOKEN)
-        import hashlib  # not on a start-up path
+        from mj_core import sha  # CPython's own SHA-256: no OpenSSL to load
 
         text = received(data, self.known, why)
-        record["sha256"] = hashlib.sha256(text).hexdigest()
+        record["sha256"] = sha.hexdigest(text)
         if why in COUNTED:
             record["budget"] = self.budget
             cap = self.known.budget_bytes
