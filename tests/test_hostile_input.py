@@ -12,6 +12,7 @@ once and copied for each case, so the matrix stays fast under `-n auto`.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -214,3 +215,30 @@ def test_a_damaged_record_in_another_worktree_is_reported_not_fatal(
     assert result.code in (0, 10), result
     assert "Traceback" not in result.err and len(result.err.splitlines()) <= 1, result
     assert "task record unreadable" in result.out, result
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("start", "a" + os.fsdecode(b"\x9b") + "b", "--scope", "lib"),
+        ("start", "harden", "--scope", "lib", "--owner", os.fsdecode(b"o\xff")),
+        ("decision", "add", os.fsdecode(b"cap \x9b it"), "--why", "hostile input"),
+        ("question", "add", os.fsdecode(b"is \x85 ok?")),
+    ],
+    ids=["task", "owner", "decision", "question"],
+)
+def test_text_that_is_not_utf8_is_refused_before_anything_is_stored(
+    template: Path, tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    """A byte that is not UTF-8 would be kept one way in the ledger and another in the
+    Markdown record or current.yaml, and the two would never agree again: 2, nothing written."""
+    repo = copy(template, tmp_path)
+    if argv[0] != "start":
+        assert repo.mj("start", "harden the readers", "--scope", "lib").code == 0
+    state = repo.root / ".ai" / "local" / "state"
+    before = {p.name: p.read_bytes() for p in state.iterdir() if p.is_file()}
+    result = repo.mj(*argv)
+    assert result.code == 2, result
+    assert "is not UTF-8 text (byte 0x" in result.err and len(result.err.splitlines()) == 1
+    assert {p.name: p.read_bytes() for p in state.iterdir() if p.is_file()} == before
+    assert repo.mj("check").code == (12 if argv[0] == "start" else 0)  # no task, or one intact

@@ -187,6 +187,10 @@ def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
     from majordomus.invocation import Invocation
 
     spec = declare.command(name)
+    if not "".join(rest).isascii():  # a byte that is not UTF-8 is refused, never stored
+        from majordomus.argtext import refuse_undecodable
+
+        refuse_undecodable(name, rest)
     asks_help = "-h" in rest or "--help" in rest
     special = not spec.get("pipeline") and not spec.get("actions")  # tour, bench
     root = None if asks_help or special else _root(rest)
@@ -216,8 +220,7 @@ def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
     if not spec.get("pipeline"):  # under --json, an error it raises ends the stream too
         from majordomus import render
 
-        code: int = render.ran(name, module.run, options, inv)
-        return code
+        return int(render.ran(name, module.run, options, inv))
     from majordomus import compose
 
     argvs = compose.stages(spec, options, inv)
@@ -230,8 +233,7 @@ def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
 
 
 def _root(rest: list[str]) -> Any:
-    """The repository the command works on, asked before its arguments are judged: outside a
-    repository is the first thing to say (2)."""
+    """The repository, asked before the arguments are judged: outside one, 2 comes first."""
     from pathlib import Path
 
     from mj_core import git
