@@ -15,8 +15,6 @@ lock, so a repair made meanwhile is not made twice.
 
 from __future__ import annotations
 
-import hashlib
-
 from mj_core import clock
 from mj_core import files
 from mj_core import limits
@@ -114,6 +112,8 @@ def _without(text: str, block: str) -> str:
 
 def _archive(layer: Layer, block: str) -> None:
     """A copy first, named by its content: a second run finds it there and writes none."""
+    import hashlib  # not on the start-up path
+
     from mj_core import atomic
 
     digest = hashlib.sha256(block.encode("utf-8", "surrogateescape")).hexdigest()[:16]
