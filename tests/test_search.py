@@ -160,7 +160,9 @@ def test_kind_narrows_and_is_repeatable(seeded: Repo) -> None:
     assert result.code == 0, result
     # shown in authority order, whatever the order asked
     assert [m["of"] for m in _matches(result.out)] == ["handover", "question"]
-    assert seeded.mj("search", "they sing", "--kind", "ledger").code == 12
+    # a sitting's record is not in the ledger (a decision's entry is: decision.recorded keeps it)
+    assert seeded.mj("search", "was seen", "--kind", "ledger").code == 12
+    assert seeded.mj("search", "was seen", "--kind", "session").code == 0
 
 
 def test_each_kind_finds_its_own_line(seeded: Repo) -> None:
