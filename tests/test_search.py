@@ -226,7 +226,7 @@ def test_text_that_is_not_utf8_is_searched_and_shown_escaped(seeded: Repo) -> No
     assert as_json.code == 0 and len(_matches(as_json.out)) == 1
 
 
-def test_a_query_that_is_not_utf8_is_no_crash(seeded: Repo) -> None:
+def test_a_query_that_is_not_utf8_is_refused_not_a_crash(seeded: Repo) -> None:
     import subprocess
 
     from conftest import exe
@@ -238,7 +238,8 @@ def test_a_query_that_is_not_utf8_is_no_crash(seeded: Repo) -> None:
         capture_output=True,
         check=False,
     )
-    assert proc.returncode == 12, proc
+    assert proc.returncode == 2, proc  # refused as input, as every argument not UTF-8 is
+    assert b"is not UTF-8 text (byte 0xff)" in proc.stderr
     assert b"Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1
 
 
