@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import time
+from pathlib import Path
 
 from conftest import Repo
 
@@ -172,6 +174,7 @@ def test_rotate_says_what_each_file_holds_and_clears_the_retention_it_fixes(
     body = "# Objective\nHold.\n# Current State\nDone.\n# Next Action\nNone.\n"
     assert layer_repo.mj("handover", "--close", stdin=body).code == 0
     assert _retention(layer_repo).startswith("FAIL")  # the task ended: its lines may move now
+    _next_second(layer_repo.root / LEDGER)  # archives are named by the second (documented: 15)
     third = layer_repo.mj("history", "--rotate")
     assert third.code == 0 and "rotated: " in third.out, third
     assert _retention(layer_repo).startswith("OK"), _retention(layer_repo)
@@ -181,3 +184,13 @@ def test_rotate_says_what_each_file_holds_and_clears_the_retention_it_fixes(
     archives = sorted(state.glob("ledger.*.jsonl.archived"))
     lines = sum(_wc(a) for a in archives) + _wc(layer_repo.root / LEDGER)
     assert lines == 1 + 10 + 1 + 1 + 2 + 2  # adoption, decisions, task, handover, rotations, seals
+
+
+def _next_second(target: Path) -> None:
+    """Wait until this second's archive name is free: a second rotation in the second of an
+    earlier one is refused (15, nothing moved), which this test does not set out to show."""
+    while True:
+        name = time.strftime("ledger.%Y%m%dT%H%M%SZ.jsonl.archived", time.gmtime())
+        if not (target.parent / name).exists():
+            return
+        time.sleep(0.05)
