@@ -3,7 +3,8 @@
 Only what can be read for certain counts: a redirection to a file (`>`, `>>`, `>|`, `<>`,
 `>&` to a name), the file operands of a few commands whose arguments say exactly where they
 write (`tee`, `touch`, `cp`, `mv`, `ln`, `rm`, `install`, `truncate`, `sed -i`, `dd of=`,
-`chmod`, `chown`, `curl -o`, `wget -O`, and the same through `env`, `command`, `exec`,
+`chmod`, `chown`, `curl -o`, `wget -O`, the files an `apply_patch` text names
+(`applypatch`), and the same through `env`, `command`, `exec`,
 `nohup`, `time`, `sudo` or `sh -c '…'`), each a word no expansion can change. A word with a
 parameter, a substitution, a pattern or a tilde, an option a command is not known to take, a
 relative path after a `cd` whose directory cannot be read, or a script the grammar cannot
@@ -108,8 +109,35 @@ def _simple(node: ast.Simple, cwd: str | None, found: list[Target]) -> str | Non
         for path, where, inner, into in targets(words[2]):
             shverbs.add(found, path, _join(cwd, where), inner, into)
         return cwd
+    if verb in ("apply_patch", "applypatch"):
+        _patch(node, words, cwd, found)
+        return cwd
     shverbs.operands(verb, words[1:], cwd, found)
     return cwd
+
+
+def _patch(node: ast.Simple, words: list[str | None], cwd: str | None, found: list[Target]) -> None:
+    """`apply_patch` (Codex CLI's, which it applies itself when a shell command runs it): the
+    files its patch names, the patch its one argument or its here-document (one whose
+    delimiter is not quoted and whose body holds `$`, a backquote or a backslash is expanded
+    by a shell: not certain)."""
+    from mj_watch import applypatch
+
+    bodies = [r for r in node.redirs if r.op in ("<<", "<<-") and r.heredoc is not None]
+    if len(words) == 2 and not bodies:
+        text = words[1]
+    elif len(words) == 1 and len(bodies) == 1:
+        body = str(bodies[0].heredoc)
+        text = body if bodies[0].quoted or not any(c in body for c in "$`\\") else None
+    else:
+        text = None
+    if text is None:
+        return
+    try:
+        for _, path in applypatch.targets(text):
+            shverbs.add(found, path or ".", cwd, words[0] or "apply_patch")
+    except applypatch.Unreadable:
+        return  # a patch the client cannot read writes nothing
 
 
 def _substitutions(word: ast.Word, cwd: str | None, found: list[Target]) -> None:

@@ -2,7 +2,8 @@
 
 The provider's table (`share/providers.yaml`, `hooks.tool`) names the tools that write a file
 (and the key of the path in `tool_input`) and the tools that run a shell command (and the key
-of the command, and of its directory when the tool takes one). A tool in neither is not a
+of the command, and of its directory when the tool takes one) and the tools that apply a patch
+(and the key of its text: `applypatch` reads the files it names). A tool in neither is not a
 write: it goes through unjudged, whatever its name. A payload that is not an object, a tool
 name that is not a string, a writing tool whose path is not a non-empty string: these cannot
 be judged (`Unjudged`), and the hook lets the call through and says so (CLI-REFERENCE
@@ -42,7 +43,8 @@ def intent(table: dict[str, Any], payload: object) -> Intent | None:
     if type(tool) is not str:
         raise Unjudged("the payload names no tool (tool_name is not a string)")
     writes, shell = table.get("writes") or {}, table.get("shell") or {}
-    if tool not in writes and tool not in shell:
+    patch = table.get("patch") or {}
+    if tool not in writes and tool not in shell and tool not in patch:
         return None
     args = payload.get("tool_input")
     if type(args) is not dict:
@@ -56,7 +58,23 @@ def intent(table: dict[str, Any], payload: object) -> Intent | None:
         found = Intent(tool, cwd, [(path, ".", tool, None)])
         found.edits = args
         return found
+    if tool in patch:
+        return _patch(tool, args.get(patch[tool]), cwd)
     return _shell(table, tool, args, cwd)
+
+
+def _patch(tool: str, text: object, cwd: str | None) -> Intent:
+    """A patch tool (`apply_patch`): the files its text names (`applypatch`); a text the
+    client would not apply cannot be judged (it writes nothing)."""
+    from mj_watch import applypatch
+
+    if type(text) is not str:
+        raise Unjudged(f"{_shown(tool)}: the patch is not text")
+    try:
+        found = applypatch.targets(text)
+    except applypatch.Unreadable as exc:
+        raise Unjudged(f"{_shown(tool)}: the patch is not readable ({exc})") from None
+    return Intent(tool, cwd, [(path or ".", ".", tool, None) for _, path in found])
 
 
 def _shell(table: dict[str, Any], tool: str, args: dict[str, Any], cwd: str | None) -> Intent:
