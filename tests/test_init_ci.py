@@ -27,7 +27,8 @@ def test_init_ci_writes_a_valid_job_once(git_repo: Repo, ci: str) -> None:
     assert done.code == 0, done
     written = git_repo.root / FILES[ci]
     text = written.read_text()
-    assert "refs/majordomus/*" in text and "majordomus verify --base" in text
+    assert "refs/majordomus/*" in text and 'majordomus verify "$@"' in text
+    assert all(flag in text for flag in ("--base", "--witness ", "--witness-out", "--sarif"))
     assert "fetch-depth: 0" in text or 'GIT_DEPTH: "0"' in text
     assert "{version}" not in text and "majordomus==" in text
     checked = _schema_check(written, SCHEMAS[ci])
