@@ -9,7 +9,7 @@ corrected with the version seen in its `source`.
 One repository: Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI and Qwen Code
 declared, a rule always loaded and one scoped to `lib/**`, nested files (one `update` writes,
 others by hand), a rule file written by hand that imports another file, and an `@path` line in
-a nested file. Each client is run once, working on (or made to read) `lib/core.py`; Copilot CLI
+two nested files (Gemini CLI's, and Claude Code's, which Copilot CLI expands too). Each client is run once, working on (or made to read) `lib/core.py`; Copilot CLI
 and Qwen Code run only where they install (`realclients.extra`). OpenCode is not run: it has no
 offline mode here.
 """
@@ -34,7 +34,9 @@ from test_shared_targets import declare
 
 ASKED = "lib/core.py"
 HAND = {
-    "lib/CLAUDE.md": "# lib\n\nCLAUDE-NESTED-MARK: the lib code logs through one logger.\n",
+    "lib/CLAUDE.md": "# lib\n\nCLAUDE-NESTED-MARK: the lib code logs through one logger.\n\n"
+    "@../docs/logging.md\n",
+    "docs/logging.md": "# Logging\n\nLOGGING-MARK: one logger a module, named after it.\n\n\n",
     "lib/GEMINI.md": "# lib\n\nGEMINI-NESTED-MARK: lib code is typed.\n\n@../docs/conventions.md\n",
     "lib/sub/AGENTS.md": "# lib/sub\n\nAGENTS-SUB-MARK: nothing here imports lib/core.py.\n",
     "lib/sub/CLAUDE.md": "# lib/sub\n\nCLAUDE-SUB-MARK: a file below lib/sub.\n",
@@ -217,8 +219,27 @@ def test_gemini_cli_sends_what_its_receipt_lists(prefix: Path, repo: Repo) -> No
     assert not [m for m in MARKS if m in sent]
 
 
+IMPORTED = re.compile(
+    r'\n\n<imported_custom_instruction source="([^"]+)">\n'
+    r"((?:(?!<imported_custom_instruction ).)*?)\n</imported_custom_instruction>",
+    re.S,
+)
+
+
+def copilot_imports(text: str, found: dict[str, str]) -> str:
+    """`text` with the files Copilot CLI put after its `@path` lines taken out again (the
+    innermost first), each one's text kept in `found` by its absolute path."""
+    while True:
+        match = IMPORTED.search(text)
+        if match is None:
+            return text
+        found.setdefault(match.group(1), match.group(2))
+        text = text[: match.start()] + text[match.end() :]
+
+
 def test_copilot_cli_sends_what_its_receipt_lists(repo: Repo) -> None:
     items = receipt(repo, "copilot")
+    imported: dict[str, str] = {}
     call = ("view", {"path": str(repo.root / ASKED)})
     with realclients.Recorder(call=call) as server:
         home = Path(repo.env["HOME"]) / "p"
@@ -228,6 +249,7 @@ def test_copilot_cli_sends_what_its_receipt_lists(repo: Repo) -> None:
     texts = ["\n".join(strings(r["body"])) for r in server.requests]
     first = next(t for t in strings(server.requests[0]["body"]) if "<custom_instruction>" in t)
     roots = re.findall(r"<custom_instruction>\n(.*?)\n</custom_instruction>", first, re.S)
+    roots = [copilot_imports(text, imported) for text in roots]
     always = [r for r in items if r["loaded"] and r["why"] == "always"]
     targets = [r for r in always if "/" not in r["path"] or r["path"].startswith(".github/")]
     assert [sha(t) for t in roots] == [r["sha256"] for r in targets]
@@ -242,11 +264,22 @@ def test_copilot_cli_sends_what_its_receipt_lists(repo: Repo) -> None:
         r"</system_reminder>",
         re.S,
     )
-    later = {p: html.unescape(t) for p, t in read.findall("\n".join(texts[1:]))}
+    later = {
+        p: copilot_imports(html.unescape(t), imported)
+        for p, t in read.findall("\n".join(texts[1:]))
+    }
     on_read = [r for r in items if r["loaded"] and r["why"] in ("nested", "scoped")]
     assert sorted(later) == sorted(r["path"] for r in on_read)
     for record in on_read:
         assert sha(later[record["path"]]) == record["sha256"], record["path"]
+    # an `@path` line of AGENTS.md or CLAUDE.md (here the nested lib/CLAUDE.md's) brings in
+    # its file; the `@path` lines of the rule files and of GEMINI.md stay as they are
+    root = f"{repo.root}/"
+    imports = [r for r in items if r["loaded"] and r["why"] == "import"]
+    assert [(r["path"], r["from"]) for r in imports] == [("docs/logging.md", "lib/CLAUDE.md")]
+    assert sorted(imported) == sorted(root + r["path"] for r in imports)
+    for record in imports:
+        assert sha(imported[root + record["path"]]) == record["sha256"], record["path"]
     check_scoped(items, texts[0], "\n".join(texts[1:]), "Custom instructions from {}.")
     sent = html.unescape("\n".join(texts))
     assert unlisted(repo, items, sent) == []

@@ -8,7 +8,8 @@ table (share/providers.yaml), read against the files as they are on disk:
   its row's `also_loads` names, and its always-loaded rule files (also those of a directory
   `also_loads` names);
 - `import`: a file an `@path` line of a file the client loads brings in, for a client that
-  expands them (followed five deep, as Claude Code does);
+  expands them (followed five deep, as Claude Code does; of the files its row's
+  `also_loads.imports` names only, for one that expands none in its own target);
 - `nested`: the nested file (Codex's `AGENTS.md`) of each directory from the root down to a
   path asked about;
 - `scoped`: a rule file scoped to globs, loaded only when one matches a path asked about;
@@ -78,8 +79,9 @@ def receipt(
     _nested(made, known, paths, planned if not hand else None)
     for target, globs in scoped:
         _scoped(made, target, globs, paths)
-    if known.data.get("imports"):
-        _imports(made)
+    importers = {str(n) for n in (known.data.get("also_loads") or {}).get("imports") or ()}
+    if known.data.get("imports") or importers:
+        _imports(made, None if known.data.get("imports") else importers)
     for projection in planned:
         skills = known.skills
         if projection.skill is not None and skills and projection.target.startswith(skills + "/"):
@@ -156,10 +158,15 @@ def _scoped(made: item.Maker, target: str, globs: list[str], paths: list[str]) -
         made.add(target, "scoped", glob=glob, note=f"{glob} matches {path}")
 
 
-def _imports(made: item.Maker) -> None:
-    """The `@path` lines of each loaded file, followed as the client follows them; each
-    imported file is placed right after the file that imports it."""
-    queue = [(record["path"], 0) for record in made.loaded() if record["why"] != "mcp"]
+def _imports(made: item.Maker, names: set[str] | None) -> None:
+    """The `@path` lines of each loaded file (only of the files called one of `names`, when
+    given: Copilot CLI expands those of AGENTS.md and CLAUDE.md alone), followed as the client
+    follows them; each imported file is placed right after the file that imports it."""
+    queue = [
+        (str(record["path"]), 0)
+        for record in made.loaded()
+        if record["why"] != "mcp" and (names is None or record["path"].rpartition("/")[2] in names)
+    ]
     seen = {path for path, _ in queue}
     while queue:
         source, depth = queue.pop(0)

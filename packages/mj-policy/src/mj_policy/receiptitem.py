@@ -131,6 +131,8 @@ def received(data: bytes, known: Provider, why: str = "always") -> bytes:
     spec = known.data.get("text") or {}
     if why == "import" and spec.get("inlines_imports"):
         return data
+    if why == "import" and spec.get("trims_imports"):
+        return data.decode("utf-8", errors="replace").strip().encode("utf-8")
     strips = spec.get("strips") or ()
     trims = spec.get("trims") or (spec.get("trims_read") and why in ("nested", "scoped"))
     if not strips and not trims:
