@@ -9,9 +9,9 @@ corrected with the version seen in its `source`.
 One repository: Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI and Qwen Code
 declared, a rule always loaded and one scoped to `lib/**`, nested files (one `update` writes,
 others by hand), a rule file written by hand that imports another file, and an `@path` line in
-two nested files (Gemini CLI's, and Claude Code's, which Copilot CLI expands too). Each client is run once, working on (or made to read) `lib/core.py`; Copilot CLI
-and Qwen Code run only where they install (`realclients.extra`). OpenCode is not run: it has no
-offline mode here.
+two nested files (Gemini CLI's, and Claude Code's, which Copilot CLI expands too). Each client
+is run once, working on (or made to read) `lib/core.py`; Copilot CLI and Qwen Code run only
+where they install (`realclients.extra`). OpenCode is not run: it has no offline mode here.
 """
 
 from __future__ import annotations
