@@ -62,6 +62,22 @@ def test_a_stream_without_its_summary_is_13() -> None:
     assert code == 13 and "without its summary" in err and _summary(out)["exit"] == 13
 
 
+def test_a_stream_cut_inside_its_last_line_is_13() -> None:
+    """A producer that died mid-write: every line before the last is a record, the last is cut
+    short. That is a broken stage (13), never a YAML document with a syntax error (10)."""
+    whole = b'{"kind":"x"}\n{"kind":"x","n":1}\n' + END
+    for cut in (len(whole) - 5, len(whole) - len(END) // 2, 20):
+        code, out, err = _main(["echo"], whole[:cut])
+        assert code == 13 and err.count("\n") == 1, (cut, err)
+        assert "cut inside line" in err and "yaml" not in err.lower(), err
+        assert _summary(out)["exit"] == 13
+
+
+def test_a_bad_line_inside_a_stream_names_it() -> None:
+    code, _, err = _main(["echo"], b'{"kind":"x"}\n{"kind": x}\n' + END)
+    assert code == 10 and err.count("\n") == 1 and ":2:" in err and "yaml" not in err.lower()
+
+
 def test_an_upstream_failure_passes_its_code_on_without_a_word() -> None:
     failed = b'{"kind":"summary","stage":"mj-test up","exit":15,"counts":{},"error":"x: refused"}\n'
     code, out, err = _main(["echo"], failed)

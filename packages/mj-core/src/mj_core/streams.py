@@ -149,10 +149,32 @@ def documents(data: bytes, name: str) -> tuple[list[Record], bool]:
         try:
             values = [jsonl.loads_line(line) for line in lines]
         except ValueError:
-            values = []
+            values = _torn(data, name)  # JSON Lines when the first line is a record
         if values and all(isinstance(item, dict) for item in values):
             return values, False
     return _document(data, name), True
+
+
+def _torn(data: bytes, name: str) -> list[Record]:
+    """[] when the first line is no JSON record (one document spread over lines); else the
+    stream is JSON Lines with a line that is not one: cut inside its last line, the producer
+    died mid-write (13); a bad line before it is bad input (10, naming the line)."""
+    from mj_core import jsonl
+    from mj_core.errors import ContractUnmet
+
+    numbered = [(n, line) for n, line in enumerate(data.split(b"\n"), 1) if line.strip()]
+    for index, (number, line) in enumerate(numbered):
+        try:
+            jsonl.loads_line(line)
+        except ValueError as exc:
+            if index == 0:
+                return []
+            if index == len(numbered) - 1:
+                raise InternalError(
+                    f"{name}: the stream was cut inside line {number} (its stage broke)"
+                ) from None
+            raise ContractUnmet(f"{name}:{number}: not a JSON record ({exc})") from None
+    return []
 
 
 def _document(data: bytes, name: str) -> list[Record]:

@@ -42,9 +42,9 @@ class Facts:
         for record in records:
             if record.get("kind") == "fact":
                 self.by[str(record["fact"])] = record
-        self.place = Place.from_fact(self.by.get("place") or {})
         found = self.by.get("situation")
         self.situation = taskstate.Situation.from_fact(found) if found else None
+        self.place = Place.from_fact(self.get("place"))
 
     def get(self, name: str) -> Record:
         """The fact `name`; facts without it cannot be judged (12)."""
