@@ -104,7 +104,6 @@ def test_compound_commands_and_lists() -> None:
         "a &&",
         "| a",
         "case x in a) ;& esac",
-        "f() echo",
         "((1))",
         "for 1 in a; do :; done",
         "then",
@@ -114,6 +113,17 @@ def test_compound_commands_and_lists() -> None:
 def test_syntax_errors(text: str) -> None:
     with pytest.raises(ShellSyntax):
         parse(text)
+
+
+def test_a_function_body_is_any_command_in_sh_and_a_compound_one_in_bash() -> None:
+    [[item, _]] = parse("f() echo hi > x").items
+    func = item.parts[0].cmds[0]
+    assert isinstance(func, ast.Func) and isinstance(func.body, ast.Simple)
+    for text in ("f() echo", "f() ! a"):
+        with pytest.raises(ShellSyntax):
+            parse(text, bash=True)
+    with pytest.raises(ShellSyntax):
+        parse("f() ! a")
 
 
 def test_bash_arrays_only_in_bash() -> None:

@@ -257,8 +257,8 @@ class Parser:
     def function(self, node: ast.Simple) -> ast.Func:
         self.take()
         self.expect_op(")")
-        self.newlines()
-        if not (self.word_is(*OPENERS) or self.op_is("(")):
+        self.newlines()  # dash takes any command for the body, bash only a compound one
+        if self.word_is("!") or (self.bash and not (self.word_is(*OPENERS) or self.op_is("("))):
             self.unexpected()
         body = self.command()
         name = ast.plain(node.words[0]) or ""
