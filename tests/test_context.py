@@ -178,7 +178,9 @@ def test_for_wraps_the_same_body(scenario: Repo) -> None:
 
 def test_for_labels_each_file_by_what_its_provider_loads(scenario: Repo) -> None:
     """Codex and Gemini load AGENTS.md and GEMINI.md on every run (share/providers.yaml),
-    though the policy marks only CLAUDE.md; the generic file no client loads by itself."""
+    though the policy marks only CLAUDE.md; the generic file no client loads by itself (each
+    as its load receipt has it: on disk, once `update` wrote them)."""
+    assert scenario.mj("update").code == 0
     for provider, target, label in (
         ("codex", "AGENTS.md", "(always loaded)"),
         ("gemini", "GEMINI.md", "(always loaded)"),

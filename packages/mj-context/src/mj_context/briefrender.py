@@ -36,6 +36,8 @@ DISCLAIMER = (
     "# a projection of durable state, not a source of truth: validate every line against git"
 )
 TOP_LEVEL = ("git", "task")  # carried as objects in the JSON form, not as sections
+COUNTED = ("always", "import")  # what a client puts into every conversation, wherever it works
+SHOWN = 4  # the other files the --for header names before it counts the rest
 
 
 class Briefing:
@@ -45,6 +47,7 @@ class Briefing:
         self.excluded: list[Record] = []
         self.budget: Record = {}
         self.failures: list[Record] = []
+        self.loads: list[Record] = []  # the --for provider's load receipt (`brief-receipt`)
         for record in stream:
             kind = record.get("kind")
             if kind == "briefing":
@@ -57,6 +60,8 @@ class Briefing:
                 self.budget = record
             elif kind == "finding" and record.get("level") == "FAIL":
                 self.failures.append(record)
+            elif kind == "load":
+                self.loads.append(record)
 
     def provider(self, name: str | None) -> Record | None:
         if name is None:
@@ -64,9 +69,36 @@ class Briefing:
         projections = self.head.get("projections") or []
         for projection in projections:
             if projection.get("provider") == name:
-                return dict(projection)
+                return _received(dict(projection), [r for r in self.loads if r["provider"] == name])
         known = ", ".join(str(p.get("provider")) for p in projections) or "none"
         raise UsageError(f"--for {name}: no projection for that provider in the policy ({known})")
+
+
+def _received(provider: Record, loads: list[Record]) -> Record:
+    """The provider as its load receipt has it, when there is one: whether its client loads
+    its file into every conversation (or finds it on disk at all), and every file the client
+    puts into every conversation, in the order it assembles them."""
+    if not loads:
+        return provider
+    own = next((r for r in loads if r["path"] == provider["target"]), None)
+    provider["always_loaded"] = own is not None and own["loaded"] and own["why"] == "always"
+    provider["on_disk"] = own is not None and own["lines"] is not None
+    provider["loads"] = [r["path"] for r in loads if r["loaded"] and r["why"] in COUNTED]
+    return provider
+
+
+def header(provider: Record) -> str:
+    """`# for P — its file F (always loaded)`, then the other files its client loads with it."""
+    loaded = "always loaded" if provider.get("always_loaded") else "not always loaded"
+    if provider.get("on_disk") is False:
+        loaded = "not on disk: `majordomus update` writes it"
+    line = f"# for {provider['provider']} — its file {provider['target']} ({loaded})"
+    also = [p for p in provider.get("loads") or () if p != provider["target"]]
+    if also:
+        line += f"; its client also loads {', '.join(also[:SHOWN])}"
+    if len(also) > SHOWN:
+        line += f" and {len(also) - SHOWN} more (`majordomus receipt --for {provider['provider']}`)"
+    return line
 
 
 def section_lines(section: Record) -> list[str]:
@@ -101,10 +133,7 @@ def _line(text: object) -> str:
 def text(brief: Briefing, provider: Record | None) -> str:
     out: list[str] = []
     if provider is not None:
-        loaded = "always loaded" if provider.get("always_loaded") else "not always loaded"
-        out.append(
-            _line(f"# for {provider['provider']} — its file {provider['target']} ({loaded})")
-        )
+        out.append(_line(header(provider)))
     out += [_line(f"{HEAD}{brief.head['generated_at']}"), DISCLAIMER, ""]
     for section in brief.sections:
         out += [*section_lines(section), ""]

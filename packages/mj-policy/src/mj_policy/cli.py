@@ -33,6 +33,7 @@ TABLE = LazyTable(
         "adopt": "mj_policy.importwrite",
         "update": "mj_policy.update",
         "receipt": "mj_policy.receipt",
+        "brief-receipt": "mj_policy.receiptbrief",
         "rules": "mj_policy.rulestages",
         "rule": "mj_policy.rulestages",
         "vendor-status": "mj_policy.rulestages",

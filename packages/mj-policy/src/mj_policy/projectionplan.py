@@ -180,26 +180,3 @@ def _check_imports(layer: Layer, base: list[Projection]) -> None:
                 f"{where}: imports {projection.imports}, which is not another projection's "
                 f"target ({', '.join(sorted(targets - {projection.target})) or 'none'})"
             )
-
-
-_HOW = {"full": "inline", "pointer": "pointer", "nested": "pointer", "import": "import"}
-
-
-def landings(layer: Layer) -> dict[str, list[dict[str, str]]]:
-    """Where each delivered rule lands, by rule key: per provider, its target and how
-    (scoped or always-loaded rule file; in full, as a pointer, in a nested file or imported
-    by an `@path` line inside the target)."""
-    data = projections.inputs(layer)
-    found: dict[str, list[dict[str, str]]] = {}
-    for projection in planned(layer):
-        if projection.rule is None and not projection.inline:
-            continue
-        forms = projections.render(projection, data).forms
-        for key, form in forms.items():
-            how = _HOW[form]
-            if projection.rule is not None:
-                how = "always" if projection.always_loaded else "scoped"
-            for name in projection.providers:
-                entry = {"provider": name, "target": projection.target, "as": how}
-                found.setdefault(key, []).append(entry)
-    return found

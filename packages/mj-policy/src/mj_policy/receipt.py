@@ -52,14 +52,22 @@ def clients(planned: list[Projection]) -> list[str]:
 
 
 def receipt(
-    layer: Layer, planned: list[Projection], client: str, paths: list[str], *, hand: bool = True
+    layer: Layer,
+    planned: list[Projection],
+    client: str,
+    paths: list[str],
+    *,
+    hand: bool = True,
+    every: bool = True,
 ) -> list[Record]:
     """`client`'s files in the order it assembles them: its own and the other providers' root
     files it loads, each followed by what its `@path` lines bring in, the always-loaded rule
     files, the nested files, the scoped rule files, skills, MCP configuration, then what it
     reads only on request. `hand=False` leaves out what no projection plans (the files
     written by hand, found by looking through the repository, and the rules read only on
-    request) and reads no file, for a caller that asks only where the planned files reach."""
+    request) and reads no file, for a caller that asks only where the planned files reach;
+    `every=False` leaves out the nested files and the rules read on request, for a caller that
+    asks only what the client puts into every conversation."""
     from mj_policy import budgets
 
     known = providers.get(client)
@@ -76,7 +84,8 @@ def receipt(
     scoped = _rule_files(made, planned, known)
     if hand:
         scoped += _hand_rules(made, known)
-    _nested(made, known, paths, planned if not hand else None)
+    if every:
+        _nested(made, known, paths, planned if not hand else None)
     for target, globs in scoped:
         _scoped(made, target, globs, paths)
     importers = {str(n) for n in (known.data.get("also_loads") or {}).get("imports") or ()}
@@ -89,7 +98,7 @@ def receipt(
     mcp = (known.data.get("mcp") or {}).get("config")
     if mcp and (layer.root / str(mcp)).is_file():
         made.add(str(mcp), "mcp")
-    if hand:
+    if hand and every:
         _on_request(made, layer)
     return made.records()
 
@@ -214,7 +223,9 @@ def _on_request(made: item.Maker, layer: Layer) -> None:
             made.add(rule.path, "on-request", note="the bootstrap points at the rules directory")
 
 
-def run(layer: Layer, wanted: list[str], paths: list[str]) -> Iterator[Record]:
+def run(
+    layer: Layer, wanted: list[str], paths: list[str], *, every: bool = True
+) -> Iterator[Record]:
     """The receipts of `wanted` (every declared client when empty). The rule files are read
     through this checkout's parse cache (`mj_policy.parsecache`, kept by `update`: an entry
     is used only when its file's size and times are those recorded), never written here."""
@@ -226,7 +237,7 @@ def run(layer: Layer, wanted: list[str], paths: list[str]) -> Iterator[Record]:
     layer.rules_resolved = rules.effective(layer, parsecache.Cache(layer, "rule"))
     planned = projectionplan.planned(layer)
     for client in wanted or clients(planned):
-        yield from receipt(layer, planned, client, paths)
+        yield from receipt(layer, planned, client, paths, every=every)
 
 
 def _stage(options: argparse.Namespace, context: Context) -> Iterator[Record]:

@@ -68,3 +68,33 @@ def _item(record: Record, form: str) -> Record:
         "form": form,
         "reaches": reaches,
     }
+
+
+HOW = {"full": "inline", "pointer": "pointer", "nested": "pointer", "import": "import"}
+
+
+def landings(layer: Layer) -> dict[str, list[dict[str, str]]]:
+    """Where each delivered rule lands, by rule key, as the clients' load receipts say: per
+    declared client, each file on its receipt that carries the rule (its own or another
+    provider's, whichever the client loads) and how — a rule file loaded always or where its
+    paths match, or inside the file in full, as a pointer, or by an `@path` line."""
+    from mj_policy import projectionplan
+    from mj_policy import projections
+
+    data = projections.inputs(layer)
+    planned = projectionplan.planned(layer)
+    forms = {
+        p.target: dict(projections.render(p, data).forms)
+        for p in planned
+        if p.rule is not None or p.inline
+    }
+    found: dict[str, list[dict[str, str]]] = {}
+    for key, clients in reach(layer, planned, forms)["carried"].items():
+        for client, items in clients.items():
+            for item in items:
+                if item["form"] == "own":  # the rule's own file, brought in by a carrier's line
+                    continue
+                how = str(item["why"]) if item["form"] == "file" else HOW[str(item["form"])]
+                entry = {"provider": client, "target": str(item["path"]), "as": how}
+                found.setdefault(key, []).append(entry)
+    return found

@@ -44,11 +44,11 @@ def _checked_rules(context: Context) -> tuple[layer_mod.Layer, list[rules.Rule]]
 
 
 def _list(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    from mj_policy import projectionplan
+    from mj_policy import receiptreach
 
     layer, resolved = _checked_rules(context)
     try:
-        lands = projectionplan.landings(layer)
+        lands = receiptreach.landings(layer)
     except MjError:  # a template or policy `update` would refuse: its finding, not this list's
         lands = {}
     for rule in resolved:
