@@ -243,13 +243,20 @@ def test_an_always_loaded_file_over_budget_is_refused(layer_repo: Repo, provider
 def test_a_file_no_client_loads_by_itself_is_not_held_to_the_budget(
     layer_repo: Repo, provider: str
 ) -> None:
-    only(layer_repo, provider)
+    target = only(layer_repo, provider)
     path = layer_repo.root / POLICY
     text = path.read_text(encoding="utf-8")
     path.write_text(
         text.replace("always_loaded_budget_lines: 150", "always_loaded_budget_lines: 5")
     )
     assert layer_repo.mj("update").code == 0
+    written = (layer_repo.root / target).read_text(encoding="utf-8")
+    assert written.count("\n") > 5  # over the budget, and written all the same
+    assert layer_repo.mj("update", "--check").code == 0
+    only(layer_repo, "claude-code")  # the same budget holds a file the client loads itself
+    refused = layer_repo.mj("update")
+    assert refused.code == 10 and "(context.always_loaded_budget_lines)" in refused.err, refused
+    assert not (layer_repo.root / "CLAUDE.md").exists()
 
 
 def test_codex_is_held_to_the_32_kib_it_reads(layer_repo: Repo) -> None:
