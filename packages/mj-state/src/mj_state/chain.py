@@ -174,7 +174,8 @@ def verify(
         and prevs[1:] == hashes[:-1]
         and not is_seal(rows[0][0], values[0])
     ):
-        _judge_tip(verdict, rows, tip, tip_present=tip_present, size=size, last=hashes[-1])
+        judge_tip(verdict, len(rows), rows[-1][1], tip, tip_present=tip_present, size=size,
+                  last=hashes[-1])  # fmt: skip
         return verdict  # every line links to the one before: no legacy lead, no seal, no break
     leading = True  # still inside the run of lines written before the chain
     for index, value in enumerate(values):
@@ -192,17 +193,16 @@ def verify(
         else:
             leading = False
             if prev != expected and (before is None or prev != earlier(before)):
-                verdict.broken = (rows[index][0], _why(prev, index))
+                verdict.broken = (rows[index][0], why(prev, index))
                 break
         expected, before = hashes[index], rows[index][1]
     verdict.unsealed = leading and verdict.legacy > 0
-    _judge_tip(
-        verdict, rows, tip, tip_present=tip_present, size=size, last=hashes[-1] if hashes else ""
-    )
+    judge_tip(verdict, len(rows), rows[-1][1] if rows else None, tip,
+              tip_present=tip_present, size=size, last=hashes[-1] if hashes else "")  # fmt: skip
     return verdict
 
 
-def _why(prev: object, index: int) -> str:
+def why(prev: object, index: int) -> str:
     if prev is None:
         return "no `prev`: a line added by hand, or by a writer that does not chain"
     if index == 0:
@@ -213,23 +213,28 @@ def _why(prev: object, index: int) -> str:
     )
 
 
-def _judge_tip(
+def judge_tip(
     verdict: Verdict,
-    rows: list[tuple[int, bytes, bool]],
+    count: int,
+    last_line: bytes | None,
     tip: Tip | None,
     *,
     tip_present: bool,
     size: int,
     last: str,
 ) -> None:
-    chained = len(rows) > verdict.legacy + (1 if verdict.sealed is not None else 0)
+    """The tip's word on a ledger of `count` lines and `size` bytes whose last line is
+    `last_line` (hashing to `last`)."""
+    chained = count > verdict.legacy + (1 if verdict.sealed is not None else 0)
     if tip is None:
         if tip_present:
             verdict.tip_problem = f"{TIP} is not a tip (damaged or written by hand)"
         elif chained or verdict.sealed is not None:
             verdict.tip_problem = f"{TIP} is missing, though the ledger is chained"
         return
-    if not tip.vouches(size, last) and not (rows and tip.vouches(size, earlier(rows[-1][1]))):
+    if not tip.vouches(size, last) and not (
+        last_line is not None and tip.vouches(size, earlier(last_line))
+    ):
         verdict.tip_problem = (
             f"the ledger ({size} bytes) is not the one {TIP} vouches for ({tip.size} bytes): "
             "its newest lines were edited, removed or added"

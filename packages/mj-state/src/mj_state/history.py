@@ -92,39 +92,50 @@ def _matches(record: Record, task: str | None, event: str | None, threshold: str
 
 
 def validate(layer: Layer, found: ledger.Scan | None = None) -> Iterator[Finding]:
-    """Every malformed line, the first link where the hash chain breaks, and the tip's word."""
+    """Every malformed line, the first link where the hash chain breaks, and the tip's word.
+    Read here (no `found`) without a remote, the ledger is judged a block at a time
+    (`ledgerblocks`): memory does not grow with its length."""
     target = ledger.path(layer.state)
     shown = layer.relative(target)
-    own = found is None
+    witnessed = found is None and isinstance(layer.policy.data.get("remote"), dict)
+    if found is None and not witnessed:
+        from mj_state import ledgerblocks
+
+        judged = ledgerblocks.judge(target)
+        yield from _verdict(judged.problems, judged.chain, judged.lines, shown)
+        return
     found = ledger.scan(target) if found is None else found
-    for number, reason in found.problems:
-        yield Finding("FAIL", "ledger", f"{shown}:{number}", reason, f"sed -n '{number}p' {shown}")
-    yield from chain.findings(found.chain, shown)
-    if not found.problems and found.chain.ok:
-        yield Finding("OK", "ledger", shown, _summary(found))
-    if own:  # doctor judges the mirror from its own fact (`remote-witness`)
+    yield from _verdict(found.problems, found.chain, len(found.rows), shown)
+    if witnessed:  # doctor judges the mirror from its own fact (`remote-witness`)
         yield from _witnessed(layer, found, shown)
+
+
+def _verdict(
+    problems: list[tuple[int, str]], verdict: chain.Verdict, count: int, shown: str
+) -> Iterator[Finding]:
+    for number, reason in problems:
+        yield Finding("FAIL", "ledger", f"{shown}:{number}", reason, f"sed -n '{number}p' {shown}")
+    yield from chain.findings(verdict, shown)
+    if not problems and verdict.ok:
+        yield Finding("OK", "ledger", shown, _summary(count, verdict))
 
 
 def _witnessed(layer: Layer, found: ledger.Scan, shown: str) -> Iterator[Finding]:
     """With a remote: whether the ledger still holds what the last sync saw published
     (`mirror.configured`, asked here first: without a `remote:` block the mirror's code is
     not loaded)."""
-    if not isinstance(layer.policy.data.get("remote"), dict):
-        return
     from mj_state import mirror
 
     fact = mirror.witness(layer, found.rows, found.hashes or [])
     yield from mirror.witness_findings(fact, shown)
 
 
-def _summary(found: ledger.Scan) -> str:
-    count = len(found.rows)
+def _summary(count: int, verdict: chain.Verdict) -> str:
     text = f"{count} line(s), each an object with ts and event"
-    if count > found.chain.legacy:
+    if count > verdict.legacy:
         text += ", hash-chained"
-    if found.chain.sealed:
-        text += f" on from {found.chain.sealed}"
+    if verdict.sealed:
+        text += f" on from {verdict.sealed}"
     return text
 
 

@@ -11,6 +11,7 @@ from mj_core import jsonl
 from mj_core import linehash
 
 from mj_state import chain
+from mj_state import ledgertail
 from mj_state import tasktail
 from mj_state.ledgerread import Event
 from mj_state.ledgerread import Line
@@ -142,27 +143,37 @@ def scan(ledger: Path) -> Scan:
 def task_scan(ledger: Path) -> Scan:
     """`scan` of the ledger's tail from its newest `task.started` line: what a judge of the
     task needs. Its chain verdict covers that tail (its first link to the line before, each
-    link after, the tip); `scan` judges the whole ledger (history --validate, doctor, watch)."""
-    tip_bytes, data = _tip_then_data(ledger)
-    start = max(_newest_start(data)[0], 0)
-    number = data.count(b"\n", 0, start)
-    segment = data[start:]
+    link after, the tip); `scan` judges the whole ledger (history --validate, doctor, watch).
+    The tail is read from the file's end (`ledgertail`): the lines before it are counted, not
+    held."""
+    tip_bytes = _tip(ledger)
+    found = ledgertail.tail(ledger, _record) or _whole_tail(contents(ledger))
+    number, segment = found.number, found.data
     rows = [(n + number, text, complete) for n, text, complete in rows_of(segment)]
-    values, parsed, found = _values_and_problems(segment, rows)
+    values, parsed, problems = _values_and_problems(segment, rows)
     expected, line_before = chain.GENESIS, None
-    if start:
-        previous = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1]
+    if found.before is not None:
+        previous = found.before
         expected = chain.prev_after(previous, _maybe(previous), only=number == 1)
         line_before = previous if expected == chain.digest(previous) else None
     tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
 
     def verdict() -> chain.Verdict:
-        present, size = tip_bytes is not None, len(data)
+        present, size = tip_bytes is not None, found.size
         return chain.verify(
             rows, parsed, tip, tip_present=present, size=size, expected=expected, before=line_before
         )
 
-    return Scan(rows, values, found, verdict, parsed=parsed)
+    return Scan(rows, values, problems, verdict, parsed=parsed)
+
+
+def _whole_tail(data: bytes) -> ledgertail.Tail:
+    """`ledgertail.tail` of bytes already read whole."""
+    start, value = _newest_start(data)
+    start = max(start, 0)
+    before = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1] if start else None
+    number = data.count(b"\n", 0, start)
+    return ledgertail.Tail(start, value, data[start:], number=number, before=before, size=len(data))
 
 
 def task_rows(ledger: Path) -> list[tuple[int, Any]]:
@@ -184,13 +195,16 @@ def _derive_rows(found: Scan) -> list[tuple[int, Any]]:
     return list(zip((row[0] for row in found.rows), found.values, strict=True))
 
 
-def _tip_then_data(ledger: Path) -> tuple[bytes | None, bytes]:
+def _tip(ledger: Path) -> bytes | None:
     try:
-        tip_bytes: bytes | None = ledger.with_name(chain.TIP).read_bytes()
+        return ledger.with_name(chain.TIP).read_bytes()
     except FileNotFoundError:
-        tip_bytes = None
-    data = contents(ledger)
-    return tip_bytes, data
+        return None
+
+
+def _tip_then_data(ledger: Path) -> tuple[bytes | None, bytes]:
+    tip_bytes = _tip(ledger)
+    return tip_bytes, contents(ledger)
 
 
 def _newest_start(data: bytes) -> tuple[int, Any]:
