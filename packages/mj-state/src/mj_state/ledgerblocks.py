@@ -125,7 +125,7 @@ def judge(ledger: Path) -> Judged:
             data = carry + chunk
             cut = len(data) if not chunk or offset >= size else data.rfind(b"\n") + 1
             block, carry = data[:cut], data[cut:]
-            rows = [(n + number, text, complete) for n, text, complete in rows_of(block)]
+            rows = rows_of(block, number + 1)
             _, parsed, found_here = ledgerscan._values_and_problems(block, rows)
             problems.extend(found_here)
             walk.feed(rows, parsed)

@@ -172,12 +172,13 @@ def contents(ledger: Path) -> bytes:
         return b""
 
 
-def rows_of(data: bytes) -> list[tuple[int, bytes, bool]]:
+def rows_of(data: bytes, first: int = 1) -> list[tuple[int, bytes, bool]]:
+    """(line number, bytes, complete) of each line of `data`, numbered from `first`."""
     lines = data.split(b"\n")
     last = lines.pop()  # b"" when the file ends with a newline, else a torn line
-    out = list(zip(range(1, len(lines) + 1), lines, repeat(True)))
+    out = list(zip(range(first, first + len(lines)), lines, repeat(True)))
     if last:
-        out.append((len(lines) + 1, last, False))
+        out.append((first + len(lines), last, False))
     return out
 
 
