@@ -104,6 +104,20 @@ class Walk:
         return verdict
 
 
+def _block(fd: int, offset: int, size: int) -> tuple[bytes, int]:
+    """(bytes from `offset`, how many of them are whole lines): at least one whole line, or the
+    rest of the file; nothing is copied out of what was read."""
+    want = _BLOCK
+    while True:
+        chunk = ledgertail._read(fd, min(want, size - offset), offset)
+        if not chunk or offset + len(chunk) >= size:
+            return chunk, len(chunk)
+        cut = chunk.rfind(b"\n") + 1
+        if cut:
+            return chunk, cut
+        want *= 2  # a line longer than a block
+
+
 def judge(ledger: Path) -> Judged:
     """The ledger at `ledger` judged a block at a time (a missing one is empty)."""
     tip_bytes = ledgerscan._tip(ledger)
@@ -118,20 +132,19 @@ def judge(ledger: Path) -> Judged:
             whole = ledgerscan.scan(ledger)  # refuses the file in a whole read's words
             return Judged(whole.problems, whole.chain, len(whole.rows))
         size, walk, problems = found.st_size, Walk(), []
-        offset, number, carry = 0, 0, b""
+        offset, number = 0, 0
         while offset < size:
-            chunk = ledgertail._read(fd, min(_BLOCK, size - offset), offset)
-            offset += len(chunk)
-            data = carry + chunk
-            cut = len(data) if not chunk or offset >= size else data.rfind(b"\n") + 1
-            block, carry = data[:cut], data[cut:]
-            rows = rows_of(block, number + 1)
-            _, parsed, found_here = ledgerscan._values_and_problems(block, rows)
+            chunk, cut = _block(fd, offset, size)
+            if not chunk:
+                break  # the file is shorter than it was: judged as far as it went
+            rows = rows_of(chunk, number + 1)
+            if cut < len(chunk):
+                rows.pop()  # a line the block cuts: read again at the next block's start
+            _, parsed, found_here = ledgerscan._values_and_problems(chunk, rows, cut)
             problems.extend(found_here)
             walk.feed(rows, parsed)
             number += len(rows)
-            if not chunk:
-                break
+            offset += cut
     finally:
         os.close(fd)
     return Judged(problems, walk.end(tip, tip_present=tip_bytes is not None, size=size), number)

@@ -99,13 +99,16 @@ def read(ledger: Path) -> Iterator[Line]:
         yield parse(number, text, complete=complete, decoded=value)
 
 
-def plain_objects(data: bytes, rows: list[tuple[int, bytes, bool]]) -> list[dict[str, Any]] | None:
-    """Every line's object from one parse of the whole ledger, or None when any line needs the
-    line-by-line reading: a torn, empty or over-long line, a value that is not an object, or an
-    object (at any depth) that names a key twice, which the decoder itself reports."""
+def plain_objects(
+    data: bytes, rows: list[tuple[int, bytes, bool]], end: int | None = None
+) -> list[dict[str, Any]] | None:
+    """Every line's object from one parse of the whole ledger (of `data[:end]`), or None when
+    any line needs the line-by-line reading: a torn, empty or over-long line, a value that is
+    not an object, or an object (at any depth) that names a key twice, which the decoder itself
+    reports."""
     if rows and max(len(text) for _, text, _ in rows) > limits.LEDGER[1]:
         return None  # a line over the cap is malformed: `parse` says so
-    values = array_of(data, len(rows))
+    values = array_of(data, len(rows), end)
     if values is None or (values and set(map(type, values)) != {dict}):
         return None
     return values
@@ -128,14 +131,15 @@ def _blank_after_quote(data: bytes) -> bool:
     return False
 
 
-def array_of(data: bytes, lines: int) -> list[Any] | None:
+def array_of(data: bytes, lines: int, end: int | None = None) -> list[Any] | None:
     """The `lines` newline-terminated JSON values of `data`, parsed at once as one array; None
     when that parse fails (a key named twice in an object included) or gives another count (an
     empty line, two values on one line)."""
-    if not data.endswith(b"\n"):
+    end = len(data) if end is None else end
+    if data[end - 1 : end] != b"\n":
         return None
     try:
-        values = jsonl.loads_unique(b"[" + data[:-1].replace(b"\n", b",") + b"]")
+        values = jsonl.loads_unique(b"[" + data[: end - 1].replace(b"\n", b",") + b"]")
     except ValueError:
         return None
     return values if len(values) == lines else None

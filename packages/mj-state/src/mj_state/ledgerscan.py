@@ -219,12 +219,12 @@ def _maybe(line: bytes) -> object:
 
 
 def _values_and_problems(
-    data: bytes, rows: list[tuple[int, bytes, bool]]
+    data: bytes, rows: list[tuple[int, bytes, bool]], end: int | None = None
 ) -> tuple[list[Any], list[Any], list[tuple[int, str]]]:
     """(each line's object for readers, each line's object as parsed, the problems): a line
     with a field of another type than declared is parsed, reported, and withheld (None)."""
     declared = vocabulary()
-    plain = plain_objects(data, rows)
+    plain = plain_objects(data, rows, end)
     found: list[tuple[int, str]] = []
     values: list[Any] = []
     parsed: list[Any] = []
