@@ -71,3 +71,18 @@ def test_an_undeclared_field_of_any_type_is_not_a_type_error() -> None:
 def test_the_whole_list_is_judged_as_each_line_is(drawn: list[tuple[str, dict[str, Any]]]) -> None:
     values = [json.loads(json.dumps(line(event, **fields))) for event, fields in drawn]
     assert ledgertypes.all_typed(values) == by_line(values)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(EVENTS), st.dictionaries(st.sampled_from(KEYS), VALUES))
+def test_a_decoded_line_is_judged_as_mistyped_judges_it(event: str, fields: dict[str, Any]) -> None:
+    """The reader's check (one join for an all-string event) says what `mistyped` says."""
+    value = json.loads(json.dumps(line(event, **fields)))
+    assert ledgertypes.decoded_mistyped(value) == ledgertypes.mistyped(value)
+
+
+def test_a_decoded_line_of_an_all_string_event_with_a_number_is_named() -> None:
+    value = line("task.checkpoint", checkpoint_path=3)
+    assert ledgertypes.decoded_mistyped(value) == ledgertypes.mistyped(value) is not None
+    undeclared = line("task.checkpoint", checkpoint_path="c.md", extra=7)
+    assert ledgertypes.decoded_mistyped(undeclared) is None

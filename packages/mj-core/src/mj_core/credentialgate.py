@@ -27,36 +27,39 @@ _DENY = (
 )
 _BLANK = r"[^\S\n]*"  # the library's `\s*`, within one line
 # Each searched on its own: a pattern that begins with a literal is found at C speed, a union
-# of them is not. A line with a match is a candidate.
+# of them is not. A line with a match is a candidate. Each pattern comes after the literals
+# one of which begins every match of it: a text holding none of them is not searched (nor the
+# pattern compiled), which for most text is most of the patterns.
 _PLAIN = (
-    r"A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA",  # AWS key id
-    r"AKC",  # Artifactory
-    r"AP[\dA-F]",
-    r"AccountKey=",  # Azure storage
-    r"\.[\w-]{6}\.[\w-]{27}",  # the end of a Discord bot token
-    r"gh[pousr]_",  # GitHub
-    r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-",  # GitLab
-    r"GR1348941",
-    r"eyJ",  # JSON web token
-    r"-us[0-9]",  # Mailchimp
-    r"_authToken=",  # npm
-    r"T3BlbkFJ",  # OpenAI
-    r"PRIVATE KEY|PuTTY-User-Key-File",  # private keys
-    r"pypi-Ag",  # PyPI
-    r"SG\.",  # SendGrid
-    r"sq0csp-",  # Square
-    r"k_live_",  # Stripe
-    r":[\w-]{35}",  # the end of a Telegram bot token
-    r"AC[a-z0-9]{32}",  # Twilio
-    r"SK[a-z0-9]{32}",
-    r"://[^\s:/@]+:[^\s/@]+@",  # a password in a URL
-)
-# Searched in the folded text (the library matches these ignoring case).
+    (("A3T", "ABIA", "ACCA", "AKIA", "ASIA"), r"A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA"),  # AWS key id
+    (("AKC",), r"AKC"),  # Artifactory
+    (("AP",), r"AP[\dA-F]"),
+    (("AccountKey=",), r"AccountKey="),  # Azure storage
+    ((".",), r"\.[\w-]{6}\.[\w-]{27}"),  # the end of a Discord bot token
+    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"gh[pousr]_"),  # GitHub
+    (("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glcbt-", "glimt-", "glptt-", "glagent-",
+      "gloas-"), r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-"),  # GitLab
+    (("GR1348941",), r"GR1348941"),
+    (("eyJ",), r"eyJ"),  # JSON web token
+    (("-us",), r"-us[0-9]"),  # Mailchimp
+    (("_authToken=",), r"_authToken="),  # npm
+    (("T3BlbkFJ",), r"T3BlbkFJ"),  # OpenAI
+    (("PRIVATE KEY", "PuTTY-User-Key-File"), r"PRIVATE KEY|PuTTY-User-Key-File"),  # private keys
+    (("pypi-Ag",), r"pypi-Ag"),  # PyPI
+    (("SG.",), r"SG\."),  # SendGrid
+    (("sq0csp-",), r"sq0csp-"),  # Square
+    (("k_live_",), r"k_live_"),  # Stripe
+    ((":",), r":[\w-]{35}"),  # the end of a Telegram bot token
+    (("AC",), r"AC[a-z0-9]{32}"),  # Twilio
+    (("SK",), r"SK[a-z0-9]{32}"),
+    (("://",), r"://[^\s:/@]+:[^\s/@]+@"),  # a password in a URL
+)  # fmt: skip
+# Searched in the folded text (the library matches these ignoring case), after their literals.
 _FOLDED = (
-    r"xox[abposr]-",  # Slack
-    r"hooks\.slack\.com",
-    r"cl(?:oudant|ou)?[-_]?(?:api)?(?:key|pwd|pw|pass|token)",  # Cloudant
-    r"\.cloudant\.com",
+    (("xox",), r"xox[abposr]-"),  # Slack
+    (("hooks.slack.com",), r"hooks\.slack\.com"),
+    (("cl",), r"cl(?:oudant|ou)?[-_]?(?:api)?(?:key|pwd|pw|pass|token)"),  # Cloudant
+    ((".cloudant.com",), r"\.cloudant\.com"),
 )
 # Words found in the folded text (each on its own: fast), and what a line holding one of them
 # must match, ignoring case, to be a candidate.
@@ -91,24 +94,22 @@ COVERS = (
 )  # fmt: skip
 
 
-class _Compiled:
-    __slots__ = ("anchored", "checks", "folded", "operator", "plain", "quoted")
-
-    def __init__(self) -> None:
-        self.plain = [re.compile(p) for p in _PLAIN]
-        self.folded = [re.compile(p) for p in _FOLDED]
-        self.anchored = [([re.compile(w) for w in words], p) for words, p in _ANCHORED]
-        self.quoted = re.compile(_QUOTED)
-        self.operator = re.compile(OPERATOR, re.MULTILINE)
-        self.checks: dict[str, re.Pattern[str]] = {}  # compiled when an anchor is found
-
-    def check(self, pattern: str) -> re.Pattern[str]:
-        if pattern not in self.checks:
-            self.checks[pattern] = re.compile(pattern, re.IGNORECASE)
-        return self.checks[pattern]
+_WEIGHED = (  # the strings the entropy plugin weighs, after the literals one of which they need
+    (("'", '"'), _QUOTED, 0),
+    ((":", "="), OPERATOR, re.MULTILINE),
+)
+_compiled: dict[tuple[str, int], re.Pattern[str]] = {}  # each pattern when first needed
 
 
-_compiled: list[_Compiled] = []
+def _pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    found = _compiled.get((pattern, flags))
+    if found is None:
+        found = _compiled[pattern, flags] = re.compile(pattern, flags)
+    return found
+
+
+def _held(literals: tuple[str, ...], text: str) -> bool:
+    return any(literal in text for literal in literals)
 
 
 def entropy(value: str) -> float:
@@ -119,26 +120,25 @@ def entropy(value: str) -> float:
 
 def lines(text: str) -> set[int]:
     """0-based numbers of the lines of `text` (split at `\n`) that may hold a credential."""
-    if not _compiled:
-        _compiled.append(_Compiled())
-    found = _compiled[0]
     odd = any(chr(code) in text for code in FOLD)
     folded = (text.translate(FOLD) if odd else text).lower()  # as long as `text`
     ends = [m.start() for m in re.finditer("\n", text)]
     numbers: set[int] = set()
-    for pattern in found.plain:
-        numbers.update(_numbers(ends, pattern.finditer(text)))
-    for pattern in found.folded:
-        numbers.update(_numbers(ends, pattern.finditer(folded)))
+    for searched, patterns in ((text, _PLAIN), (folded, _FOLDED)):
+        for literals, pattern in patterns:
+            if _held(literals, searched):
+                numbers.update(_numbers(ends, _pattern(pattern).finditer(searched)))
     split = text.split("\n")
-    for words, wanted in found.anchored:
-        held = set().union(*(_numbers(ends, word.finditer(folded)) for word in words)) - numbers
+    for words, wanted in _ANCHORED:
+        found = [_pattern(word).finditer(folded) for word in words if word in folded]
+        held = set().union(*(_numbers(ends, each) for each in found)) - numbers
         if held:
-            check = found.check(wanted)
+            check = _pattern(wanted, re.IGNORECASE)
             numbers.update(n for n in held if check.search(split[n]))
-    for pattern in (found.quoted, found.operator):
-        weighed = (m for m in pattern.finditer(text) if _weighty(m.group(1)))
-        numbers.update(_numbers(ends, weighed))
+    for literals, pattern, flags in _WEIGHED:
+        if _held(literals, text):
+            matches = _pattern(pattern, flags).finditer(text)
+            numbers.update(_numbers(ends, (m for m in matches if _weighty(m.group(1)))))
     return numbers
 
 

@@ -224,7 +224,7 @@ def judged(number: int, text: bytes, value: dict[str, Any]) -> Line:
         return Line(number, value, "no 'ts' string", text)
     if type(value.get("event")) is not str:
         return Line(number, value, "no 'event' string", text)
-    wrong = ledgertypes.mistyped(value)
+    wrong = ledgertypes.decoded_mistyped(value)
     if wrong is not None:
         return Line(number, None, wrong, text, value)
     return Line(number, value, None, text)
