@@ -44,27 +44,33 @@ TARGETS = [
 VALGRIND = ("--tool=cachegrind", "--cache-sim=no", "--trace-children=yes")
 PROMPT = "Please measure the prompt hook on a request of ordinary length, and keep it short. " * 8
 START = {"hook_event_name": "SessionStart", "session_id": "bench-1", "source": "startup"}
-EXTRA = {  # label: (argv after majordomus, class, setup, stdin); the catalogue has the rest
+TASK = ["start", "bench task", "--scope", "src"]
+NOTE = "Measured by the hook count.\nNext: measure the session end again.\n"
+# label: (argv after majordomus, class, setup steps (argv, stdin), stdin); the catalogue has
+# the rest. The session's end derives its handover from a checkpoint whose Next: line both
+# installations read (the older one finds no next action in a derived checkpoint and writes
+# nothing, which would compare a failure with a handover).
+EXTRA: dict[str, tuple[list[str], str, list[tuple[list[str], object]], object]] = {
     "capture prompt (UserPromptSubmit)": (
         ["capture", "prompt", "--provider", "claude-code"],
         "mutating",
-        [["start", "bench task", "--scope", "src"]],
+        [(TASK, None)],
         {"hook_event_name": "UserPromptSubmit", "session_id": "bench-1", "prompt": PROMPT},
     ),
     "capture session (SessionEnd)": (
         ["capture", "session", "--event", "end", "--provider", "claude-code"],
         "mutating",
         [
-            ["start", "bench task", "--scope", "src"],
-            ["checkpoint", "--derive"],
-            ["capture", "session", "--event", "start", "--provider", "claude-code"],
+            (TASK, None),
+            (["checkpoint"], NOTE),
+            (["capture", "session", "--event", "start", "--provider", "claude-code"], START),
         ],
         {"hook_event_name": "SessionEnd", "session_id": "bench-1", "reason": "exit"},
     ),
     "capture stop (Stop)": (
         ["capture", "stop", "--provider", "claude-code"],
         "read-only",
-        [["start", "bench task", "--scope", "src"]],
+        [(TASK, None)],
         {"hook_event_name": "Stop", "session_id": "bench-1", "stop_hook_active": False},
     ),
 }
@@ -81,6 +87,7 @@ class _Counting:
         self.measure, self.sampling, self.targets = measure, sampling, targets
         self.run, self.one, self.select = measure.run, sampling._Runs.one, targets.select
         self.counts: dict[str, int] = {}
+        self.stdins: dict[tuple[str, ...], bytes] = {}  # a setup step's input, by its argv
         self.counting = False
         self.target = ""
 
@@ -119,7 +126,7 @@ class _Counting:
         counting, self.counting = self.counting, False
         try:
             for argv in runs.target.setup:
-                sample = self.run(argv, where, runs.scenario.env, _start_payload(argv))
+                sample = self.run(argv, where, runs.scenario.env, self.stdins.get(argv))
                 if sample.code != 0:
                     raise self.sampling.TargetFailed("setup-failed", f"{argv}: {sample.said}")
         finally:
@@ -133,10 +140,12 @@ class _Counting:
         for name in names:
             if name in EXTRA:
                 argv, klass, steps, data = EXTRA[name]
+                setup = tuple((*prefix, *step) for step, _ in steps)
+                given = zip(setup, (d for _, d in steps), strict=True)
+                self.stdins.update((step, _bytes(d)) for step, d in given if d)
                 found[name] = self.targets.Target(
-                    name, (*prefix, *argv), klass, frozenset({0}),
-                    setup=tuple((*prefix, *s) for s in steps), stdin=json.dumps(data).encode(),
-                )  # fmt: skip
+                    name, (*prefix, *argv), klass, frozenset({0}), setup=setup, stdin=_bytes(data)
+                )
         return [found[n] for n in names if n in found]
 
 
@@ -159,10 +168,8 @@ def _side(targets: list[str], out: Path) -> int:
     return code
 
 
-def _start_payload(argv: tuple[str, ...]) -> bytes | None:
-    if "capture" in argv and "start" in argv:
-        return json.dumps(START).encode()
-    return None
+def _bytes(data: object) -> bytes:
+    return data.encode() if isinstance(data, str) else json.dumps(data).encode()
 
 
 def _total(path: Path) -> int:

@@ -193,9 +193,12 @@ def read_note(layer: Layer, argument: str, stdin: IO[bytes] | None = None) -> tu
 
 
 def checkpoints(layer: Layer, task_id: str) -> int:
+    """The ledger's `task.checkpoint` lines of `task_id` (read from the lines that can name it)."""
+    from mj_state import ledgernamed
+
     return sum(
         1
-        for line in ledger.read(ledger.path(layer.state))
+        for line in ledgernamed.lines(ledger.path(layer.state), task_id)
         if line.record
         and line.record.get("event") == "task.checkpoint"
         and line.record.get("task_id") == task_id
