@@ -165,7 +165,7 @@ def test_github_carries_the_witness_from_main_to_the_pull_request(tmp_path: Path
         ref = _rewrite_and_branch(world, early)
         code, out = github.run("late", "pull_request", main, cache)
         assert code == 10, out
-        assert f"::error title=verify witness {ref}::" in out, out
+        assert f"::error file=.ai/repo/policy.yaml,line=1,title=verify witness {ref}::" in out, out
         assert "is not the line the remote held" in out, out
         code, out = github.run("late", "pull_request", main, {})  # nothing carried
         assert code == 0, out

@@ -163,6 +163,7 @@ def test_the_reports_ci_reads(world: World, tmp_path: Path) -> None:
     assert done.code == 10, done
     errors = [line for line in done.out.splitlines() if line.startswith("::error ")]
     assert len(errors) == 1 and f"title=verify coverage {sneak[:12]}::" in errors[0], done.out
+    assert errors[0].startswith("::error file=src/after.txt,line=1,title="), errors
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None and suite.get("failures") == "1"
     cases = {(c.get("classname"), c.get("name")): c for c in suite.iter("testcase")}
@@ -174,6 +175,8 @@ def test_the_reports_ci_reads(world: World, tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stdout + checked.stderr
     results = json.loads(sarif.read_text())["runs"][0]["results"]
     assert [r["ruleId"] for r in results] == ["majordomus.scope-integrity"]
+    [where] = results[0]["locations"]
+    assert where["physicalLocation"]["artifactLocation"]["uri"] == "src/after.txt"
     again = world.ci.mj("verify", "--base", world.base, "--sarif", str(sarif))
     assert again.code == 15 and "never overwrites" in again.err, again
 

@@ -1,6 +1,7 @@
 """`majordomus verify`: CI's judge, shown as text (the findings and a count), as JSON Lines
-(`--json`), or as GitHub workflow commands (`--format github`: `::error …::` for a FAIL,
-`::warning …::` for a WARN, which GitHub shows as annotations; the rest as plain lines)."""
+(`--json`), or as GitHub workflow commands (`--format github`: `::error file=…,line=1,…::` for
+a FAIL, `::warning …::` for a WARN, which GitHub shows as annotations on the file — an
+uncovered commit's first changed path, else the policy —; the rest as plain lines)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 COMMANDS = {"FAIL": "error", "WARN": "warning"}
+POLICY = ".ai/repo/policy.yaml"  # where a finding about no one file is located: the rules judged
 
 
 def render(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
@@ -51,13 +53,14 @@ def github(record: Record) -> str:
     command = COMMANDS.get(str(record["level"]))
     if command is None:
         return render_text(record)
+    where = _escape(str(record.get("path") or POLICY), prop=True)
     title = _escape(f"verify {record['category']} {record['subject']}", prop=True)
     message = (
         f"{record['message']}  [reproduce: {record['reproduce']}]"
         if record.get("reproduce")
         else record["message"]
     )
-    return f"::{command} title={title}::{_escape(str(message))}"
+    return f"::{command} file={where},line=1,title={title}::{_escape(str(message))}"
 
 
 def _escape(text: str, prop: bool = False) -> str:

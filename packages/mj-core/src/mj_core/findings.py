@@ -14,7 +14,7 @@ LEVELS = ("OK", "INFO", "WARN", "FAIL", "DRIFT", "REFUSE")
 _NEEDS_REPRODUCE = ("FAIL", "DRIFT")
 
 
-_FIELDS = ("level", "category", "subject", "message", "reproduce", "code")
+_FIELDS = ("level", "category", "subject", "message", "reproduce", "code", "path")
 
 
 class Finding:
@@ -28,6 +28,7 @@ class Finding:
     message: str
     reproduce: str | None
     code: int | None  # the exit code a FAIL carries when its doctrine declares one
+    path: str | None  # the repository file it is about, where a report locates it (CI annotations)
 
     def __init__(  # noqa: PLR0917 - the positional order is the public constructor's
         self,
@@ -37,6 +38,7 @@ class Finding:
         message: str,
         reproduce: str | None = None,
         code: int | None = None,
+        path: str | None = None,
     ) -> None:
         if level not in LEVELS:
             raise InternalError(f"finding with unknown level {level!r}")
@@ -49,6 +51,7 @@ class Finding:
         init(self, "message", message)
         init(self, "reproduce", reproduce)
         init(self, "code", code)
+        init(self, "path", path)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Finding is immutable: cannot assign {name!r}")
@@ -91,6 +94,8 @@ class Finding:
         }
         if self.code is not None:
             out["code"] = self.code
+        if self.path is not None:
+            out["path"] = self.path
         return out
 
     @classmethod
@@ -102,6 +107,7 @@ class Finding:
             message=record["message"],
             reproduce=record.get("reproduce"),
             code=record.get("code"),
+            path=record.get("path"),
         )
 
     def text(self) -> str:

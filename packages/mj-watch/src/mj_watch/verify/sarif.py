@@ -1,6 +1,7 @@
 """`verify`'s FAILs as a SARIF 2.1.0 log (OASIS; the schema is vendored under
 `share/sarif/`): one run of the tool `majordomus`, one result a FAIL, its `ruleId` the doctrine
-the failed judgement upholds, located at the policy that demands it (the file CI annotates)."""
+the failed judgement upholds, located at the file it is about (an uncovered commit's first
+changed path) or else at the policy that demands it (the file CI annotates)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,6 @@ def document(findings: list[Record]) -> bytes:
 def _result(finding: Record) -> Record:
     rule = RULES.get(str(finding["category"]), "majordomus.layer-integrity")
     text = f"{finding['subject']}: {finding['message']} [reproduce: {finding['reproduce']}]"
-    where = {"artifactLocation": {"uri": POLICY}, "region": {"startLine": 1}}
+    where = {"artifactLocation": {"uri": finding.get("path") or POLICY}, "region": {"startLine": 1}}
     return {"ruleId": rule, "ruleIndex": list(RULES.values()).index(rule), "level": "error",
             "message": {"text": text}, "locations": [{"physicalLocation": where}]}  # fmt: skip

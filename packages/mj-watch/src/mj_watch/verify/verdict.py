@@ -110,9 +110,15 @@ def coverage(
             message = (f"task {found.unfinished['task_id']} covers it, but no published ledger "
                        "records that task's finish: not finished yet, or its ledger was "
                        "truncated since")  # fmt: skip
-            yield Finding(level, "coverage", short, message, again)
+            yield Finding(level, "coverage", short, message, again, path=_first(found.paths))
         else:
-            yield Finding(level, "coverage", short, _uncovered(found.paths, seen), again)
+            message = _uncovered(found.paths, seen)
+            yield Finding(level, "coverage", short, message, again, path=_first(found.paths))
+
+
+def _first(paths: list[str]) -> str | None:
+    """The path a report locates an uncovered commit at: the first it changes."""
+    return paths[0] if paths else None
 
 
 def _uncovered(paths: list[str], seen: Record) -> str:
