@@ -45,6 +45,28 @@ class Item:
         return self.doc.where(tuple(path))
 
 
+class Flat(Item):
+    """An item read without positions; its document is parsed in full when a position is asked."""
+
+    __slots__ = ("_data", "_file")
+
+    def __init__(self, kind: str, path: str, data: dict[str, Any], file: Path | str) -> None:
+        self.kind, self.path, self._data, self._file = kind, path, data, file
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self._data
+
+    def where(self, *path: str | int) -> str:
+        """The position of `path`, the file parsed in full for it."""
+        from pathlib import Path
+
+        try:
+            return yamlstrict.load_file(Path(self._file), self.path).where(tuple(path))
+        except MjError:  # changed since it was read: the file, without a position
+            return f"{self.path}:1:1"
+
+
 class Problem:
     __slots__ = ("cls", "message", "where")
 
@@ -74,26 +96,45 @@ def load(lay: Layer) -> Model:
     model.project = project.data if project is not None else None
     folders = (("milestone", "milestones", model.milestones), ("issue", "issues", model.issues))
     for kind, folder, into in folders:
-        for path in sorted((base / folder).glob("*.yaml")) if (base / folder).is_dir() else []:
-            item = _read(model, path, f"{shown}/{folder}/{path.name}", kind)
+        where = f"{base / folder}/"  # joined as text: a path object only for a file read in full
+        for name in _names(base / folder):
+            item = _read(model, where + name, f"{shown}/{folder}/{name}", kind)
             if item is None:
                 continue
-            at = item.where("id")
+            stem = name[:-5] if name != ".yaml" else name  # `Path.stem`
             if item.id in into:
                 said = f"{item.id} is already declared at {into[item.id].where('id')}"
-                model.problems.append(Problem("duplicate-id", at, said))
-            elif item.id != path.stem:
-                said = f"id {item.id} is not the file's name {path.stem}"
-                model.problems.append(Problem("id-mismatch", at, said))
+                model.problems.append(Problem("duplicate-id", item.where("id"), said))
+            elif item.id != stem:
+                said = f"id {item.id} is not the file's name {stem}"
+                model.problems.append(Problem("id-mismatch", item.where("id"), said))
             else:
                 into[item.id] = item
     _cross(model)
     return model
 
 
-def _read(model: Model, path: Path, shown: str, kind: str) -> Item | None:
+def _names(folder: Path) -> list[str]:
+    """The names `sorted(folder.glob("*.yaml"))` gives, without a path object for each."""
+    import os
+
+    try:
+        return sorted(name for name in os.listdir(folder) if name.endswith(".yaml"))
+    except OSError:  # no folder, or one that cannot be listed: as a glob finds nothing there
+        return []
+
+
+def _read(model: Model, file: Path | str, shown: str, kind: str) -> Item | None:
+    from pathlib import Path
+
     from mj_core import schema
 
+    from mj_policy import planflat
+
+    data = planflat.data(file, kind)
+    if data is not None:  # flat and valid: its positions are read only if a problem names one
+        return Flat(kind, shown, data, file)
+    path = Path(file)
     try:
         doc = yamlstrict.load_file(path, shown)
     except MjError as exc:
