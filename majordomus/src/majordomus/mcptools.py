@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_policy.layer import Layer
-    from mj_state.catalogue import Entry
+    from mj_state.catalogueentry import Entry
 
 PAGE = 100  # resources per resources/list page
 SCHEME = "majordomus://"

@@ -36,7 +36,10 @@ def _simple(draw: st.DrawFn) -> str:
 def _command(draw: st.DrawFn, depth: int) -> str:
     if depth <= 0 or draw(st.integers(0, 3)) < 2:
         return _simple(draw)
-    body = lambda: _list(draw, depth - 1)  # noqa: E731 - one nested list, drawn each time
+
+    def body() -> str:  # one nested list, drawn each time it is asked for
+        return _list(draw, depth - 1)
+
     kind = draw(st.sampled_from(["if", "while", "until", "for", "case", "group", "sub", "func"]))
     if kind == "if":
         text = f"if {body()}; then {body()};"

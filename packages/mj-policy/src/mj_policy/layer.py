@@ -21,7 +21,7 @@ from mj_core.yamlstrict import Document
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from mj_policy.rules import Rule
+    from mj_policy.ruleitem import Rule
 
 MANIFEST = ".ai/manifest.yaml"
 SCHEMA = "ai-repository/v1"

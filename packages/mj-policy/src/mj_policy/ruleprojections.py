@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from mj_policy.layer import Layer
     from mj_policy.parsecache import Cache
-    from mj_policy.rules import Rule
+    from mj_policy.ruleitem import Rule
 
 __all__ = ["MARKER", "Delivered", "delivered", "front_matter", "one_directory"]
 

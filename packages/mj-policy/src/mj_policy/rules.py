@@ -15,11 +15,11 @@ from mj_core.errors import MissingArtifact
 
 from mj_policy import layer as layer_mod
 from mj_policy import rulepkg
+from mj_policy.ruleitem import Rule
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any
 
     from mj_core.yamlstrict import Document
 
@@ -27,29 +27,6 @@ if TYPE_CHECKING:
     from mj_policy.parsecache import Cache
 
 RESERVED = "majordomus."
-
-
-class Rule:
-    """One rule file's identity, where it lives, and its front matter."""
-
-    __slots__ = ("data", "id", "path", "provenance", "version")
-
-    def __init__(
-        self, id: str, version: int, path: str, provenance: str, data: dict[str, Any]
-    ) -> None:
-        self.id = id
-        self.version = version
-        self.path = path  # repository-relative
-        self.provenance = provenance  # vendor:<name> | project
-        self.data = data
-
-    @property
-    def key(self) -> str:
-        return f"{self.id}@{self.version}"
-
-    @property
-    def active(self) -> bool:
-        return self.data.get("status") == "active"
 
 
 def _read(root: Path, path: Path, provenance: str, cache: Cache | None) -> Rule:

@@ -25,10 +25,12 @@ if TYPE_CHECKING:
 
     from mj_core.stage import Context
 
+    from mj_policy.ruleitem import Rule
+
     Record = dict[str, Any]
 
 
-def _checked_rules(context: Context) -> tuple[layer_mod.Layer, list[rules.Rule]]:
+def _checked_rules(context: Context) -> tuple[layer_mod.Layer, list[Rule]]:
     layer = layer_mod.load(context.root())
     found = rules.discover(layer)
     resolved = rules.resolve(found)

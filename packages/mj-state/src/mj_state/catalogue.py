@@ -28,6 +28,7 @@ from mj_state import identities
 from mj_state import ledger
 from mj_state import questions
 from mj_state import searchcorpus
+from mj_state.catalogueentry import Entry
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -42,27 +43,6 @@ KINDS = (*searchcorpus.KINDS, "profile")
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(@[0-9]+)?")
 _NODE = re.compile(r"[a-z][a-z0-9_-]*:[^\x00-\x1f\x7f\\]+")  # `<kind>:<name>`, no control
 _MOST = 1 << 20  # bytes of one served file: the largest limit of any record format
-
-
-class Entry:
-    """One object: its kind and id, the file that holds it, and a one-line title."""
-
-    __slots__ = ("alias", "id", "kind", "line", "path", "title")
-
-    def __init__(self, kind: str, ident: str, path: str, title: str, line: int = 0) -> None:
-        self.kind = kind
-        self.id = ident
-        self.path = path  # repository-relative
-        self.title = title
-        self.line = line  # the first line of an entry of an index or the ledger; 0: a file
-        self.alias = ""  # another id that names it too (a rule's `<id>@<version>`)
-
-    @property
-    def uri(self) -> str:
-        """`majordomus://<kind>/<id>`, the id percent-encoded (a node's `:` and `/` kept)."""
-        from urllib.parse import quote
-
-        return f"majordomus://{self.kind}/{quote(self.id, safe=':/@')}"
 
 
 def entries(layer: Layer, kind: str) -> list[Entry]:

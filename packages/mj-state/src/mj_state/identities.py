@@ -14,7 +14,7 @@ import re
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from mj_state.catalogue import Entry
+    from mj_state.catalogueentry import Entry
 
 _HEAD = 4096  # bytes read of a file for its front matter's identity
 _ADR = re.compile(r"([0-9]{4})-[a-z0-9][a-z0-9-]*")

@@ -18,6 +18,7 @@ from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
 from mj_core.stage import Stage
 from mj_policy import rules as rules_mod
+from mj_policy.ruleitem import Rule
 
 from mj_watch import schemacheck
 from mj_watch.factview import Facts
@@ -36,10 +37,10 @@ if TYPE_CHECKING:
 CATEGORY = "doctrine"
 
 
-def effective(facts: Facts) -> list[rules_mod.Rule]:
+def effective(facts: Facts) -> list[Rule]:
     """The resolved rule set of the facts' layer; 10 naming the first rule that stops it."""
     base = facts.section("rules", "repo/rules")
-    found: list[rules_mod.Rule] = []
+    found: list[Rule] = []
     for shown in rule_files(facts.files_below(base), base):
         own = shown.startswith(f"{base}/project/")
         if own and shown.endswith("/README.md"):
@@ -53,16 +54,16 @@ def effective(facts: Facts) -> list[rules_mod.Rule]:
             raise ContractUnmet(f"{problems[0].subject}: {problems[0].message}")
         data: dict[str, Any] = doc.data
         provenance = "project" if own else "vendor"
-        found.append(rules_mod.Rule(str(data["id"]), int(data["version"]), shown, provenance, data))
+        found.append(Rule(str(data["id"]), int(data["version"]), shown, provenance, data))
     return rules_mod.resolve(found)
 
 
-def _block(rule: rules_mod.Rule) -> dict[str, Any]:
+def _block(rule: Rule) -> dict[str, Any]:
     block = rule.data.get("x-majordomus")
     return block if isinstance(block, dict) else {}
 
 
-def missing(facts: Facts, rules: list[rules_mod.Rule]) -> Iterator[Finding]:
+def missing(facts: Facts, rules: list[Rule]) -> Iterator[Finding]:
     """A FAIL for each validator this majordomus lacks and each absent named test file."""
     from mj_watch.validators import REGISTRY
 
@@ -82,7 +83,7 @@ def missing(facts: Facts, rules: list[rules_mod.Rule]) -> Iterator[Finding]:
                 yield Finding("FAIL", CATEGORY, rule.path, message, f"ls -l {shlex.quote(test)}")
 
 
-def status(facts: Facts, rules: list[rules_mod.Rule]) -> Iterator[Finding]:
+def status(facts: Facts, rules: list[Rule]) -> Iterator[Finding]:
     problems = list(missing(facts, rules))
     yield from problems
     blocking = sum(1 for r in rules if r.data.get("class") == "blocking")
@@ -94,7 +95,7 @@ def status(facts: Facts, rules: list[rules_mod.Rule]) -> Iterator[Finding]:
     yield Finding("INFO", CATEGORY, "doctrines", message)
 
 
-def listed(rules: list[rules_mod.Rule]) -> Iterator[Finding]:
+def listed(rules: list[Rule]) -> Iterator[Finding]:
     for rule in rules:
         validator = _block(rule).get("validator")
         enforced = rules_mod.enforcement(rule) if validator else "no validator: reviewed, not run"
@@ -103,7 +104,7 @@ def listed(rules: list[rules_mod.Rule]) -> Iterator[Finding]:
         yield Finding("INFO", CATEGORY, rule.key, message)
 
 
-def shown(rule: rules_mod.Rule, base: str) -> Iterator[Finding]:
+def shown(rule: Rule, base: str) -> Iterator[Finding]:
     block = _block(rule)
     defining = (
         rule.path if rule.provenance == "project" else f"{base}/vendor/majordomus/manifest.yaml"

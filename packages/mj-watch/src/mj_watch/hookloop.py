@@ -22,13 +22,13 @@ from mj_watch.hookstate import with_
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from mj_watch.hookeval import Eval
     from mj_watch.hookstate import Out
     from mj_watch.hookstate import State
+    from mj_watch.hookwalking import Walking
     from mj_watch.sh_ast import Command
 
 
-def iterate(ev: Eval, node: Command, st: State, ign: bool, runner: bool) -> set[Out]:
+def iterate(ev: Walking, node: Command, st: State, ign: bool, runner: bool) -> set[Out]:
     assert isinstance(node, (ast.For, ast.Loop))
     outs: set[Out] = set()
     leave: set[State] = set() if runner or isinstance(node, ast.Loop) else {with_(st, ZERO)}
@@ -60,7 +60,9 @@ def iterate(ev: Eval, node: Command, st: State, ign: bool, runner: bool) -> set[
     return outs | {(NEXT, s) for s in leave}
 
 
-def _entries(ev: Eval, node: Command, st: State, outs: set[Out], leave: set[State]) -> list[State]:
+def _entries(
+    ev: Walking, node: Command, st: State, outs: set[Out], leave: set[State]
+) -> list[State]:
     """The states a round of the body starts from (a `while` asks its condition first)."""
     if not isinstance(node, ast.Loop):
         return [st]

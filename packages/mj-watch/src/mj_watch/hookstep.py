@@ -24,15 +24,15 @@ from mj_watch.hookstate import with_
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from mj_watch.hookeval import Eval
     from mj_watch.hookstate import Out
     from mj_watch.hookstate import State
+    from mj_watch.hookwalking import Walking
     from mj_watch.sh_ast import Command
 
 PREFIX_SPECIAL = frozenset(("exit", "exec", "set", "break", "continue"))
 
 
-def simple(ev: Eval, c: ast.Simple, st: State) -> set[Out]:
+def simple(ev: Walking, c: ast.Simple, st: State) -> set[Out]:
     if st[0] == PRE and not st[3] and ev.target.matches(c, ev.loopvar):
         return reach(ev, c, st)
     if ev.strict and st[0] == PRE:
@@ -57,7 +57,7 @@ def simple(ev: Eval, c: ast.Simple, st: State) -> set[Out]:
     return {(NEXT, with_(st, ANY))}
 
 
-def _special(ev: Eval, c: ast.Simple, st: State, name: str, shown: str) -> set[Out]:
+def _special(ev: Walking, c: ast.Simple, st: State, name: str, shown: str) -> set[Out]:
     if name == "exit":
         code = cmds.exit_status(c.words, st[2])
         if code is None:
@@ -83,7 +83,7 @@ def _special(ev: Eval, c: ast.Simple, st: State, name: str, shown: str) -> set[O
     return outs
 
 
-def reach(ev: Eval, c: ast.Simple, st: State) -> set[Out]:
+def reach(ev: Walking, c: ast.Simple, st: State) -> set[Out]:
     """The call: it succeeds (nothing after it can undo a pass) or fails with its status."""
     if ev.strict:
         if c.assigns or c.arrays:
@@ -100,7 +100,7 @@ def reach(ev: Eval, c: ast.Simple, st: State) -> set[Out]:
     return {succeeded, (EXIT, failed) if replaced else (NEXT, failed)}
 
 
-def prefix_command(ev: Eval, c: Command, flags: int, special: bool = False) -> None:
+def prefix_command(ev: Walking, c: Command, flags: int, special: bool = False) -> None:
     """Raise unless `c` may run before the call (see `hookcmds`)."""
     if not isinstance(c, ast.Simple):
         raise Unproven(c.line, "a compound command in a pipeline before the call")

@@ -16,6 +16,7 @@ import shlex
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_policy import rules as rules_mod
+from mj_policy.ruleitem import Rule
 
 from mj_watch import schemacheck
 from mj_watch.vendorcheck import rule_files
@@ -39,7 +40,7 @@ def project_rules(facts: Facts) -> Iterator[Finding]:
     ]
     if not own:
         return  # the README is the directory's context document, not a rule
-    parsed: list[rules_mod.Rule] = []
+    parsed: list[Rule] = []
     failed = False
     for shown in everything:
         if shown in own:
@@ -63,7 +64,7 @@ def project_rules(facts: Facts) -> Iterator[Finding]:
     yield Finding("OK", CATEGORY, f"{base}/project/", told)
 
 
-def _project_rule(facts: Facts, shown: str) -> tuple[rules_mod.Rule | None, list[Finding]]:
+def _project_rule(facts: Facts, shown: str) -> tuple[Rule | None, list[Finding]]:
     doc, reason = facts.front_matter(shown)
     if doc is None:
         return None, [schemacheck.parse_failure(CATEGORY, shown, reason or "unreadable")]
@@ -71,11 +72,11 @@ def _project_rule(facts: Facts, shown: str) -> tuple[rules_mod.Rule | None, list
     if found:
         return None, found
     data: dict[str, Any] = doc.data
-    rule = rules_mod.Rule(str(data["id"]), int(data["version"]), shown, "project", data)
+    rule = Rule(str(data["id"]), int(data["version"]), shown, "project", data)
     return rule, [*_enforcement(shown, data), *_tests(facts, rule)]
 
 
-def _tests(facts: Facts, rule: rules_mod.Rule) -> Iterator[Finding]:
+def _tests(facts: Facts, rule: Rule) -> Iterator[Finding]:
     """A FAIL for each test file the rule names that is not there (`doctrine`'s judgement)."""
     from mj_watch import doctrine
 
@@ -84,12 +85,12 @@ def _tests(facts: Facts, rule: rules_mod.Rule) -> Iterator[Finding]:
             yield Finding("FAIL", CATEGORY, finding.subject, finding.message, finding.reproduce)
 
 
-def _vendored_rule(facts: Facts, shown: str) -> rules_mod.Rule | None:
+def _vendored_rule(facts: Facts, shown: str) -> Rule | None:
     doc, _ = facts.front_matter(shown)
     data = doc.data if doc is not None else None
     if not isinstance(data, dict) or type(data.get("version")) is not int:
         return None
-    return rules_mod.Rule(str(data.get("id")), data["version"], shown, "vendor", data)
+    return Rule(str(data.get("id")), data["version"], shown, "vendor", data)
 
 
 def _enforcement(shown: str, data: dict[str, Any]) -> Iterator[Finding]:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from mj_watch.sh_ast import Command
-    from mj_watch.sh_parser import Parser
+    from mj_watch.sh_reading import Reading
 
 NONE: frozenset[str] = frozenset()
 THEN = frozenset(("then",))
@@ -27,7 +27,7 @@ ESAC = frozenset(("esac",))
 BREAK = frozenset((";;",))
 
 
-def _if(p: Parser) -> Command:
+def _if(p: Reading) -> Command:
     token = p.take()
     node = ast.If(p.line(token), token.start)
     while True:
@@ -44,7 +44,7 @@ def _if(p: Parser) -> Command:
     return node
 
 
-def _loop(p: Parser) -> Command:
+def _loop(p: Reading) -> Command:
     token = p.take()
     until = token.text == "until"
     cond = p.nonempty(p.compound_list(DO, NONE))
@@ -54,7 +54,7 @@ def _loop(p: Parser) -> Command:
     return ast.Loop(p.line(token), token.start, until, cond, body)
 
 
-def _for(p: Parser) -> Command:
+def _for(p: Reading) -> Command:
     token = p.take()
     name = p.peek()
     if name.kind != WORD or name.word is None or not ast.is_name(ast.plain(name.word) or ""):
@@ -82,7 +82,7 @@ def _for(p: Parser) -> Command:
     return node
 
 
-def _case(p: Parser) -> Command:
+def _case(p: Reading) -> Command:
     token = p.take()
     subject = p.peek()
     if subject.kind != WORD or subject.word is None:
@@ -103,7 +103,7 @@ def _case(p: Parser) -> Command:
     return node
 
 
-def _patterns(p: Parser) -> list[ast.Word]:
+def _patterns(p: Reading) -> list[ast.Word]:
     if p.op_is("("):
         p.take()
     patterns = []
@@ -120,7 +120,7 @@ def _patterns(p: Parser) -> list[ast.Word]:
     return patterns
 
 
-BUILDERS: dict[str, Callable[[Parser], Command]] = {
+BUILDERS: dict[str, Callable[[Reading], Command]] = {
     "if": _if,
     "while": _loop,
     "until": _loop,
