@@ -1,6 +1,7 @@
 """The shape every package keeps (ARCHITECTURE.md): no import circle inside a package, counting
-the imports made inside functions too (a lazy import is for start-up time, never to hide a
-circle); every module importable on its own; none over 300 lines; and no module name that two
+the imports made inside functions (a lazy import is for start-up time, never to hide a circle)
+and those made for the type checker only (a reader follows them as any other); every module
+importable on its own; none over 300 lines; and no module name that two
 packages use for different things.
 """
 
@@ -34,21 +35,14 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def _type_only(node: ast.If) -> bool:
-    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-
-
 def imported(path: Path, name: str, known: set[str]) -> set[str]:
-    """The modules of `known` that `path` (module `name`) imports anywhere, at run time."""
+    """The modules of `known` that `path` (module `name`) imports anywhere: at module level,
+    inside functions, or for the type checker only."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _type_only(child):
-                for other in child.orelse:
-                    visit(other)
-                continue
             if isinstance(child, ast.Import):
                 out.update(alias.name for alias in child.names)
             elif isinstance(child, ast.ImportFrom):
@@ -124,7 +118,9 @@ def test_the_cycle_finder_finds_a_circle_hidden_in_a_function(tmp_path: Path) ->
     known = {"pkg", "pkg.a", "pkg.b", "pkg.c"}
     graph = {n: imported(pkg / f"{n.split('.')[-1]}.py", n, known) for n in known - {"pkg"}}
     graph["pkg"] = set()
-    assert cycles(graph) == [["pkg.a", "pkg.b"]]  # b→c is for type checking only
+    assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]  # b→c, for the type checker, counts
+    graph["pkg.b"] = {"pkg.c"}
+    assert cycles(graph) == [["pkg.b", "pkg.c"]]
 
 
 def test_no_import_circle_inside_any_package() -> None:

@@ -13,7 +13,7 @@ from mj_policy import providers
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from mj_policy.projections import Projection
+    from mj_policy.projectionitem import Projection
 
 
 class Limits:

@@ -17,8 +17,8 @@ from mj_policy import providers
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from mj_policy.projections import Inputs
-    from mj_policy.projections import Projection
+    from mj_policy.projectionitem import Inputs
+    from mj_policy.projectionitem import Projection
     from mj_policy.ruleprojections import Delivered
 
 STAMP_ALLOWANCE = 200  # bytes of the stamp line (or region markers) a file adds to its text

@@ -14,7 +14,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from mj_policy.projections import Projection
+    from mj_policy.projectionitem import Projection
 
 
 def template(name: str, override_dir: Path) -> tuple[str, str]:
