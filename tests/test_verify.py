@@ -219,3 +219,28 @@ def test_a_client_hook_that_failed_open_fails_its_task(world: World) -> None:
     message = named(findings, "layer", task_of(worker))
     assert "tool hook could not judge" in message, message
     assert not failing(findings, "coverage") and not failing(findings, "reproof"), findings
+
+
+def test_a_program_first_on_the_ci_path_that_the_base_does_not_allow_is_refused(
+    world: World, tmp_path: Path
+) -> None:
+    worker = world.worker()
+    assert worker.mj("start", "fake sh", "--scope", "lib/fakesh").code == 0
+    worker.write("lib/fakesh/parse.txt", "bad\n")
+    worker.commit("bad, and a fake sh to pass it")
+    task = task_of(worker)
+    forge_finish(worker, task, worker.git("rev-parse", "HEAD^{tree}").strip())
+    assert worker.mj("sync").code == 0
+    world.push(worker, "fakesh")
+    fake = tmp_path / "bin/sh"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    path = world.ci.env["PATH"]
+    world.ci.env["PATH"] = f"{fake.parent}:{path}"
+    try:
+        code, findings, _ = world.verify("fakesh")
+    finally:
+        world.ci.env["PATH"] = path
+    assert code == 10, findings
+    assert f"`{PINNED}` exits 126" in named(findings, "reproof", task)

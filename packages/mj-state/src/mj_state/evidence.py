@@ -85,7 +85,9 @@ def _ran(layer: Layer, command: str) -> Record:
     argvs, why = verifying.plan(layer.policy.data, command, "evidence: --command")
     if why:
         raise Refused(f"evidence: {why}")
-    done = verifying.run(layer.root, argvs, verifying.timeout(layer.policy.data))
+    policy = layer.policy.data
+    allow = verifying.allowed(verifying.allow_paths(policy))
+    done = verifying.run(layer.root, argvs, verifying.timeout(policy), allow)
     out: Record = {"command": done["command"], "exit": done["exit"], "seconds": done["seconds"]}
     out["result"] = "pass" if done["exit"] == 0 else "fail"
     return out

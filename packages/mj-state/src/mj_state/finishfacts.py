@@ -126,6 +126,7 @@ def _verified(layer: Layer, task: Record, given: str | None) -> Record:
     if problem:
         return {"verify_problem": problem}
     tree = verifying.tree(layer.root, layer.state, [str(s) for s in task["scope"]])
-    run = verifying.run(layer.root, argvs, verifying.timeout(policy))
+    allow = verifying.allowed(verifying.allow_paths(policy))
+    run = verifying.run(layer.root, argvs, verifying.timeout(policy), allow)
     run["tree"] = tree
     return {"verify": run}

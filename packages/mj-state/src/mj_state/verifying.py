@@ -8,7 +8,11 @@ shell-word rules and run without a shell, in the repository root, each under the
 refused (2): the explicit way is `sh -c '…'`, pinned like any other command. The program a
 command names is resolved on PATH (or from the root, for a relative path) and run by its
 absolute path, which `finish` records with its sha256; a program inside the repository (as
-found, or as its links resolve) is refused: the task's own work is never its judge.
+found, or as its links resolve) is refused: the task's own work is never its judge. So is a
+program found in a directory that is not one `allowed` holds: the
+system's bin directories, the running virtual environment's bin (`sys.prefix`, and
+`$VIRTUAL_ENV` when set), and those `verification.allow_paths` adds — a program a worker put
+first on PATH never passes for the one the policy meant.
 
 `tree` is what was verified: `git write-tree` of the working tree (tracked changes, and the
 untracked files inside the task's scope) through a temporary index, so the user's index is
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 DEFAULT_TIMEOUT = "30m"
+SYSTEM_BINS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 _SHELL = frozenset(";&|<>()`")
 
 
@@ -90,11 +95,27 @@ def timeout(policy: Record) -> int:
     return clock.parse_duration(text) or clock.parse_duration(DEFAULT_TIMEOUT) or 1800
 
 
-def run(root: Path, argvs: list[list[str]], limit: int) -> Record:
-    """Run each command in turn (stopping at the first that fails); the runs and the verdict."""
+def allowed(extra: list[str] | None) -> frozenset[str]:
+    """The directories a verification program may run from: the system's, the running virtual
+    environment's bin, and `extra` (the policy's `verification.allow_paths`), as named and as
+    their links resolve."""
+    named = [*SYSTEM_BINS, os.path.join(sys.prefix, "bin"), *(extra or [])]
+    if os.environ.get("VIRTUAL_ENV"):
+        named.append(os.path.join(os.environ["VIRTUAL_ENV"], "bin"))
+    return frozenset(p for d in named for p in (os.path.normpath(d), os.path.realpath(d)))
+
+
+def allow_paths(policy: Record) -> list[str]:
+    """The policy's `verification.allow_paths` (the schema holds each absolute)."""
+    return [str(p) for p in (policy.get("verification") or {}).get("allow_paths") or []]
+
+
+def run(root: Path, argvs: list[list[str]], limit: int, allow: frozenset[str]) -> Record:
+    """Run each command in turn (stopping at the first that fails); the runs and the verdict.
+    A program outside `allow` (`allowed`) is refused, as one inside the repository is."""
     runs = []
     for argv in argvs:
-        one = _run_one(root, argv, limit)
+        one = _run_one(root, argv, limit, allow)
         runs.append(one)
         if one["exit"] != 0:
             break
@@ -109,14 +130,14 @@ def run(root: Path, argvs: list[list[str]], limit: int) -> Record:
     }
 
 
-def _run_one(root: Path, argv: list[str], limit: int) -> Record:
+def _run_one(root: Path, argv: list[str], limit: int, allow: frozenset[str]) -> Record:
     """One command: its output goes to stderr; a timeout kills its whole process group."""
     import signal
     import subprocess  # only a real finish spawns the worker's command
 
     began = time.monotonic()
     error = None
-    program, refused = _program(root, argv[0])
+    program, refused = _program(root, argv[0], allow)
     if refused:
         return {"command": shlex.join(argv), "argv": argv, "exit": 126, "seconds": 0.0,
                 "error": refused}  # fmt: skip
@@ -143,10 +164,13 @@ def _run_one(root: Path, argv: list[str], limit: int) -> Record:
     return out
 
 
-def _program(root: Path, name: str) -> tuple[tuple[str, str] | None, str | None]:
+def _program(
+    root: Path, name: str, allow: frozenset[str]
+) -> tuple[tuple[str, str] | None, str | None]:
     """((absolute path, sha256) of the program `name` runs, or None when none is found; why it
     is refused): a program inside the repository (its `.ai/` included), as found or as its
-    links resolve, is the task's own work, never its judge."""
+    links resolve, is the task's own work, never its judge; one in a directory `allow` does not
+    hold is not the program the policy meant."""
     import hashlib
     import shutil
 
@@ -159,6 +183,13 @@ def _program(root: Path, name: str) -> tuple[tuple[str, str] | None, str | None]
     for candidate in (os.path.abspath(found), os.path.realpath(found)):
         if candidate == here or candidate.startswith(here.rstrip("/") + "/"):
             return None, f"{name} resolves to {candidate}, inside the repository — refused"
+    where = os.path.abspath(found)
+    place = os.path.dirname(where)
+    if place not in allow and os.path.realpath(place) not in allow:
+        return None, (
+            f"{name} resolves to {where}, in a directory verification.allow_paths does not allow"
+            f" — refused (to run it, add {place} to verification.allow_paths)"
+        )
     with open(found, "rb") as handle:
         digest = hashlib.sha256(handle.read()).hexdigest()
     return (os.path.abspath(found), digest), None

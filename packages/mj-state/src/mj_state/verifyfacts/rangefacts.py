@@ -104,6 +104,7 @@ def base_policy(root: Path, base: str) -> Record:
     return {
         "commands": [shlex.join(a) for a in pinned] if pinned is not None else None,
         "timeout": verifying.timeout(data),
+        "allow_paths": verifying.allow_paths(data),
         "require_task": bool(block.get("require_task", True)),
         "require_hooks": block.get("require_hooks") is True,
         "pre_commit": pre_commit(data),

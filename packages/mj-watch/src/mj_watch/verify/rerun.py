@@ -5,10 +5,11 @@ commit of the range, naming a tree one of its commits has, or of a task covering
 commit it names — the first of the range whose tree is the verification's recorded tree — laid
 out in a throw-away directory (`mj_state.verifyfacts.copies`: one directory made each commit in
 turn, exactly its tree), and the verification commands the **base** policy pins run there, each
-an argument vector without a shell, stdin closed, under the base policy's timeout
-(`mj_state.verifying.run`). Nothing else is run: a command the head's policy or the claim names
-is never run. One `verify-reproof` fact a claim (`status` ran, tree-differs, no-tree or
-unpinned); claims naming one commit share its run. Then `headlayer`.
+an argument vector without a shell, stdin closed, under the base policy's timeout, each program
+from a directory the base policy allows (`mj_state.verifying.run`). Nothing else is run: a
+command the head's policy or the claim names is never run. One `verify-reproof` fact a claim
+(`status` ran, tree-differs, no-tree or unpinned); claims naming one commit share its run.
+Then `headlayer`.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ def _proofs(made: Copies, rng: Record, policy: Record, ledgers: Record) -> Itera
     from mj_state import verifying
 
     argvs = [shlex.split(c) for c in policy["commands"] or []]
+    allow = verifying.allowed(policy["allow_paths"])
     done: dict[str, Record] = {}
     for ledger, row, commit in claims(rng, policy, ledgers):
         tree = (row["verify"] or {}).get("tree")
@@ -88,7 +90,7 @@ def _proofs(made: Copies, rng: Record, policy: Record, ledgers: Record) -> Itera
         else:
             if commit not in done:
                 copy = made.lay_out(commit)
-                done[commit] = verifying.run(copy, argvs, int(policy["timeout"]))
+                done[commit] = verifying.run(copy, argvs, int(policy["timeout"]), allow)
             out["status"] = "ran"
             out["runs"] = [{k: r[k] for k in ("command", "exit", "seconds")}
                            for r in done[commit]["runs"]]  # fmt: skip
