@@ -10,9 +10,10 @@ they share is git's common directory (`git rev-parse --git-common-dir`). There, 
   that runs, so a line found by the next taker was left by a process killed while it held the
   lock (its pid gone, or now another process's, started at another time): the taker says so (a
   WARN) and goes on. A writer waits at most `WAIT` seconds, then is refused naming the holder.
-- `plan-claims/<ID>.json`: the worktree that started issue `<ID>` (path, branch, since). It holds
-  while that worktree is one of the clone's (`git worktree list`) and its copy of the issue
-  carries `started_at`; `plan done` there removes it; `--take-over` takes it.
+- `plan-claims/<ID>.json`: the worktree that started issue `<ID>` (path, branch, since), by
+  `plan start` or by `start --issue`. It holds while that worktree is one of the clone's
+  (`git worktree list`) and its copy of the issue carries `started_at`, or its task (as its
+  `current.yaml` says) is active on `<ID>`; `plan done` there removes it; `--take-over` takes it.
 
 With a remote, the remote claim is taken after the local one, under this lock: the local claim
 settles the worktrees of one clone, the remote's compare-and-swap settles the clones.
@@ -20,6 +21,7 @@ settles the worktrees of one clone, the remote's compare-and-swap settles the cl
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -31,6 +33,7 @@ from mj_core.errors import Refused
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
 
@@ -128,7 +131,8 @@ class CloneLock:
         listed = {os.path.realpath(w.get("worktree", "")) for w in git.worktrees(self.root)}
         if os.path.realpath(where) not in listed:
             return None  # that worktree is gone: the claim went with it
-        return claim if _started_there(where, issue_path) else None
+        held = _started_there(where, issue_path) or _task_there(where, ident)
+        return claim if held else None
 
     def claim(self, ident: str, branch: str | None, took: dict[str, Any] | None) -> None:
         since = clock.iso(clock.now())
@@ -186,3 +190,34 @@ def _started_there(worktree: str, issue_path: str) -> bool:
     return any(line.startswith(b"started_at:") for line in lines) and not any(
         line.startswith(b"completed_at:") for line in lines
     )
+
+
+def _task_there(worktree: str, ident: str) -> bool:
+    """That worktree's task is active on issue `ident` (`start --issue`), as its copy says."""
+    try:
+        with open(os.path.join(worktree, ".ai/local/state/current.yaml"), "rb") as handle:
+            lines = handle.read(1 << 20).splitlines()
+    except OSError:
+        return False
+    issue = ident.encode()
+    said = {line.split(b":", 1)[0]: line.split(b":", 1)[1].strip().strip(b"\"'")
+            for line in lines if b":" in line and not line.startswith((b" ", b"#"))}  # fmt: skip
+    return said.get(b"issue") == issue and said.get(b"outcome") == b"active"
+
+
+@contextlib.contextmanager
+def issue_claim(root: Path, ident: str, issue_path: str, take_over: bool) -> Iterator[None]:
+    """`start --issue`: the issue's claim among this clone's worktrees, held (the lock) while
+    the task is started; another worktree's claim that holds → 15 naming it, unless
+    `take_over`. Taken before the task's line: a crash between the two leaves a claim whose
+    worktree has no active task on the issue, which holds nothing."""
+    with CloneLock(root) as shared:
+        held = shared.holder(ident, issue_path)
+        if held is not None and not take_over:
+            raise Refused(
+                f"start --issue {ident}: held by the worktree {held.get('worktree')} of this "
+                f"clone (branch {held.get('branch')}, since {held.get('since')}) — finish it "
+                "there, or take it with --take-over"
+            )
+        shared.claim(ident, git.branch(root), held)
+        yield

@@ -30,6 +30,7 @@ from mj_state import taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    import contextlib
     from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
@@ -41,14 +42,17 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     text = task_line(options.task)
     promised = _promised(options)
-    seeded = _from_issue(layer, promised) if "issue" in promised else None
+    found = _from_issue(layer, promised) if "issue" in promised else None
+    seeded = found[0] if found is not None else None
     if not options.scope and seeded is None:
         raise UsageError("start: --scope is required (or --issue, whose scope seeds it)")
     claims = scope.normalise(layer.root, options.scope or ",".join(seeded or []))
-    with overlap.Survey(layer.root, claims) as survey:  # git reads the others meanwhile
+    take_over = bool(getattr(options, "take_over", False))
+    with overlap.Survey(layer.root, claims) as survey, _issue_claim(layer, promised, found,
+                                                                   take_over):  # fmt: skip
         record, archived, shared = begin(
             layer, text, claims, options.profile, options.owner, promised=promised,
-            take_over=bool(getattr(options, "take_over", False)),
+            take_over=take_over,
         )  # fmt: skip
         yield {
             "kind": "record",
@@ -107,9 +111,23 @@ def _promised(options: argparse.Namespace) -> Record:
     return out
 
 
-def _from_issue(layer: Layer, promised: Record) -> list[str] | None:
-    """The plan issue `--issue` names: its scope (what `--scope` defaults to) and its
-    `evidence_required` obligation tokens, added to `requires`; 12 when the plan lacks it,
+def _issue_claim(
+    layer: Layer, promised: Record, found: tuple[list[str], str] | None, take_over: bool
+) -> contextlib.AbstractContextManager[None]:
+    """The plan issue's claim among this clone's worktrees (`planlock`), as `plan start` takes
+    it, held while the task starts; nothing for an issue no plan here keeps."""
+    import contextlib
+
+    if found is None:
+        return contextlib.nullcontext()
+    from mj_state import planlock
+
+    return planlock.issue_claim(layer.root, str(promised["issue"]), found[1], take_over)
+
+
+def _from_issue(layer: Layer, promised: Record) -> tuple[list[str], str] | None:
+    """The plan issue `--issue` names: its scope (what `--scope` defaults to) and its file, and
+    its `evidence_required` obligation tokens, added to `requires`; 12 when the plan lacks it,
     None when this repository keeps no plan."""
     from mj_policy import planmodel
 
@@ -127,7 +145,7 @@ def _from_issue(layer: Layer, promised: Record) -> list[str] | None:
     tokens = [t for t in item.data.get("evidence_required") or [] if t in obligations.vocabulary()]
     if tokens:
         promised["requires"] = list(dict.fromkeys([*(promised.get("requires") or []), *tokens]))
-    return [str(p) for p in item.data.get("scope") or []]
+    return [str(p) for p in item.data.get("scope") or []], str(item.path)
 
 
 def begin(
