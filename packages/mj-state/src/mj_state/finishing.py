@@ -145,14 +145,33 @@ def _acceptance(layer: Layer, task: Record, here: Record, situation: taskstate.S
     text, problem = questions.read(layer.state)
     found = taskstate.blockers(Place.of(layer), str(task["id"]), situation, text, problem)
     profile = layer.profile(str(task["profile"])).data.get("verification") or {}
-    logged = decisions.read(layer.state)
+    named, unrecorded = _decided(layer, str(task["id"]), situation)
     return {
         "profile": {key: bool(value) for key, value in profile.items()},
         "blockers": [{"where": where, "question": q} for q, where in found.open],
         "question_problems": [{"where": where, "message": m} for where, m in found.problems],
-        "decision_recorded": any(e.fields.get("Task") == task["id"] for e in logged),
+        "decision_recorded": named,
+        "decision_unrecorded": unrecorded,
         "note": newest_handover(layer, task, here),
     }
+
+
+def _decided(layer: Layer, task: str, situation: taskstate.Situation) -> tuple[bool, list[str]]:
+    """(an entry of decisions.md names `task` and has its `decision.recorded` line, the places
+    of those naming it without one): an entry written by hand is no decision the tool recorded
+    (`mj_state.recordpairs`, as doctor and `recover` pair them)."""
+    from mj_state import recordpairs
+
+    try:
+        text = decisions.path(layer.state).read_text(encoding="utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return False, []
+    entries = [e for e in decisions.parse(text) if e.fields.get("Task") == task]
+    gaps = recordpairs.decision_gaps(text, situation.scan.values)
+    lacking = {g.where for g in gaps if g.action == "set-aside"}
+    places = [f"{decisions.NAME}:{e.line}" for e in entries]
+    unrecorded = [p for p in places if p in lacking]
+    return len(unrecorded) < len(places), unrecorded
 
 
 def newest_handover(layer: Layer, task: Record, here: Record) -> Record:

@@ -162,6 +162,10 @@ def _decision(f: Facts) -> tuple[bool, str, str]:
     repro = f"grep -n 'Task: {f['task_id']}' {path}"
     if f["decision_recorded"]:
         return True, f"{path} has an entry for {f['task_id']}", repro
+    lacking = f.get("decision_unrecorded") or []
+    if lacking:  # written by hand: no `decision add` recorded it
+        said = f"{lacking[0]} names {f['task_id']} but has no decision.recorded line in the ledger"
+        return False, f"profile requires a decision record; {said}", repro
     return False, f"profile requires a decision record; none names {f['task_id']}", repro
 
 
