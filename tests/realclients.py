@@ -238,6 +238,8 @@ class Recorder:
             return _gemini(path, None if step is None else (step[0], step[1]))
         if "generatecontent" in path.lower():
             return _gemini(path)
+        if "/responses" in path and self.script is not None:
+            return _responses(self._step(body))
         if "/responses" in path:
             return _responses()
         if "/messages" in path and self.script is not None:
@@ -309,14 +311,24 @@ def _gemini(path: str, call: tuple[str, dict[str, Any]] | None = None) -> tuple[
     return "application/json", json.dumps(reply).encode()
 
 
-def _responses() -> tuple[str, bytes]:
-    message = {
+def _responses(step: tuple[str, dict[str, Any], str] | None = None) -> tuple[str, bytes]:
+    """A Responses-API stream (Codex CLI): "ok", or a script's tool call — `apply_patch`, a
+    freeform tool, takes its patch text as `{"input": …}`; any other tool is a function call
+    of the step's arguments."""
+    message: dict[str, Any] = {
         "type": "message",
         "id": "msg_1",
         "role": "assistant",
         "status": "completed",
         "content": [{"type": "output_text", "text": "ok", "annotations": []}],
     }
+    if step is not None and step[0] == "apply_patch":
+        message = {"type": "custom_tool_call", "id": f"ctc_{step[2]}", "call_id": step[2],
+                   "name": step[0], "input": step[1]["input"], "status": "completed"}  # fmt: skip
+    elif step is not None:
+        arguments = json.dumps(step[1])
+        message = {"type": "function_call", "id": f"fc_{step[2]}", "call_id": step[2],
+                   "name": step[0], "arguments": arguments, "status": "completed"}  # fmt: skip
     usage = {
         "input_tokens": 1,
         "output_tokens": 1,
@@ -454,19 +466,61 @@ def run_codex(
     prompt: str = "hello",
     *,
     flags: tuple[str, ...] = (),
+    config: str = "",
 ) -> subprocess.CompletedProcess[str]:
     """Codex CLI in `repo` (a directory inside the repository works too: it loads the
-    AGENTS.md files from the repository's root down to it); `flags` go to `codex exec`."""
+    AGENTS.md files from the repository's root down to it); `flags` go to `codex exec`,
+    `config` is added to its config.toml (`codex_trust`: the project and its hooks trusted)."""
     codex_home = home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     (codex_home / "config.toml").write_text(
         'model = "gpt-mock"\nmodel_provider = "mock"\n\n[model_providers.mock]\n'
         f'name = "mock"\nbase_url = "{server.url}/v1"\nenv_key = "MOCK_KEY"\n'
-        'wire_api = "responses"\n',
+        f'wire_api = "responses"\n{config}',
         encoding="utf-8",
     )
     env = _env(home, {"CODEX_HOME": str(codex_home), "MOCK_KEY": "dummy"})
     return _run([binary(prefix, "codex"), "exec", *flags, prompt], repo, env)
+
+
+def codex_trust(prefix: Path, repo: Path, home: Path) -> str:
+    """What a person's trust puts in Codex's config.toml: the project trusted (`[projects]`,
+    what `codex exec --trust` saves) and each of its hooks as it is now (`[hooks.state]`,
+    what "Trust all and continue" of an interactive `codex` saves: the hash Codex itself
+    gives the hook, read from its app server's `hooks/list`)."""
+    codex_home = home / ".codex"
+    codex_home.mkdir(parents=True, exist_ok=True)
+    trust = f'\n[projects.{json.dumps(str(repo))}]\ntrust_level = "trusted"\n'
+    (codex_home / "config.toml").write_text(trust, encoding="utf-8")
+    env = _env(home, {"CODEX_HOME": str(codex_home)})
+    asks = [
+        {"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "t", "version": "1"}}},
+        {"method": "initialized"},
+        {"id": 2, "method": "hooks/list", "params": {"cwds": [str(repo)]}},
+    ]
+    said = "".join(json.dumps(a) + "\n" for a in asks)
+    server = subprocess.Popen(
+        [binary(prefix, "codex"), "app-server"], cwd=repo, env=env, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(said)
+    server.stdin.flush()
+    listed: dict[str, Any] = {}
+    try:
+        for line in server.stdout:
+            answer = json.loads(line)
+            if answer.get("id") == 2:
+                listed = answer
+                break
+    finally:
+        server.stdin.close()
+        server.wait(timeout=TIMEOUT)
+    hooks = [h for d in listed["result"]["data"] for h in d["hooks"] if h["source"] == "project"]
+    for hook in hooks:
+        trust += f"\n[hooks.state.{json.dumps(hook['key'])}]\n"
+        trust += f"trusted_hash = {json.dumps(hook['currentHash'])}\n"
+    return trust
 
 
 def run_gemini(

@@ -88,14 +88,14 @@ def test_status_verifies_through_the_shim_and_never_pretends(layer_repo: Repo) -
     status = layer_repo.mj("capture", "status")
     assert status.code == 0, status
     assert "claude-code  verified" in status.out
-    assert "codex        unsupported" in status.out and "gemini       unconfigured" in status.out
+    assert "codex        unconfigured" in status.out and "gemini       unconfigured" in status.out
     as_json = layer_repo.mj("capture", "status", "--json")
     *lines, summary = [json.loads(line) for line in as_json.out.splitlines()]
     assert summary["kind"] == "summary" and summary["exit"] == 0  # the stream ends with it
     states = {line["provider"]: line["state"] for line in lines}
     assert states == {
         "claude-code": "verified",
-        "codex": "unsupported",
+        "codex": "unconfigured",
         "copilot": "unsupported",
         "gemini": "unconfigured",
         "qwen-code": "unconfigured",

@@ -322,8 +322,14 @@ def test_qwen_code_is_wired_beside_the_persons_settings_and_proven(layer_repo: R
     assert "qwen-code    verified" in status and "copilot      unsupported" in status, status
     doctor = layer_repo.mj("doctor").out
     assert "OK   wiring      qwen-hooks — provider-hook:qwen-code: verified" in doctor, doctor
-    assert "act time — codex: projected to, not enforceable at act time" in doctor
+    assert "act time — codex" not in doctor  # an adapter of its own: nothing to say
     listed = layer_repo.mj("doctrine", "list").out
     assert "act time: qwen-code — PreToolUse: a write outside" in listed
     assert "Stop, SubagentStop: a turn that ends with finish --check unmet is held" in listed
     assert "act time: copilot — not enforceable at act time: no adapter" in listed
+    summary = "hooks: claude-code, gemini, qwen-code, codex; not enforceable at act time: copilot"
+    assert summary in listed
+    assert (
+        "hooks: claude-code, gemini, qwen-code, codex; not enforceable at act time: copilot"
+        in listed
+    )

@@ -144,7 +144,8 @@ def state(root: Path, provider: str) -> tuple[str, str]:
     if gone:
         why = f"the shims run {gone[0]}, which does not exist; `majordomus capture install` "
         return "named", why + "writes them for the majordomus it runs as"
-    return "wired", f"{total} shims and their entries in {adapter['settings']}"
+    needs = f"; {adapter['needs']}" if adapter.get("needs") else ""
+    return "wired", f"{total} shims and their entries in {adapter['settings']}{needs}"
 
 
 def _calls(root: Path, provider: str, event: str) -> bool:

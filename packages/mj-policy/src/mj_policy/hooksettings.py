@@ -99,7 +99,7 @@ def named(settings: Record | None, provider: str) -> list[str]:
 def _runs_for_writes(have: object, command: str, provider: str) -> bool:
     """Whether some group of the tool event runs `command` for every tool that writes."""
     table = _tool_table(provider)
-    tools = [*(table.get("writes") or {}), *(table.get("shell") or {})]
+    tools = [*(table.get("writes") or {}), *(table.get("shell") or {}), *(table.get("patch") or {})]
     for group in have if isinstance(have, list) else []:
         if not isinstance(group, dict) or json.dumps(command) not in json.dumps(group):
             continue

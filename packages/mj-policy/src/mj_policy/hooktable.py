@@ -61,17 +61,33 @@ ADAPTERS: dict[str, Record] = {
         },
         "briefing": "additional-context",
     },
+    # Codex CLI 0.171.0 (its binary, its app server's hooks/list, a run offline): Claude Code's
+    # events and answers in <repository>/.codex/hooks.json, each command run by a shell in the
+    # session's directory (no project directory in its environment); they run only once the
+    # project is trusted and each hook is (what an interactive `codex` asks, kept in
+    # ~/.codex/config.toml)
+    "codex": {
+        "settings": ".codex/hooks.json",
+        "hooks": ".codex/hooks",
+        "command": '"$(git rev-parse --show-toplevel)"/.codex/hooks/{shim}',
+        "events": {
+            "SessionStart": ("majordomus-session-start", "session --event start"),
+            "UserPromptSubmit": ("majordomus-capture", "prompt"),
+            "PreCompact": ("majordomus-pre-compact", "session --event compact"),
+            "SessionEnd": ("majordomus-session-end", "session --event end"),
+            "PreToolUse": ("majordomus-tool", "tool"),
+            "Stop": ("majordomus-stop", "stop"),
+            "SubagentStop": ("majordomus-subagent-stop", "stop --event subagent"),
+        },
+        "briefing": "additional-context",
+        "needs": (
+            "Codex runs them only in a project it trusts, and only the hooks it trusts: an "
+            "interactive `codex` asks once, and again for a hook new or changed"
+        ),
+    },
 }
 # providers without an adapter here, and what their installed clients were found to offer
 UNSUPPORTED = {
-    "codex": (
-        "no adapter in this majordomus; Codex CLI 0.171.0 has PreToolUse (permissionDecision "
-        "deny) and Stop/SubagentStop (decision block) hooks in <repository>/.codex/hooks.json "
-        "or config.toml, loaded only when the project's .codex/ layer is trusted, and its "
-        "file edits go through apply_patch, whose targets are inside the patch text; none "
-        "of this is wired here, so check and the pre-push finish --check judge its work after "
-        "the fact"
-    ),
     "copilot": (
         "no adapter in this majordomus; Copilot CLI 1.0.102 runs the hooks of "
         ".github/hooks/*.json in a trusted folder: preToolUse (payload toolName, toolArgs, cwd; "

@@ -35,6 +35,8 @@ def reach() -> list[tuple[str, bool, str]]:
             f"{stop}: a turn that ends with finish --check unmet is held (capture stop); "
             f"wired by `majordomus capture install --provider {provider}` in {adapter['settings']}"
         )
+        if adapter.get("needs"):
+            said += f"; {adapter['needs']}"
         out.append((provider, True, said))
     for provider, why in UNSUPPORTED.items():
         out.append((provider, False, f"not enforceable at act time: {why}"))

@@ -1,0 +1,103 @@
+"""Enforcement at the moment of action with the real Codex CLI (REAL-CLIENTS.md): the model
+server is scripted to answer with `apply_patch` calls and turn ends, Codex runs them through
+the hooks `capture install --provider codex` wired — once the person has trusted the project
+and its hooks, as an interactive `codex` asks (`realclients.codex_trust`) — and what reached
+the disk and the model's next request is read back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import realclients
+from conftest import Repo
+from test_real_client_enforcement import after_finish
+from test_real_client_enforcement import events
+
+HELD = "finish --check` finds its contract unmet"
+MODEL = ("-m", "gpt-5.5")  # a model Codex offers apply_patch to
+
+
+@pytest.fixture(scope="session")
+def prefix() -> Path:
+    return realclients.clients()
+
+
+def wired(repo: Repo, prefix: Path, home: Path) -> str:
+    """The hooks installed and committed, the project and its hooks trusted in `home`."""
+    assert repo.mj("capture", "install", "--provider", "codex").code == 0
+    repo.commit("wire the hooks")
+    return realclients.codex_trust(prefix, repo.root, home)
+
+
+def patch(*hunks: str) -> dict[str, str]:
+    return {"input": "*** Begin Patch\n" + "".join(hunks) + "*** End Patch\n"}
+
+
+def test_codex_is_refused_a_patch_outside_the_scope(
+    layer_repo: Repo, prefix: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    trust = wired(layer_repo, prefix, home)
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    outside, inside = layer_repo.root / "lib" / "out.py", layer_repo.root / "src" / "in.py"
+    script: list[tuple[str, dict[str, Any]] | None] = [
+        ("apply_patch", patch("*** Add File: lib/out.py\n+x = 1\n")),
+        ("apply_patch", patch("*** Add File: src/in.py\n+y = 2\n")),
+        None,
+    ]
+    with realclients.Recorder(script=script) as server:
+        ran = realclients.run_codex(prefix, layer_repo.root, home, server, "write the files",
+                                    flags=MODEL, config=trust)  # fmt: skip
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert server.steps >= 3, server.steps  # the scripted turn was played to its end
+    assert not outside.exists()  # refused before it ran
+    assert inside.read_text() == "y = 2\n"  # in scope: it went through
+    outputs = tool_outputs(server)
+    assert len(outputs) == 2, outputs
+    assert "majordomus refused this call: it writes lib/out.py" in outputs[0]
+    assert "--scope src,lib/out.py" in outputs[0]
+    assert "majordomus refused" not in outputs[1]
+    [denied] = events(layer_repo, "tool.denied")
+    assert denied["path"] == "lib/out.py" and denied["provider"] == "codex"
+    # the session hooks ran too: the briefing (the task, its scope) reached the model
+    first = json.dumps(server.requests[0]["body"])
+    assert "write the parser" in first and "scope        src" in first
+    assert [e["event"] for e in events(layer_repo, "session.closed")] == ["session.closed"]
+    assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()
+
+
+def test_codex_is_held_once_at_a_stop_with_the_contract_unmet(
+    layer_repo: Repo, prefix: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    trust = wired(layer_repo, prefix, home)
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    layer_repo.write("lib/stray.py", "x = 1\n")
+    layer_repo.commit("outside the scope")
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        return realclients.run_codex(*args, **kwargs, flags=MODEL, config=trust)
+
+    with realclients.Recorder(script=[None, None, None]) as server:
+        ran = run(prefix, layer_repo.root, home, server, "go")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    sent = [json.dumps(r["body"]) for r in server.requests]
+    assert len(sent) == 2, len(sent)  # held once: the turn went on, then the same state ended it
+    assert HELD not in sent[0]
+    assert HELD in sent[1] and "lib/stray.py" in sent[1]
+    assert len(events(layer_repo, "stop.held")) == 1
+    assert len(events(layer_repo, "stop.released")) == 1
+    after_finish(layer_repo, run, prefix, tmp_path)
+
+
+def tool_outputs(server: realclients.Recorder) -> list[str]:
+    """The output of each tool call the client sent back to the model, in order, each once."""
+    seen: dict[str, str] = {}
+    for request in server.requests:
+        for item in request["body"].get("input") or []:
+            if isinstance(item, dict) and str(item.get("type")).endswith("_call_output"):
+                seen.setdefault(str(item.get("call_id")), json.dumps(item))
+    return list(seen.values())
