@@ -123,3 +123,25 @@ def test_a_person_promotes_with_no_task_and_is_named(layer_repo: Repo) -> None:
     (line,) = lines(layer_repo, "knowledge.promoted")
     assert line["promoted_by"] == "mj-test <mj-test@example.invalid>"
     assert [f for f in failures(layer_repo.mj("doctor").out) if f[0] == "knowledge"] == []
+
+
+def test_knowledge_check_fails_a_verified_record_without_its_promotion(layer_repo: Repo) -> None:
+    started(layer_repo)
+    layer_repo.write(f"{CURATED}/forged-proof.md", FORGED)  # written by hand, verified
+    for committed in (False, True):
+        checked = layer_repo.mj("knowledge", "check")
+        assert checked.code == 10, (committed, checked)
+        assert "no knowledge.promoted line names it" in checked.out, checked
+        assert f"{CURATED}/forged-proof.md" in checked.out, checked
+        layer_repo.commit("commit the forged record in the task's own commits")
+
+
+def test_knowledge_check_passes_a_promoted_record(layer_repo: Repo) -> None:
+    candidates = layer_repo.root / ".ai/repo/knowledge/candidates"
+    candidates.mkdir(parents=True)
+    (candidates / "forged-proof.md").write_text(
+        FORGED.replace("status: verified", "status: candidate")
+    )
+    assert layer_repo.mj("knowledge", "promote", "forged-proof", stdin="the tests pass\n").code == 0
+    checked = layer_repo.mj("knowledge", "check")
+    assert "no knowledge.promoted line" not in checked.out, checked

@@ -8,6 +8,7 @@ them (`promoted_by`), and that writer refuses it too while a task is active here
 from __future__ import annotations
 
 from mj_core.errors import Refused
+from mj_core.findings import Finding
 from mj_core.stage import Stage
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_core.stage import Context
+    from mj_policy.layer import Layer
 
     Record = dict[str, Any]
 
@@ -44,6 +46,58 @@ def promoter(root: Path) -> str:
     if not ident or "<" not in ident:
         raise Refused("knowledge promote: git knows no committer (user.name, user.email)")
     return ident.rsplit(" ", 2)[0]
+
+
+def unpromoted(root: Path, values: list[Any], base: str) -> list[Record]:
+    """A FAIL for each `verified` record under `curated/` that no `knowledge.promoted` line of
+    this checkout's ledger names and that is new or changed since `base` (the active task's
+    start, else HEAD): only `knowledge promote` writes `verified`. One committed before `base`
+    was judged where it was promoted (and by `verify`, which reads the published ledgers)."""
+    from mj_knowledge import notes
+
+    promoted = {str(v.get("knowledge")) for v in values
+                if type(v) is dict and v.get("event") == "knowledge.promoted"}  # fmt: skip
+    lacking = []
+    for path in notes.listed(root, notes.CURATED):
+        note = notes.read(root, path)
+        name = path.rsplit("/", 1)[-1].removesuffix(".md")
+        if note.text("status") == "verified" and name not in promoted:
+            lacking.append(path)
+    if not lacking:
+        return []
+    from mj_core import git
+
+    code, changed, _ = git.run(
+        "diff", "--name-only", "--no-renames", base, "--", *lacking, cwd=root
+    )
+    fresh = git.out("ls-files", "--others", "--exclude-standard", "--", *lacking, cwd=root)
+    new = set(changed.splitlines() if code == 0 else lacking) | set((fresh or "").splitlines())
+    said = "verified, but no knowledge.promoted line names it: only `knowledge promote` verifies"
+    repro = "majordomus history --event knowledge.promoted --all; git log --oneline -- "
+    return [Finding("FAIL", "knowledge", path, said, repro + path).record()
+            for path in lacking if path in new]  # fmt: skip
+
+
+def unpromoted_here(lay: Layer) -> list[Record]:
+    """`unpromoted` for `knowledge check`: this checkout's whole ledger, and new since the
+    active task's start (else HEAD), as doctor judges it."""
+    from mj_knowledge import notes
+
+    if not notes.listed(lay.root, notes.CURATED):
+        return []
+    from mj_state import ledger
+    from mj_state import ledgerscan
+    from mj_state import taskstate
+
+    where = ledger.path(lay.state)
+    scan = ledger.scan(where) if where.exists() else None
+    if scan is None:
+        return unpromoted(lay.root, [], "HEAD")
+    situation = taskstate.read(lay, ledgerscan.tail_of(scan))
+    base = "HEAD"
+    if situation.active is not None and situation.active_record():
+        base = situation.active.start_head or "HEAD"
+    return unpromoted(lay.root, scan.values, base)
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:

@@ -9,7 +9,9 @@ resolves the others against its nodes). `supersedes` and `superseded_by` are the
 set's own (`mj_policy.adrmodel`).
 
 `mj-state knowledge-refs` passes its input on and adds the `knowledge-references` fact (those
-of the knowledge records), which `mj-knowledge graph --view check` judges with the graph.
+of the knowledge records, and each `verified` record no `knowledge.promoted` line names, as
+doctor finds them: `mj_state.promoting.unpromoted`), which `mj-knowledge graph --view check`
+judges with the graph.
 """
 
 from __future__ import annotations
@@ -106,7 +108,10 @@ def _knowledge_refs(options: argparse.Namespace, context: Context) -> Iterator[d
     from mj_policy.layer import load
 
     yield from context.records(getattr(options, "input", None))
-    found = knowledge(load(context.root()))
+    from mj_state import promoting
+
+    lay = load(context.root())
+    found = knowledge(lay) + promoting.unpromoted_here(lay)
     yield {"kind": "fact", "fact": "knowledge-references", "findings": found}
 
 

@@ -36,38 +36,10 @@ def fact(
 
         found += recordrefs.knowledge(lay)
     if count and values is not None:
+        from mj_state.promoting import unpromoted  # `knowledge check`'s judge as well
+
         found += unpromoted(root, values, base)
     return {"kind": "fact", "fact": "knowledge-records", "records": count, "findings": found}
-
-
-def unpromoted(root: Path, values: list[Any], base: str) -> list[dict[str, Any]]:
-    """A FAIL for each `verified` record under `curated/` that no `knowledge.promoted` line of
-    this checkout's ledger names and that is new or changed since `base` (the active task's
-    start, else HEAD): only `knowledge promote` writes `verified`. One committed before `base`
-    was judged where it was promoted (and by `verify`, which reads the published ledgers)."""
-    from mj_knowledge import notes
-
-    promoted = {str(v.get("knowledge")) for v in values
-                if type(v) is dict and v.get("event") == "knowledge.promoted"}  # fmt: skip
-    lacking = []
-    for path in notes.listed(root, notes.CURATED):
-        note = notes.read(root, path)
-        name = path.rsplit("/", 1)[-1].removesuffix(".md")
-        if note.text("status") == "verified" and name not in promoted:
-            lacking.append(path)
-    if not lacking:
-        return []
-    from mj_core import git
-
-    code, changed, _ = git.run(
-        "diff", "--name-only", "--no-renames", base, "--", *lacking, cwd=root
-    )
-    fresh = git.out("ls-files", "--others", "--exclude-standard", "--", *lacking, cwd=root)
-    new = set(changed.splitlines() if code == 0 else lacking) | set((fresh or "").splitlines())
-    said = "verified, but no knowledge.promoted line names it: only `knowledge promote` verifies"
-    repro = "majordomus history --event knowledge.promoted --all; git log --oneline -- "
-    return [Finding("FAIL", "knowledge", path, said, repro + path).record()
-            for path in lacking if path in new]  # fmt: skip
 
 
 def knowledge_records(facts: Facts) -> Iterator[Finding]:
