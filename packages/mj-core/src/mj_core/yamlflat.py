@@ -29,13 +29,14 @@ if TYPE_CHECKING:
 
 def read(text: str) -> dict[str, Any] | None:
     """The mapping of a flat text, or None when the text is not flat (parse it in full)."""
+    lines = text.split("\n")
+    if not "".join(lines).isprintable():
+        return None  # tabs, CR, BOM, controls, line separators
     out: dict[str, Any] = {}
     try:
-        for line in text.split("\n"):
+        for line in lines:
             if not line:
                 continue
-            if not line.isprintable():
-                return None  # tabs, CR, BOM, controls, line separators
             first = line[0]
             if first in " #":
                 body = line.lstrip(" ")
