@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-_BLOCK = 1 << 16  # the first read from the end; each further one doubles what is held
-_COUNT = 1 << 18  # the block the lines before the tail are counted in
+_BLOCK = 1 << 14  # the first read from the end; each further one doubles what is held
+_COUNT = 1 << 16  # the block the lines before the tail are counted in
 _NEEDLE = b"task.started"
 
 
