@@ -10,7 +10,8 @@ The fixture is the benchmark's `large` one (`mj_watch.bench.fixture`: 2,000 trac
 writes inside it (the shell text parsed), on a Read (a tool that writes nothing), and on an
 Edit outside the scope (refused: the deny answer and a ledger line); then, as Qwen Code's
 PreToolUse runs it (`--provider qwen-code`), on a write_file inside the scope and an edit
-outside it (refused). Before the rounds, each
+outside it (refused); and as Codex CLI's (`--provider codex`), on an apply_patch inside the
+scope and one outside it (refused: the patch text read for its targets). Before the rounds, each
 payload's answer is checked (empty for the first three, a deny for the last), so a hook that
 did nothing cannot give a fast figure. The figures are medians and 95th percentiles of the
 rounds after two unmeasured ones; `--markdown` rewrites the table between this script's
@@ -58,7 +59,16 @@ def payloads(root: Path) -> dict[str, tuple[str, dict[str, object], bool]]:
                                                                     "content": "VALUE = 1\n"}),
                                           False),
         "qwen-code edit refused": (qwen, call("edit", {"file_path": outside, **edit}), True),
+        "codex apply_patch in scope": ("codex", call("apply_patch", {"command": patch(inside)}),
+                                       False),
+        "codex apply_patch refused": ("codex", call("apply_patch", {"command": patch(outside)}),
+                                      True),
     }  # fmt: skip
+
+
+def patch(path: str) -> str:
+    """An `apply_patch` text updating `path`, as Codex CLI sends it."""
+    return f"*** Begin Patch\n*** Update File: {path}\n@@\n-VALUE = 0\n+VALUE = 1\n*** End Patch\n"
 
 
 def once(argv: list[str], root: Path, env: dict[str, str], data: bytes | None) -> tuple[float, str]:
