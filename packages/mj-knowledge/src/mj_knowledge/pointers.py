@@ -122,6 +122,28 @@ def _row(relation: str, row: list[Any]) -> Record:
 
 
 def fact(root: Path, claims: list[str], cap: int, issue: str | None = None) -> Record:
+    """The `knowledge` fact: read back when this index and these inputs made it last
+    (`briefcache`), else computed here and kept for the next briefing."""
+    from mj_core.errors import MjError
+
+    from mj_knowledge import briefcache
+
+    try:
+        said = briefcache.material(root, [claims, cap, issue])
+    except MjError as exc:  # the sources file: the graph's own problem, said as it says it
+        return {"kind": "fact", "fact": "knowledge", "problem": exc.message}
+    kept = briefcache.read(root, said) if said is not None else None
+    if kept is not None:
+        return kept
+    out = computed(root, claims, cap, issue)
+    if said is not None:
+        briefcache.write(root, said, out)
+    return out
+
+
+def computed(root: Path, claims: list[str], cap: int, issue: str | None = None) -> Record:
+    """The `knowledge` fact from the graph (its cache when `knowledge` left one for this
+    listing, else compiled)."""
     from mj_core.errors import MjError
 
     from mj_knowledge import stages
