@@ -104,6 +104,8 @@ NOT_HERE: dict[tuple[str, ...], set[str]] = {
     ("doctor",): {"mj_policy.adrmodel", "mj_policy.adrstages", "mj_state.adrcheck",
                   "mj_state.recordrefs", "mj_state.references", "mj_state.referencestores",
                   "mj_policy.skillstages"},
+    # no plan in the repository: the briefing loads none of the plan's modules
+    ("context",): {"mj_policy.plancache", "mj_policy.planviews", "mj_policy.planmodel"},
 }  # fmt: skip
 
 

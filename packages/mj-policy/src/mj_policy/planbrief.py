@@ -82,14 +82,14 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_core.errors import MjError
 
     from mj_policy import layer as layer_mod
-    from mj_policy import plancache
-    from mj_policy import planviews
 
     asked = None
     try:
         lay = layer_mod.load(context.root())
         section = lay.relative(lay.section("project"))
-        if (lay.root / section / "project.yaml").is_file():
+        if (lay.root / section / "project.yaml").is_file():  # a plan: its modules, only then
+            from mj_policy import planviews
+
             manifest = planviews.manifest_bytes(lay.root)
             running = git.start_many([(q, lay.root) for q in planviews.questions(section)])
             asked = (running, section, manifest)
@@ -105,6 +105,9 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         answers = git.decoded(asked[0].wait()) if asked is not None else None
     if asked is None or answers is None:
         return
+    from mj_policy import plancache
+    from mj_policy import planviews
+
     _, section, manifest = asked
     key = planviews.key_of(answers, section, manifest)[1]
     task = (facts.get("task") or {}).get("task") or {}
