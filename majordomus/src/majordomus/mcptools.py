@@ -127,11 +127,13 @@ def _search(root: Path, arguments: dict[str, Any]) -> tuple[str, bool]:
 def command(root: Path, argv: list[str]) -> tuple[int, str, str]:
     """A read-only command run in-process as the dispatcher runs it: (code, stdout, stderr)."""
     from mj_core import declare
+    from mj_knowledge import briefcache
 
     from majordomus import cli
     from majordomus import compose
     from majordomus.invocation import Invocation
 
+    briefcache.KEEPING[0] = False  # the server writes nothing: the briefing's cache is read only
     name, rest = cli.split(["--repo", str(root), *argv])
     assert name is not None
     options = cli.parser_for(name).parse_args(rest)

@@ -10,7 +10,8 @@ The briefing that computed the fact writes it (`.ai/local/cache/briefing-pointer
 atomically); nothing that judges reads it. Where the index cannot be read plainly (the
 environment names another index or steers git's discovery, a layout git must be asked about,
 an index written without its checksum: `index.skipHash`) or changed while the fact was
-computed, nothing is read or written. A cache that is missing, unreadable or of another
+computed, nothing is read or written; the MCP server, which writes nothing, reads it only
+(`KEEPING`). A cache that is missing, unreadable or of another
 version is a miss; one that cannot be written is skipped.
 """
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 NAME = "briefing-pointers.json"
+KEEPING = [True]  # False in a process that writes nothing whatever it runs (the MCP server)
 _TRAILER = 32  # the last bytes of the index: a SHA-1 (20 bytes) or SHA-256 (32) checksum
 
 
@@ -83,7 +85,7 @@ def write(root: Path, said: str, fact: Record) -> None:
     from mj_core import atomic
     from mj_core.errors import MjError
 
-    if fact.get("problem") or not (root / ".ai" / "local").is_dir():
+    if not KEEPING[0] or fact.get("problem") or not (root / ".ai" / "local").is_dir():
         return
     selection = json.loads(said)[-1]
     if material(root, selection) != said:
