@@ -81,5 +81,9 @@ def test_findings_are_immutable_values() -> None:
     assert copy.copy(one) == one and copy.deepcopy(one) == one
     assert pickle.loads(pickle.dumps(one)) == one
     assert repr(one) == (
-        "Finding(level='WARN', category='a', subject='b', message='c', reproduce=None, code=None)"
+        "Finding(level='WARN', category='a', subject='b', message='c', reproduce=None, code=None,"
+        " path=None)"
     )
+    located = one.replace(path="src/a.py")
+    assert located != one and located.record()["path"] == "src/a.py" and "path" not in one.record()
+    assert Finding.from_record(located.record()) == located
