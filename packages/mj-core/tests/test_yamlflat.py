@@ -1,5 +1,6 @@
-"""The flat reader against the strict reader: whenever `yamlflat.read` accepts a text, the data
-is exactly what `yamlstrict.parse` gives (types included); a text the strict reader refuses is
+"""The flat reader against the library and the strict reader: whenever `yamlflat.read` accepts
+a text, the data is exactly what PyYAML's safe loader and `yamlstrict.parse` give (types
+included); a text the strict reader refuses is
 never accepted. Texts are lines of keys and values built from YAML's awkward scalars, quotes,
 flow sequences, comments, indentation and markers; a plan file as written is accepted."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import yaml
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -70,6 +72,24 @@ def _typed(value: object) -> object:
     return (type(value).__name__, value)
 
 
+# PyYAML's safe loader (libyaml's parser where built) with the one change the layer's reader
+# documents (docs/FORMATS.md): a timestamp stays the text it is
+_Loader = type(
+    "_Loader",
+    (getattr(yaml, "CSafeLoader", yaml.SafeLoader),),
+    {
+        "yaml_implicit_resolvers": {
+            first: [(tag, rx) for tag, rx in found if tag != "tag:yaml.org,2002:timestamp"]
+            for first, found in yaml.SafeLoader.yaml_implicit_resolvers.items()
+        }
+    },
+)
+
+
+def _library(text: str) -> object:
+    return _typed(yaml.load(text, Loader=_Loader))
+
+
 def _strict(text: str) -> object:
     try:
         return _typed(yamlstrict.parse(text, "f.yaml").data)
@@ -86,6 +106,7 @@ def test_what_the_flat_reader_accepts_the_strict_reader_reads_the_same(
     flat = yamlflat.read(text)
     if flat is not None:
         assert _typed(flat) == _strict(text), text
+        assert _typed(flat) == _library(text), text  # and the library reads the same
 
 
 def test_a_plan_file_as_written_is_read_flat() -> None:
@@ -97,7 +118,7 @@ def test_a_plan_file_as_written_is_read_flat() -> None:
     )
     for _ in range(2):  # a second time through the memories of keys and scalars
         flat = yamlflat.read(text)
-        assert flat is not None and _typed(flat) == _strict(text)
+        assert flat is not None and _typed(flat) == _strict(text) == _library(text)
     assert flat["depends_on"] == ["I0005", "I0004"] and flat["order"] == 3
 
 
