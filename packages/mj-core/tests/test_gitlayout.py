@@ -142,6 +142,34 @@ def test_a_configuration_that_can_move_the_working_tree_is_left_to_git(
     assert gitlayout.toplevel(str(repo)) is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[core] worktree = /elsewhere\n",  # a key on the header's line
+        '[includeIf "gitdir:/x/"]\n\tpath = other.cfg\n',
+        "[core\n\tworktree = /elsewhere\n",  # a header this reader cannot take apart
+        "[core]\n\tWorkTree\n",
+    ],
+)
+def test_a_configuration_written_by_hand_that_can_steer_git_is_left_to_git(
+    repo: Path, text: str
+) -> None:
+    with (repo / ".git" / "config").open("a") as handle:
+        handle.write(text)
+    assert gitlayout.toplevel(str(repo)) is None
+
+
+def test_a_subsection_named_after_a_worktree_is_no_setting(repo: Path) -> None:
+    """The tool keeps a clone id per worktree (`majordomus.<worktrees/name>.clone`): such a
+    repository is still read without asking git."""
+    linked = repo.parent / "linked"
+    _git(repo, "worktree", "add", "-q", str(linked), "-b", "side")
+    _git(repo, "config", "majordomus.worktrees/linked.clone", "c-0123456789abcdef")
+    _git(repo, "config", "majordomus.include-me.note", "a value naming a worktree")
+    for where in (repo, linked):
+        assert gitlayout.toplevel(str(where)) == _asked_top(where) == str(where.resolve())
+
+
 def test_a_user_configuration_that_could_steer_git_is_left_to_git(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -117,9 +117,30 @@ def _plain_checkout(root: str) -> bool:
             config = handle.read(1 << 16).lower()
     except OSError:
         return False
-    if b"worktree" in config or b"include" in config or _may_be_bare(config):
+    if _steering(config) or _may_be_bare(config):
         return False
     return not any(_unusual(path) for path in _user_configs())
+
+
+def _steering(config: bytes) -> bool:
+    """True when the (lowercased) configuration may move the working tree or pull in other
+    files: a key named like `worktree` (core.worktree, extensions.worktreeConfig) or
+    `include` in any section, an include section, or a section header this reader does not
+    take apart. A subsection's name is no key: the tool's own `[majordomus "worktrees/<name>"]`
+    entries leave the layout plain."""
+    for raw in config.splitlines():
+        line = raw.strip()
+        if line.startswith(b"["):  # a key may follow the header on its line
+            head, closed, line = line[1:].partition(b"]")
+            if not closed or head.split(b'"', 1)[0].strip().startswith(b"include"):
+                return True
+            line = line.strip()
+        if not line or line[:1] in (b"#", b";"):
+            continue
+        key = line.partition(b"=")[0]
+        if b"worktree" in key or b"include" in key:
+            return True
+    return False
 
 
 def _may_be_bare(config: bytes) -> bool:
