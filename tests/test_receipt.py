@@ -122,9 +122,7 @@ def test_codex_loads_the_nested_file_of_the_directory_it_works_in(receipted: Rep
     )
 
 
-def test_copilot_loads_the_other_providers_files_without_expanding_their_imports(
-    receipted: Repo,
-) -> None:
+def test_copilot_loads_the_other_providers_files_each_once(receipted: Repo) -> None:
     found = listed(loads(receipted, "--for", "copilot", "--path", HANDLER))
     assert found[:4] == [
         (".github/copilot-instructions.md", "always", True),
@@ -134,7 +132,9 @@ def test_copilot_loads_the_other_providers_files_without_expanding_their_imports
     ]
     assert (".claude/rules/project-api-errors.md", "scoped", True) in found
     assert (".github/instructions/project-api-errors.instructions.md", "scoped", True) in found
-    assert not [f for f in found if f[1] == "import"]  # it expands no `@path` line
+    # the `@AGENTS.md` line of CLAUDE.md, which Copilot CLI expands, names a file it loads
+    # already: no item of its own
+    assert not [f for f in found if f[1] == "import"]
 
 
 def test_every_declared_provider_is_listed_and_the_text_is_a_short_table(
@@ -164,3 +164,25 @@ def test_an_unknown_provider_is_2_and_a_path_outside_is_refused(receipted: Repo)
     assert "--for claude: unknown provider" in unknown.err
     outside = receipted.mj("receipt", "--path", "../elsewhere.py")
     assert outside.code == 15 and "outside the repository" in outside.err, outside
+
+
+def test_the_table_reads_only_what_it_shows(receipted: Repo) -> None:
+    """Without --json the receipt's stage runs in its text form: the files the table lists are
+    measured, none is hashed, and the rule files read only on request are counted unread."""
+    piped = receipted.mj("receipt", "--for", "claude-code", "--pipeline")
+    assert piped.out.strip() == "mj-policy receipt --format text --for claude-code", piped
+    said = {}
+    for form in ("text", "json"):
+        done = receipted.run("mj-policy", "receipt", "--format", form, "--for", "claude-code")
+        assert done.code == 0, done
+        found = [json.loads(line) for line in done.out.splitlines()]
+        said[form] = [r for r in found if r["kind"] == "load"]
+    text, full = said["text"], said["json"]
+    assert [r["path"] for r in text] == [r["path"] for r in full]
+    assert all(r["sha256"] is None for r in text)
+    assert all(r["sha256"] for r in full if r["loaded"] or r["why"] == "on-request")
+    for shown, whole in zip(text, full, strict=True):
+        if whole["why"] == "on-request" and str(whole["path"]).startswith(".ai/repo/rules/"):
+            assert shown["lines"] is None and whole["lines"], whole["path"]
+        else:
+            assert shown["lines"] == whole["lines"], whole["path"]

@@ -2,6 +2,7 @@
 start-up, taking turns in one run.
 
     python docs/benchmarks/receipt.py [--rounds 21] [--markdown docs/PERFORMANCE.md]
+                                      [--beside CHECKOUT] [--instructions]
 
 The fixture is the benchmark's `large` one (`mj_watch.bench.fixture`: 2,000 tracked files,
 5,000 ledger lines, three linked worktrees, the skeleton's providers declared), with a rule
@@ -13,6 +14,12 @@ Code with no path. Before the rounds each receipt is checked to list what the fi
 scoped rule loaded for the path), so a receipt that did nothing cannot give a fast figure. The
 figures are medians and 95th percentiles of the rounds after two unmeasured ones; `--markdown`
 rewrites the table between this script's markers in that file.
+
+`--beside CHECKOUT` compares two versions side by side: each receipt runs twice a round, with
+this checkout's packages and with those of the other one (each through PYTHONPATH, so both pay
+the same path search), in turn. `--instructions` adds each run's instructions counted once
+under valgrind's cachegrind (all its processes, git's included; PYTHONHASHSEED=0): they hardly
+move from run to run where the times move by a fifth or more on a busy machine.
 """
 
 from __future__ import annotations
@@ -98,7 +105,30 @@ def prepare(majordomus: str, root: Path, env: dict[str, str]) -> None:
         raise SystemExit(f"the receipt for {PATH} loads no scoped rule: {said[:500]}")
 
 
-def measure(rounds: int) -> tuple[dict[str, list[tuple[float, float]]], str]:
+def sources(checkout: Path) -> str:
+    """PYTHONPATH naming a checkout's package sources."""
+    found = [checkout / "majordomus" / "src", *sorted((checkout / "packages").glob("*/src"))]
+    return os.pathsep.join(str(p) for p in found)
+
+
+def instructions(argv: list[str], root: Path, env: dict[str, str]) -> float:
+    """Millions of instructions `argv` runs, over all its processes (cachegrind)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "cg.%p")
+        tool = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes"]
+        once([*tool, f"--cachegrind-out-file={out}", *argv], root, dict(env, PYTHONHASHSEED="0"))
+        total = 0
+        for name in os.listdir(scratch):
+            with open(os.path.join(scratch, name), encoding="utf-8") as handle:
+                total += sum(int(x.split()[1]) for x in handle if x.startswith("summary:"))
+    return total / 1e6
+
+
+def measure(
+    rounds: int, beside: Path | None, counted: bool
+) -> tuple[dict[str, list[tuple[float, float]]], dict[str, float], str]:
     from mj_watch.bench import fixture
 
     majordomus = str(Path(sys.executable).parent / "majordomus")
@@ -107,19 +137,28 @@ def measure(rounds: int) -> tuple[dict[str, list[tuple[float, float]]], str]:
         root, env = scenario.root, dict(scenario.env)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         prepare(majordomus, root, env)
+        runs = {"floor: python -c pass": ([sys.executable, "-c", "pass"], env)}
+        here = Path(__file__).resolve().parents[2]
+        versions = {"": env} if beside is None else {
+            " (this checkout)": dict(env, PYTHONPATH=sources(here)),
+            " (beside)": dict(env, PYTHONPATH=sources(beside)),
+        }  # fmt: skip
+        for label, args in CASES.items():
+            for suffix, with_env in versions.items():
+                runs[label + suffix] = ([majordomus, "receipt", *args], with_env)
         times: dict[str, list[tuple[float, float]]] = {}
         for _ in range(rounds + 2):
-            took = once([sys.executable, "-c", "pass"], root, env)[:2]
-            times.setdefault("floor: python -c pass", []).append(took)
-            for label, args in CASES.items():
-                took = once([majordomus, "receipt", *args], root, env)[:2]
-                times.setdefault(label, []).append(took)
-        return times, scenario.name
+            for label, (argv, with_env) in runs.items():
+                times.setdefault(label, []).append(once(argv, root, with_env)[:2])
+        counts = {k: instructions(a, root, e) for k, (a, e) in runs.items()} if counted else {}
+        return times, counts, scenario.name
     finally:
         scenario.close()
 
 
-def table(times: dict[str, list[tuple[float, float]]], label: str, rounds: int) -> str:
+def table(
+    times: dict[str, list[tuple[float, float]]], counts: dict[str, float], label: str, rounds: int
+) -> str:
     floor = statistics.median(w for w, _ in times["floor: python -c pass"][2:])
     floor_cpu = statistics.median(c for _, c in times["floor: python -c pass"][2:])
     load = os.getloadavg()
@@ -128,9 +167,11 @@ def table(times: dict[str, list[tuple[float, float]]], label: str, rounds: int) 
         f"{os.cpu_count()} CPU(s), Python {sys.version.split()[0]}; load average "
         f"{load[0]:.2f} at the end; {rounds} rounds after 2 unmeasured ones, taking turns.",
         "",
-        "| run | median ms | p95 ms | × floor | within 4× | CPU ms | CPU × floor |",
-        "|---|---:|---:|---:|---|---:|---:|",
+        "| run | median ms | p95 ms | × floor | within 4× | CPU ms | CPU × floor |"
+        + (" M instructions | × floor |" if counts else ""),
+        "|---|---:|---:|---:|---|---:|---:|" + ("---:|---:|" if counts else ""),
     ]
+    base = counts.get("floor: python -c pass")
     for name, samples in times.items():
         kept = sorted(w for w, _ in samples[2:])
         median = statistics.median(kept)
@@ -138,10 +179,13 @@ def table(times: dict[str, list[tuple[float, float]]], label: str, rounds: int) 
         ratio = median / floor
         cpu = statistics.median(c for _, c in samples[2:])
         met = "—" if name.startswith("floor") else ("yes" if ratio <= LIMIT else "NO")
-        lines.append(
+        row = (
             f"| {name} | {median:.1f} | {p95:.1f} | {ratio:.2f} | {met} | {cpu:.1f} "
             f"| {cpu / floor_cpu:.2f} |"
         )
+        if base:
+            row += f" {counts[name]:.1f} | {counts[name] / base:.2f} |"
+        lines.append(row)
     return "\n".join(lines) + "\n"
 
 
@@ -157,9 +201,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--markdown", type=Path, help="rewrite the table in this file")
+    parser.add_argument("--beside", type=Path, help="another checkout, run in turn with this")
+    parser.add_argument("--instructions", action="store_true", help="count under cachegrind")
     options = parser.parse_args()
-    times, label = measure(options.rounds)
-    text = table(times, label, options.rounds)
+    times, counts, label = measure(options.rounds, options.beside, options.instructions)
+    text = table(times, counts, label, options.rounds)
     sys.stdout.write(text)
     if options.markdown is not None:
         write(options.markdown, text)

@@ -59,6 +59,7 @@ def receipt(
     *,
     hand: bool = True,
     every: bool = True,
+    table: bool = False,
 ) -> list[Record]:
     """`client`'s files in the order it assembles them: its own and the other providers' root
     files it loads, each followed by what its `@path` lines bring in, the always-loaded rule
@@ -67,14 +68,16 @@ def receipt(
     written by hand, found by looking through the repository, and the rules read only on
     request) and reads no file, for a caller that asks only where the planned files reach;
     `every=False` leaves out the nested files and the rules read on request, for a caller that
-    asks only what the client puts into every conversation."""
+    asks only what the client puts into every conversation; `table=True` gives what the text
+    table shows: no item hashed, the rules read on request listed unread."""
     from mj_policy import budgets
 
     known = providers.get(client)
     budget = int(layer.policy.data["context"]["always_loaded_budget_lines"])
     cap = budgets.client_limit(client, budget)
     shown = f"{cap.lines} lines ({cap.lines_from})"
-    made = item.Maker(layer.root, known, shown, {p.target for p in planned}, measure=hand)
+    planned_targets = {p.target for p in planned}
+    made = item.Maker(layer.root, known, shown, planned_targets, measure=hand, hashed=not table)
     for projection in planned:
         if _main(projection) and client in projection.providers:
             made.add(projection.target, "always" if known.always else "on-request")
@@ -99,7 +102,7 @@ def receipt(
     if mcp and (layer.root / str(mcp)).is_file():
         made.add(str(mcp), "mcp")
     if hand and every:
-        _on_request(made, layer)
+        _on_request(made, layer, measured=not table)
     return made.records()
 
 
@@ -215,16 +218,17 @@ def _nested(
                 made.skip(found, "nested", said)
 
 
-def _on_request(made: item.Maker, layer: Layer) -> None:
+def _on_request(made: item.Maker, layer: Layer, *, measured: bool) -> None:
     from mj_policy import rules
 
+    said = "the bootstrap points at the rules directory"
     for rule in rules.effective(layer):
         if not rule.data.get("paths") and not rule.data.get("always_loaded"):
-            made.add(rule.path, "on-request", note="the bootstrap points at the rules directory")
+            made.add(rule.path, "on-request", note=said, measured=measured)
 
 
 def run(
-    layer: Layer, wanted: list[str], paths: list[str], *, every: bool = True
+    layer: Layer, wanted: list[str], paths: list[str], *, every: bool = True, table: bool = False
 ) -> Iterator[Record]:
     """The receipts of `wanted` (every declared client when empty). The rule files are read
     through this checkout's parse cache (`mj_policy.parsecache`, kept by `update`: an entry
@@ -237,12 +241,13 @@ def run(
     layer.rules_resolved = rules.effective(layer, parsecache.Cache(layer, "rule"))
     planned = projectionplan.planned(layer)
     for client in wanted or clients(planned):
-        yield from receipt(layer, planned, client, paths, every=every)
+        yield from receipt(layer, planned, client, paths, every=every, table=table)
 
 
 def _stage(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    """`mj-policy receipt [--for PROVIDER] [--path PATH]…`: a provider the table does not know
-    is 2; a path outside the repository is refused (15)."""
+    """`mj-policy receipt [--format json|text] [--for PROVIDER] [--path PATH]…`: a provider
+    the table does not know is 2; a path outside the repository is refused (15). The text form
+    is what `majordomus receipt` shows: no sha256, the rules read on request unread."""
     from mj_core import git
     from mj_core import paths as paths_mod
     from mj_core.errors import UsageError
@@ -263,7 +268,7 @@ def _stage(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     git.ahead([(receipthand.ls_args(n), root) for n in sorted(names)])  # git works meanwhile
     layer = layer_mod.load(root)
     asked = [paths_mod.relative_from_root(layer.root, p, what="--path") for p in options.path or []]
-    yield from run(layer, wanted, asked)
+    yield from run(layer, wanted, asked, table=getattr(options, "format", "json") == "text")
 
 
 STAGES = {"receipt": Stage(_stage)}

@@ -44,7 +44,7 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     try:
         layer = layer_mod.load(context.root())
         declared = projections.declared(layer.policy.data)
-        found = receipt.receipt(layer, declared, name, [], every=False)
+        found = receipt.receipt(layer, declared, name, [], every=False, table=True)
     except MjError:
         return
     yield from found

@@ -22,13 +22,22 @@ BYTES_PER_TOKEN = 4  # the estimate: a token is about four bytes of English or c
 class Maker:
     """The records of one provider's receipt, in the order they were added."""
 
-    __slots__ = ("budget", "known", "left", "measure", "planned", "root", "seen", "taken")
+    __slots__ = ("budget", "hashed", "known", "left", "measure", "planned", "root", "seen",
+                 "taken")  # fmt: skip
 
     def __init__(
-        self, root: Path, known: Provider, budget: str, planned: set[str], *, measure: bool = True
+        self,
+        root: Path,
+        known: Provider,
+        budget: str,
+        planned: set[str],
+        *,
+        measure: bool = True,
+        hashed: bool = True,
     ) -> None:
         self.root = root
         self.measure = measure  # False: each file's presence only (no reading, no hashing)
+        self.hashed = hashed  # False: measured, not hashed (sha256 null)
         self.known = known
         self.budget = budget  # the client's line budget over what it loads, as shown
         self.planned = planned  # the files `majordomus update` writes
@@ -44,7 +53,10 @@ class Maker:
         glob: str | None = None,
         source: str | None = None,
         note: str | None = None,
+        measured: bool = True,
     ) -> None:
+        """One item, read from disk for its sizes and hash (`measured=False`, or a Maker that
+        does not measure: its presence only)."""
         if path in self.seen:
             return
         self.seen.add(path)
@@ -55,17 +67,17 @@ class Maker:
             self.left.append(record)
             return
         record["loaded"] = why != "on-request"  # read only when the model is pointed at it
-        if not self.measure:
+        if not (self.measure and measured):
             (self.taken if record["loaded"] else self.left).append(record)
             return
         data = file.read_bytes()
         record["lines"] = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
         record["bytes"] = len(data)
         record["tokens"] = -(-len(data) // BYTES_PER_TOKEN)
-        from mj_core import sha  # CPython's own SHA-256: no OpenSSL to load
+        if self.hashed:
+            from mj_core import sha  # CPython's own SHA-256: no OpenSSL to load
 
-        text = received(data, self.known, why)
-        record["sha256"] = sha.hexdigest(text)
+            record["sha256"] = sha.hexdigest(received(data, self.known, why))
         if why in COUNTED:
             record["budget"] = self.budget
             cap = self.known.budget_bytes
