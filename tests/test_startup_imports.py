@@ -17,6 +17,7 @@ from conftest import Repo
 HEAVY = {
     "typing",
     "dataclasses",
+    "locale",  # gettext's catalogue lookup imports it: argparse's messages are taken as written
     "inspect",
     "yaml",
     "jsonschema",

@@ -54,6 +54,22 @@ def columns() -> int:
     return (width or 80) - 2
 
 
+def _as_written(message: str) -> str:
+    return message
+
+
+def _as_written_plural(singular: str, plural: str, count: int) -> str:
+    return singular if count == 1 else plural
+
+
+# argparse asks gettext for each message it builds or prints (`_`, `ngettext`), and gettext's
+# lookup imports `locale` and searches the file system for a catalogue at every call: about
+# 4.6 M instructions before the first parser exists. The tool speaks English only (its help is
+# docs/CLI.md), so argparse's messages are taken as written, which is what gettext gives when
+# no catalogue is installed.
+vars(argparse).update(_=_as_written, ngettext=_as_written_plural)
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's formatter given an explicit width, so building a parser never imports shutil."""
 
