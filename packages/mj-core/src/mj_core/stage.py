@@ -61,11 +61,11 @@ class Context:
         """Input records (their summary judged, `mj_core.streams`): the upstream stage's, a
         path's, or stdin's (JSON Lines or one JSON or YAML document; a TTY is a usage error),
         the last two each held to its kind's schema (`mj_core.streamcheck`)."""
-        from mj_core import streamcheck
-
         if self.upstream is not None:
             self.input = streams.Upstream(self.upstream, "the upstream stage")
         elif path not in (None, "-"):
+            from mj_core import streamcheck
+
             assert path is not None
             with open(path, "rb") as handle:
                 data = handle.read()
@@ -76,6 +76,8 @@ class Context:
             if stream.isatty():
                 raise UsageError("no input: pipe JSON Lines on stdin or name a file")
             records, whole = streams.documents(stream.read(), "<stdin>")
+            from mj_core import streamcheck
+
             checked = streamcheck.checked(records, "<stdin>")
             self.input = streams.Upstream(checked, "<stdin>", whole=whole)
         yield from self.input

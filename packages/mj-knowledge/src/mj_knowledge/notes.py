@@ -14,6 +14,7 @@ description or body that names a message list, a completion or a model's respons
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from mj_core.errors import MjError
 
@@ -35,14 +36,13 @@ ORDER = ("schema", "id", "kind", "class", "title", "description", "status", "epi
          "date", "tags", "provenance", "relations")  # fmt: skip
 # a line that carries a conversation rather than a claim: a turn of a chat, a message object,
 # a list of messages, a completion or a model's response as an API returns it
-TRANSCRIPT = re.compile(
+TRANSCRIPT = (
     r"^\s*(?:[-*>]\s*)?\**(?:user|assistant|system|human|model)\**\s*:"
     r"|\"role\"\s*:\s*\"(?:user|assistant|system|tool|model)\""
     r"|\bmessages\s*[:=]\s*\["
     r"|\"(?:choices|completion|candidates)\"\s*:"
-    r"|\b(?:chat\.completion|text_completion)\b",
-    re.IGNORECASE,
-)
+    r"|\b(?:chat\.completion|text_completion)\b"
+)  # compiled at its first search (`_transcript`), not at import
 
 
 class Note:
@@ -116,10 +116,10 @@ def transcripts(note: Note) -> list[tuple[str, str]]:
     """A line of the title, description or body that carries a conversation."""
     out = []
     for key in ("title", "description"):
-        if TRANSCRIPT.search(note.text(key)) and note.doc is not None:
+        if _transcript().search(note.text(key)) and note.doc is not None:
             out.append((note.doc.where((key,)), f"{key}: {TRANSCRIPT_SAID}"))
     for number, line in enumerate(note.body.split("\n"), start=note.first):
-        if TRANSCRIPT.search(line):
+        if _transcript().search(line):
             out.append((f"{note.path}:{number}", TRANSCRIPT_SAID))
     return out
 
@@ -130,8 +130,13 @@ TRANSCRIPT_SAID = (
 )
 
 
+@cache
+def _transcript() -> re.Pattern[str]:
+    return re.compile(TRANSCRIPT, re.IGNORECASE)
+
+
 def carries_transcript(*texts: str) -> bool:
-    return any(TRANSCRIPT.search(line) for text in texts for line in text.split("\n"))
+    return any(_transcript().search(line) for text in texts for line in text.split("\n"))
 
 
 def listed(root: Path, directory: str) -> list[str]:

@@ -29,7 +29,7 @@ POINTER = "session-current.yaml"
 HAND = "hand"
 ENV_KEYS = ("MAJORDOMUS_PROVIDER_SESSION", "CLAUDE_CODE_SESSION_ID")
 MODE = 0o600
-_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_KEY = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"  # `re.match` compiles it when first asked
 _SESSION_ID = r"^s-[0-9]{14}-[0-9a-f]{4}$"  # compiled on first use
 
 
@@ -56,7 +56,7 @@ def contexts_dir(root: Path) -> Path:
 
 def checked_key(key: str) -> str:
     """A provider session id usable as a file name; anything else is a usage error."""
-    if not _KEY.match(key) or key == HAND:
+    if not re.match(_KEY, key) or key == HAND:
         raise UsageError(
             f"--provider-session {key!r}: letters, digits, '.', '_' and '-' only (at most 128), "
             f"and not {HAND!r}"
@@ -77,7 +77,7 @@ def here_key(state: Path, named: str | None = None) -> str | None:
     if named:
         return named
     key = env_key()
-    if key and _KEY.match(key) and open_path(state, key).is_file():
+    if key and re.match(_KEY, key) and open_path(state, key).is_file():
         return key
     return pointed(state)
 

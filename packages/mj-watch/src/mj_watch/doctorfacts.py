@@ -135,12 +135,19 @@ def _capture(root: Path) -> Record:
     text = files.read_lenient(root / CAPTURE_FAILURES, CAPTURE_FAILURES, limits.LOG) or ""
     lines = [line for line in text.split("\n") if line.strip()]
     from mj_policy import hookadapters
-    from mj_state import capture
 
-    known = hookadapters.states(root, lambda provider: capture.probe_path(root, provider))
+    known = hookadapters.states(root, lambda provider: _probe(root, provider))
     _programs(root, known)
     first = lines[0] if lines else None
     return fact("capture", failures=len(lines), first=first, providers=known)
+
+
+def _probe(root: Path, provider: str) -> Path:
+    """Where a wired provider's probe left its record (`mj_state.capture`, imported only for a
+    provider whose hooks are wired)."""
+    from mj_state import capture
+
+    return capture.probe_path(root, provider)
 
 
 def _programs(root: Path, known: dict[str, Record]) -> None:
@@ -249,7 +256,7 @@ def _state(lay: Layer, scan: Scan, decided: str | None) -> Iterator[Record]:
     yield fact("questions", text=text, problem=problem)
     from mj_state import recordpairs
 
-    lines = recordpairs.events(scan.values)
+    lines = recordpairs.events(scan.values, scan.events)
     found = recordpairs.gaps(decided, text if problem is None else None, scan.values, lines)
     shown = [{"where": g.where, "message": g.message, "action": g.action} for g in found]
     paired = sum(1 for _, value in lines if value.get("event") != "task.started")
