@@ -49,3 +49,18 @@ def test_questions_follow_the_ledger_and_one_without_a_line_is_adopted() -> None
     assert gap.action == "restore" and gap.text == shown.rstrip("\n")
     (gap,) = recordpairs.gaps(None, shown, [])
     assert (gap.action, gap.task) == ("adopt", TASK)
+
+
+def test_the_lines_are_found_alike_with_or_without_the_events_a_reader_has() -> None:
+    values = [
+        line("task.started"),
+        line("task.checkpoint"),
+        line("decision.recorded", decision="use the cache", entry=ENTRY),
+        line("question.opened", question="why?"),
+        line("task.checkpoint"),
+        line("question.resolved", question="why?", answer="speed"),
+    ]
+    names = [str(v["event"]) for v in values]
+    found = recordpairs.events(values, names)
+    assert found == recordpairs.events(values)
+    assert [n for n, _ in found] == [1, 3, 4, 6]

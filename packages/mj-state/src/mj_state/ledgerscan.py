@@ -41,27 +41,32 @@ def problem(line: Line) -> str | None:
     return None
 
 
-def _all_declared(values: list[Any], declared: dict[str, Event]) -> bool:
-    """True when every value is an object whose `ts` is a string and whose `event` is a
-    declared name (each asked of the whole list at once, not line by line)."""
+def _declared_events(values: list[Any], declared: dict[str, Event]) -> list[str] | None:
+    """Each value's event, when every value is an object whose `ts` is a string and whose
+    `event` is a declared name (each asked of the whole list at once, not line by line); else
+    None."""
     if values and set(map(type, values)) != {dict}:
-        return False
+        return None
     try:
         stamps = set(map(type, map(itemgetter("ts"), values)))
-        events = set(map(itemgetter("event"), values))
+        names = list(map(itemgetter("event"), values))
+        events = set(names)
     except (KeyError, TypeError):  # a line without one, or an event that is not hashable
-        return False
-    return (
+        return None
+    if (
         stamps <= {str}
         and all(type(event) is str for event in events)
         and events <= declared.keys()
-    )
+    ):
+        return names
+    return None
 
 
 class Scan:
     """One reading of the ledger for a judge: rows, values, malformed lines, the chain."""
 
-    __slots__ = ("_chain", "_verify", "hashes", "parsed", "problems", "rows", "tip", "values")
+    __slots__ = ("_chain", "_verify", "events", "hashes", "parsed", "problems", "rows", "tip",
+                 "values")  # fmt: skip
 
     def __init__(
         self,
@@ -82,6 +87,8 @@ class Scan:
         self._verify = None if isinstance(verdict, chain.Verdict) else verdict
         self.tip = tip  # (the tip, whether the file was there, the ledger's size) as read
         self.hashes: list[str] | None = None  # each row's digest, when a whole scan made them
+        # each line's event when every line is a declared, well-typed object (a whole scan)
+        self.events: list[str] | None = None
 
     @property
     def chain(self) -> chain.Verdict:
@@ -130,13 +137,14 @@ def scan(ledger: Path) -> Scan:
     never as a removal), then every line, parsed once, judged and chained."""
     tip_bytes, data = _tip_then_data(ledger)
     rows = rows_of(data)
-    values, parsed, found = _values_and_problems(data, rows)
+    values, parsed, found, events = _read(data, rows)
     tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
     hashes = linehash.hexdigests([raw for _, raw, _ in rows])
     present = tip_bytes is not None
     verdict = chain.verify(rows, parsed, tip, tip_present=present, size=len(data), hashes=hashes)
     whole = Scan(rows, values, found, verdict, (tip, present, len(data)), parsed=parsed)
     whole.hashes = hashes
+    whole.events = events
     return whole
 
 
@@ -223,14 +231,24 @@ def _values_and_problems(
 ) -> tuple[list[Any], list[Any], list[tuple[int, str]]]:
     """(each line's object for readers, each line's object as parsed, the problems): a line
     with a field of another type than declared is parsed, reported, and withheld (None)."""
+    values, parsed, found, _ = _read(data, rows, end)
+    return values, parsed, found
+
+
+def _read(
+    data: bytes, rows: list[tuple[int, bytes, bool]], end: int | None = None
+) -> tuple[list[Any], list[Any], list[tuple[int, str]], list[str] | None]:
+    """`_values_and_problems`, and each line's event when every line is a declared,
+    well-typed object (else None)."""
     declared = vocabulary()
     plain = plain_objects(data, rows, end)
     found: list[tuple[int, str]] = []
     values: list[Any] = []
     parsed: list[Any] = []
-    if plain is not None and _all_declared(plain, declared) and all_typed(plain):
+    names = _declared_events(plain, declared) if plain is not None else None
+    if plain is not None and names is not None and all_typed(plain, names):
         values = list(plain)
-        return values, values, found
+        return values, values, found, names
     if plain is not None:
         values, parsed = list(plain), list(plain)
         for index, ((number, _, _), value) in enumerate(zip(rows, plain, strict=True)):
@@ -240,7 +258,7 @@ def _values_and_problems(
                 found.append((number, reason))
             if line.record is None:  # a field of another type: no reader takes the object
                 values[index] = None
-        return values, parsed, found
+        return values, parsed, found, None
     exact = jsonl.each_line(b"\n".join(text for _, text, _ in rows)) if rows else []
     for (number, text, complete), decoded in zip(rows, exact, strict=True):
         line = parse(number, text, complete=complete, decoded=decoded)
@@ -249,4 +267,4 @@ def _values_and_problems(
         reason = problem(line)
         if reason:
             found.append((number, reason))
-    return values, parsed, found
+    return values, parsed, found, None

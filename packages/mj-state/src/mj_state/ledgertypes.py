@@ -60,9 +60,9 @@ def decoded_mistyped(value: dict[str, Any]) -> str | None:
     return mistyped(value)
 
 
-def all_typed(values: list[dict[str, Any]]) -> bool:
+def all_typed(values: list[dict[str, Any]], events: list[str] | None = None) -> bool:
     """True when no field of any of `values` (objects whose `event` is a string) is of another
-    type than declared.
+    type than declared; `events` is each value's event, when the caller has them.
 
     `values` are as the JSON decoder made them (a string is a `str`, never a subclass). The
     lines of an event whose every declared field is a plain `string` (most of a ledger:
@@ -75,7 +75,8 @@ def all_typed(values: list[dict[str, Any]]) -> bool:
     from operator import not_
 
     plain = _all_strings()
-    marks = list(map(plain.__contains__, map(itemgetter("event"), values)))
+    names = map(itemgetter("event"), values) if events is None else events
+    marks = list(map(plain.__contains__, names))
     try:
         "".join(chain.from_iterable(map(dict.values, compress(values, marks))))
     except TypeError:  # a value that is not a string: each line is asked on its own

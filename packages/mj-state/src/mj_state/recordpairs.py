@@ -59,15 +59,17 @@ def gaps(
     return decision_gaps(decided, values, lines) + question_gaps(asked, values, lines)
 
 
-def events(values: list[Any]) -> list[tuple[int, dict[str, Any]]]:
+def events(values: list[Any], names: list[str] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """(line number, value) of the lines these logs are paired with, in one pass (without a
-    loop in Python when every line is an object naming its event)."""
+    loop in Python when every line is an object naming its event); `names` is each line's
+    event, when the caller has them (`ledgerscan.Scan.events`)."""
     from itertools import compress
     from itertools import count
     from operator import itemgetter
 
     try:
-        marks = list(map(_WANTED.__contains__, map(itemgetter("event"), values)))
+        marks = list(map(_WANTED.__contains__,
+                         map(itemgetter("event"), values) if names is None else names))  # fmt: skip
     except (KeyError, TypeError):  # a withheld line (None), or one without a hashable event
         return [(n, v) for n, v in enumerate(values, start=1)
                 if type(v) is dict and v.get("event") in EVENTS]  # fmt: skip
