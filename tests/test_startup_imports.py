@@ -105,8 +105,10 @@ NOT_HERE: dict[tuple[str, ...], set[str]] = {
     ("doctor",): {"mj_policy.adrmodel", "mj_policy.adrstages", "mj_state.adrcheck",
                   "mj_state.recordrefs", "mj_state.references", "mj_state.referencestores",
                   "mj_policy.skillstages"},
-    # no plan in the repository: the briefing loads none of the plan's modules
-    ("context",): {"mj_policy.plancache", "mj_policy.planviews", "mj_policy.planmodel"},
+    # no plan in the repository: the briefing loads none of the plan's modules; no candidate
+    # waits, so none is surveyed; the stages' input is in-process, never checked as a file's
+    ("context",): {"mj_policy.plancache", "mj_policy.planviews", "mj_policy.planmodel",
+                   "mj_context.plansections", "mj_knowledge.candidates", "mj_core.streamcheck"},
 }  # fmt: skip
 
 

@@ -66,10 +66,9 @@ def split(argv: list[str]) -> tuple[str | None, list[str]]:
     if not words:
         return None, argv
     first, at = words[0]
-    known = declare.commands()
-    if first not in known:
+    if first not in declare.names():
         return first, argv[:at] + argv[at + 1 :]
-    spec, used = known[first], [at]
+    spec, used = declare.command(first), [at]
     name = first
     actions = spec.get("actions") or []
     later = [w for w, _ in words[1:]]
@@ -99,11 +98,7 @@ def _words(argv: list[str]) -> list[tuple[str, int]]:
     """(word, index) of the arguments that are not options or option values, up to `--`."""
     from mj_core import declare
 
-    values = set(GLOBAL_VALUES)
-    for spec in declare.commands().values():
-        for option in spec.get("options") or []:
-            if option.get("flag") and option.get("kind", "flag") != "flag":
-                values.add(option["flag"])
+    values = {*GLOBAL_VALUES, *declare.value_flags()}
     out: list[tuple[str, int]] = []
     skip = False
     for index, arg in enumerate(argv):

@@ -15,7 +15,6 @@ from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
 from mj_core.stage import Stage
 
-from mj_context import plansections as plan
 from mj_context import recordsections as records
 from mj_context import sections
 from mj_context.sections import Excluded
@@ -34,11 +33,29 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
     Builder = Callable[[View], Section | Excluded | None]
 
+
+def _plan_issue(view: View) -> Section | Excluded | None:
+    """`plansections.issue`, its module loaded only when the plan stage said something."""
+    if "plan-brief" not in view.facts:
+        return None
+    from mj_context import plansections
+
+    return plansections.issue(view)
+
+
+def _plan_ready(view: View) -> Section | Excluded | None:
+    if "plan-brief" not in view.facts:
+        return None
+    from mj_context import plansections
+
+    return plansections.ready(view)
+
+
 AUTHORITY: tuple[Builder, ...] = (
     sections.git,
     sections.task,
     sections.profile,
-    plan.issue,
+    _plan_issue,
     sections.documents,
     sections.questions,
     sections.workspaces,
@@ -48,7 +65,7 @@ AUTHORITY: tuple[Builder, ...] = (
     records.checkpoint,
     records.handover,
     records.pointers,
-    plan.ready,
+    _plan_ready,
     records.files,
     records.history,
     records.prompt,

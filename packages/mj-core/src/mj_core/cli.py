@@ -157,12 +157,14 @@ def build_parser(
     tool of a test); given `argv`, only the stage it names is registered."""
     from mj_core import declare
 
-    declared = declare.stages(prog) if declared is None else declared
+    names = list(table)
+    chosen = _chosen(argv, names)
+    if declared is None:  # one stage run: its declaration alone is read
+        one = declare.stage(prog, chosen) if chosen is not None else None
+        declared = {chosen: one} if chosen is not None and one is not None else declare.stages(prog)
     parser = Parser(prog=prog, description=description)
     parser.add_argument("--repo", help="repository root (default: the git top-level of cwd)")
     subs = parser.add_subparsers(dest="subcommand", metavar="<subcommand>", required=True)
-    names = list(table)
-    chosen = _chosen(argv, names)
     for name in names if chosen is None else [chosen]:
         spec = declared[name]
         sub = subs.add_parser(name, help=spec["help"], description=spec["help"])

@@ -11,7 +11,6 @@ gate to the library (every line the library flags, the gate passes). Our own sha
 
 from __future__ import annotations
 
-import math
 import re
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -114,6 +113,8 @@ def _held(literals: tuple[str, ...], text: str) -> bool:
 
 def entropy(value: str) -> float:
     """Shannon entropy of `value` in bits per character."""
+    import math  # only a run that weighs a value loads it
+
     size = len(value)
     return -sum(n / size * math.log2(n / size) for n in map(value.count, set(value)))
 

@@ -25,18 +25,29 @@ SHAPES = {
     # https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/about-authentication-to-github#githubs-token-formats
     "GitHub Fine-Grained Token": r"github_pat_[A-Za-z0-9_]{22,}",
 }
-_WORD = re.compile(r"[A-Za-z0-9_]")  # a shape begins a word (each pattern begins with its
-_compiled: list[tuple[re.Pattern[str], str]] = []  # literal prefix, which `re` finds fast)
+# each shape begins with a literal prefix (what comes before its first class or group): a
+# text without it holds no match, and the shape is neither compiled nor searched there
+_LITERAL = {kind: p[: min(i for i in (p.find("["), p.find("(")) if i >= 0)]
+            for kind, p in SHAPES.items()}  # fmt: skip
+_compiled: dict[str, re.Pattern[str]] = {}
 
 
 def find(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, kind) of every match of our own shapes in `text`."""
-    if not _compiled:
-        _compiled.extend((re.compile(pattern), kind) for kind, pattern in SHAPES.items())
+    """(start, end, kind) of every match of our own shapes in `text`; a match begins a word
+    (the character before it is not one of `[A-Za-z0-9_]`)."""
     found = []
-    for pattern, kind in _compiled:
-        for match in pattern.finditer(text):
+    for kind, pattern in SHAPES.items():
+        if _LITERAL[kind] not in text:
+            continue
+        compiled = _compiled.get(kind)
+        if compiled is None:
+            compiled = _compiled[kind] = re.compile(pattern)
+        for match in compiled.finditer(text):
             start = match.start()
-            if not start or not _WORD.match(text, start - 1):
+            if not start or not _word(text[start - 1]):
                 found.append((start, match.end(), kind))
     return found
+
+
+def _word(char: str) -> bool:
+    return char.isascii() and (char.isalnum() or char == "_")

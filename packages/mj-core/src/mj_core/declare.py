@@ -46,18 +46,39 @@ def commands() -> dict[str, Record]:
 
 def public() -> list[str]:
     """The commands `majordomus --help` lists, in usage order (actions are their parent's)."""
-    return [name for group in declaration()["groups"] for name in group["commands"]]
+    from mj_core import declread
+
+    return [name for group in declread.head()["groups"] for name in group["commands"]]
+
+
+def names() -> dict[str, int]:
+    """Every declared command's name, in usage order (`commands()` without their bodies)."""
+    from mj_core import declread
+
+    return declread.names()
+
+
+def value_flags() -> list[str]:
+    """Every option flag of any command that takes a value (`--budget-lines`, not `--json`)."""
+    from mj_core import declread
+
+    return list(declread.head()["value_flags"])
 
 
 def command(name: str) -> Record:
-    found = commands().get(name)
+    """One command's declaration, read without the others (`mj_core.declread`)."""
+    from mj_core import declread
+
+    found = declread.command(name)
     if found is None:
         raise InternalError(f"share/{FILE}: no command {name!r}")
     return found
 
 
 def outcomes() -> tuple[str, ...]:
-    return tuple(declaration()["outcomes"])
+    from mj_core import declread
+
+    return tuple(declread.head()["outcomes"])
 
 
 @cache
@@ -69,17 +90,35 @@ def stages(tool: str) -> dict[str, Record]:
         if entry["tool"] == tool:
             out[str(entry["name"])] = {**entry, "options": list(entry.get("options") or [])}
     for spec in commands().values():
-        for step in spec.get("pipeline") or []:
-            tool_name, stage = step["stage"][0], step["stage"][1]
-            if tool_name != tool or stage not in out:
-                continue
-            known = {o["name"] for o in out[stage]["options"]}
-            declared = {o["name"]: o for o in spec.get("options") or []}
-            for name in step.get("forward") or []:
-                if name not in known:
-                    out[stage]["options"].append(declared[name])
-                    known.add(name)
+        _forward(tool, out, spec)
     return out
+
+
+def stage(tool: str, name: str) -> Record | None:
+    """`stages(tool)[name]` (None: no such stage), read without the rest of the declaration."""
+    from mj_core import declread
+
+    entry = declread.stage(tool, name)
+    if entry is None:
+        return None
+    out = {name: {**entry, "options": list(entry.get("options") or [])}}
+    for spec in declread.forwarding(tool, name):
+        _forward(tool, out, spec)
+    return out[name]
+
+
+def _forward(tool: str, out: dict[str, Record], spec: Record) -> None:
+    """Add to the stages of `tool` in `out` the options command `spec` forwards to them."""
+    for step in spec.get("pipeline") or []:
+        tool_name, stage_name = step["stage"][0], step["stage"][1]
+        if tool_name != tool or stage_name not in out:
+            continue
+        known = {o["name"] for o in out[stage_name]["options"]}
+        declared = {o["name"]: o for o in spec.get("options") or []}
+        for name in step.get("forward") or []:
+            if name not in known:
+                out[stage_name]["options"].append(declared[name])
+                known.add(name)
 
 
 class Option:

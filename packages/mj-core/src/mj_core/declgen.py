@@ -39,7 +39,23 @@ def expected() -> bytes:
     problems += list(judge(doc.data))
     if problems:
         raise SystemExit(f"share/{SOURCE}: {problems[0]}")
-    return _json(doc.data)
+    return lined(doc.data)
+
+
+def lined(data: dict[str, Any]) -> bytes:
+    """The declaration as JSON, one command or stage a line (`mj_core.declread`), with the flags
+    that take a value in the head."""
+    flags = {
+        str(option["flag"])
+        for spec in data["commands"]
+        for option in spec.get("options") or []
+        if option.get("flag") and option.get("kind", "flag") != "flag"
+    }
+    rest = {k: v for k, v in data.items() if k not in ("commands", "stages")}
+    head = _json({**rest, "value_flags": sorted(flags)})[:-2]  # without its closing brace
+    commands = b",\n".join(_json(c).rstrip(b"\n") for c in data["commands"])
+    stages = b",\n".join(_json(s).rstrip(b"\n") for s in data["stages"])
+    return b'%s,"commands":[\n%s\n],"stages":[\n%s\n]}\n' % (head, commands, stages)
 
 
 def expected_events() -> bytes:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 SESSIONS = ".ai/repo/sessions"
-MORE = "majordomus knowledge candidates"
+MORE = notes.MORE
 
 
 def episodes(root: Path) -> dict[str, str]:

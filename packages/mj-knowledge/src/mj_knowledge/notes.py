@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 KIND = "knowledge"
+MORE = "majordomus knowledge candidates"  # where every candidate is listed
 BASE = ".ai/repo/knowledge"
 CANDIDATES = f"{BASE}/candidates"
 CURATED = f"{BASE}/curated"

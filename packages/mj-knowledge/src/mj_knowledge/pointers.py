@@ -176,9 +176,14 @@ def lookup(rows: list[list[Any]]) -> Edges:
 def _candidates(root: Path, facts: dict[str, Record]) -> Record:
     from mj_core.errors import MjError
 
-    from mj_knowledge import candidates
+    from mj_knowledge import notes
 
     branch = (facts.get("git") or {}).get("branch")
+    if not notes.listed(root, notes.CANDIDATES):  # none waiting: no survey, no episodes read
+        return {"kind": "fact", "fact": "knowledge-candidates", "branch": branch, "here": [],
+                "unassigned": [], "total": 0, "more": notes.MORE}  # fmt: skip
+    from mj_knowledge import candidates
+
     try:
         return candidates.briefing(root, branch)
     except MjError as exc:  # a record that does not read is `knowledge check`'s to fail

@@ -15,7 +15,6 @@ import re
 from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
-from mj_core.wildmatch import wildmatch
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -122,6 +121,8 @@ def classify(
 ) -> tuple[list[Record], list[Record]]:
     """(each source file with its class, the problems): a file two classes claim is a FAIL
     naming both; a required class that discovers nothing is a WARN."""
+    from mj_core.wildmatch import wildmatch  # only a run that classifies paths
+
     matchers = [(item, wildmatch(item["pathspec"][len(GLOB) :])) for item in classes]
     # one pass of every pattern at once first: most tracked files are no class's, and one
     # match of the alternation is far cheaper than one match per class

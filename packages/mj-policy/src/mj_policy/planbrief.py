@@ -79,20 +79,25 @@ def _issue(model: Model, statuses: dict[str, str], ident: str) -> Record:
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_core import git
+    from mj_core import yamlstrict
     from mj_core.errors import MjError
 
     from mj_policy import layer as layer_mod
 
     asked = None
-    try:
-        lay = layer_mod.load(context.root())
-        section = lay.relative(lay.section("project"))
-        if (lay.root / section / "project.yaml").is_file():  # a plan: its modules, only then
+    try:  # the manifest names the plan's section (judged by the facts stage, which fails the
+        # briefing on a layer that does not load); the whole layer is read only for a plan
+        root = context.root()
+        said = yamlstrict.load_file(root / layer_mod.MANIFEST, layer_mod.MANIFEST)
+        value = layer_mod.section_value(said, "project")
+        section = (root / ".ai" / value).relative_to(root).as_posix()  # as `Layer.relative`
+        if (root / section / "project.yaml").is_file():  # a plan: its modules, only then
             from mj_policy import planviews
 
+            lay = layer_mod.load(root)
             manifest = planviews.manifest_bytes(lay.root)
             running = git.start_many([(q, lay.root) for q in planviews.questions(section)])
-            asked = (running, section, manifest)
+            asked = (running, section, manifest, lay)
     except (MjError, OSError):
         asked = None  # no layer, no plan: the facts say what is wrong with the layer
     facts: dict[str, Record] = {}
@@ -108,7 +113,7 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_policy import plancache
     from mj_policy import planviews
 
-    _, section, manifest = asked
+    _, section, manifest, lay = asked
     key = planviews.key_of(answers, section, manifest)[1]
     task = (facts.get("task") or {}).get("task") or {}
     issue = str(task["issue"]) if task.get("outcome") == "active" and task.get("issue") else None
