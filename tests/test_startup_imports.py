@@ -108,7 +108,8 @@ NOT_HERE: dict[tuple[str, ...], set[str]] = {
     # no plan in the repository: the briefing loads none of the plan's modules; no candidate
     # waits, so none is surveyed; the stages' input is in-process, never checked as a file's
     ("context",): {"mj_policy.plancache", "mj_policy.planviews", "mj_policy.planmodel",
-                   "mj_context.plansections", "mj_knowledge.candidates", "mj_core.streamcheck"},
+                   "mj_context.plansections", "mj_knowledge.candidates", "mj_core.streamcheck",
+                   "mj_policy.declarations"},  # no workspace declared: their reader stays out
 }  # fmt: skip
 
 

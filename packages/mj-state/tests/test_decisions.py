@@ -83,3 +83,20 @@ def test_lacking_names_missing_attribution() -> None:
 def test_parse_never_crashes(text: str) -> None:
     for entry in decisions.parse(text):
         decisions.lacking(entry)
+
+
+def test_a_heading_counts_on_the_first_line_and_never_inside_a_comment() -> None:
+    from mj_state import decisions
+
+    entry = "## 2026-09-03 — one store\nTask: t-20260903193012-a4f1\nWhy: one clock\n"
+    assert [e.title for e in decisions.parse(entry)] == ["one store"]
+    assert decisions.parse(f"# Decisions\n\n<!--\n{entry}-->\n") == []
+    later = decisions.parse(f"# Decisions\n<!--\n{entry}-->\n{entry}")
+    assert [(e.line, e.fields["Task"]) for e in later] == [(7, "t-20260903193012-a4f1")]
+
+
+def test_the_briefing_looks_for_workspaces_where_their_reader_does() -> None:
+    from mj_policy import declarations
+    from mj_state import contextfacts
+
+    assert declarations.KINDS["workspace"] == contextfacts.WORKSPACES

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
+WORKSPACES = ".ai/repo/workspaces"  # `mj_policy.declarations.KINDS["workspace"]`
+
+
 def fact(which: str, /, **fields: Any) -> Record:
     return {"kind": "fact", "fact": which, **fields}
 
@@ -82,11 +85,12 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
             yield _record(lay, kind, here)
     if active and task is not None:
         yield fact("touched", files=list(dict.fromkeys([*status, *changed])))
-        from mj_policy import declarations
+        if (root / WORKSPACES).is_dir():  # none declared: their reader is not even loaded
+            from mj_policy import declarations
 
-        found = declarations.workspaces_for(root, [str(s) for s in task.get("scope") or []])
-        if found is not None:
-            yield found
+            found = declarations.workspaces_for(root, [str(s) for s in task.get("scope") or []])
+            if found is not None:
+                yield found
     yield fact("history", **history(lay.state / "ledger.jsonl", limit))
     if prompt_name:
         yield fact("prompt", **prompt(lay, prompt_name))

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 NAME = "decisions.md"
 FIELDS = ("Task", "Head", "Why", "Rejected", "Evidence", "Supersedes")
 ATTRIBUTION = ("Task", "Head", "Why")
-_HEADING = re.compile(r"^## (\d{4}-\d{2}-\d{2}) — (.+?)\s*$")
-_FIELD = re.compile(r"^(" + "|".join(FIELDS) + r"):[ \t]*(.*?)\s*$")
+# an entry's heading and field lines, compiled (and cached) by `re` for a text with a heading
+_HEADING = r"^## (\d{4}-\d{2}-\d{2}) — (.+?)\s*$"
+_FIELD = r"^(" + "|".join(FIELDS) + r"):[ \t]*(.*?)\s*$"
 _COMMENT = re.compile(r"<!--.*?(-->|\Z)", re.DOTALL)
 
 
@@ -72,12 +73,16 @@ def parse(text: str) -> list[Entry]:
 
 def _parsed(text: str) -> list[Entry]:
     entries: list[Entry] = []
-    for number, line in enumerate(_blank_comments(text).split("\n"), start=1):
-        heading = _HEADING.match(line)
+    live = _blank_comments(text)
+    if not live.startswith("## ") and "\n## " not in live:  # no heading: no entry, none to read
+        return entries
+    headings, fields = re.compile(_HEADING), re.compile(_FIELD)
+    for number, line in enumerate(live.split("\n"), start=1):
+        heading = headings.match(line)
         if heading:
             entries.append(Entry(number, heading.group(1), heading.group(2), {}))
             continue
-        field = _FIELD.match(line)
+        field = fields.match(line)
         if field and entries and field.group(1) not in entries[-1].fields:
             entries[-1].fields[field.group(1)] = field.group(2)
     return entries

@@ -25,8 +25,9 @@ SEP = " — "
 NAME = "open-questions.md"
 _TASK = r"t-\d{8}-?\d{6}-[0-9a-f]{4}"
 _DATE = r"\d{4}-\d{2}-\d{2}"
-_UNRESOLVED = re.compile(rf"- \[unresolved\] ({_TASK}) — (.+) \(({_DATE})\)")
-_RESOLVED = re.compile(rf"- \[resolved ({_DATE})\] ({_TASK}) — (.+?) — (.+)")
+# an entry's two shapes, compiled (and cached) by `re` for the first line that may be one
+_UNRESOLVED = rf"- \[unresolved\] ({_TASK}) — (.+) \(({_DATE})\)"
+_RESOLVED = rf"- \[resolved ({_DATE})\] ({_TASK}) — (.+?) — (.+)"
 
 
 class Entry:
@@ -189,11 +190,11 @@ def _live_lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def parse_line(number: int, lineno: int, line: str) -> Entry | None:
-    match = _UNRESOLVED.fullmatch(line)
+    match = re.fullmatch(_UNRESOLVED, line)
     if match and SEP not in match.group(2):
         task, question, date = match.groups()
         return Entry(number, lineno, False, task, question, date, None)
-    match = _RESOLVED.fullmatch(line)
+    match = re.fullmatch(_RESOLVED, line)
     if match:
         date, task, question, answer = match.groups()
         return Entry(number, lineno, True, task, question, date, answer)
