@@ -100,6 +100,12 @@ def _bare(directory: str) -> bool:
     )
 
 
+def plain(root: str) -> bool:
+    """True when `root` (a checkout's top level) has the plain layout this module reads: the
+    environment, the configuration and the owner leave git's answers to its files."""
+    return not any(os.environ.get(name) for name in _STEERING) and _plain_checkout(root)
+
+
 def _plain_checkout(root: str) -> bool:
     """`root/.git` is the plain layout, owned by this user, and no configuration git reads
     for it could move its working tree, make it bare or pull in other files."""

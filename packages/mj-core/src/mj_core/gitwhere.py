@@ -20,7 +20,15 @@ WHERE_ARGS = (
 
 
 def where(root: Path) -> tuple[Path, str | None, str | None]:
-    """(common dir, HEAD's SHA, branch) in one git call; None for an unborn HEAD or no branch."""
+    """(common dir, HEAD's SHA, branch); None for an unborn HEAD or no branch. Read from git's
+    files in the plain layout (`mj_core.githead`), else in one git call."""
+    from mj_core import githead
+
+    found = githead.read(str(root))
+    if found is not None:
+        git_dir, common, head, branch = found
+        git.remember_dirs(root, git_dir, common)
+        return Path(common), head, branch
     code, stdout, _ = git.run(*WHERE_ARGS, cwd=root)
     return parse_where(root, code, stdout)
 
