@@ -25,8 +25,9 @@ def _install() -> None:
     from mj_core import appends
     from mj_core import atomic
     from mj_state import ledger
+    from mj_state import ledgerwrite
 
-    chained = ledger.write_chained
+    chained = ledgerwrite.write_chained
 
     def write_chained(path, line):  # type: ignore[no-untyped-def]
         ours = line.get("event") in EVENTS
@@ -38,6 +39,7 @@ def _install() -> None:
         return done
 
     ledger.write_chained = write_chained
+    ledgerwrite.write_chained = write_chained  # what `append` calls
 
     def before_publish(temp, target):  # type: ignore[no-untyped-def]
         if AT == "publish-before" and os.path.basename(str(target)) in LOGS:

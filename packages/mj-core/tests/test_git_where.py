@@ -37,9 +37,13 @@ def test_where_matches_the_separate_calls(tmp_path: Path) -> None:
 def test_an_unborn_head_asks_git_only_for_the_branch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The failed question already printed the directories: HEAD has no SHA to give, so the
-    fallback asks one process (the branch), never `rev-parse --verify HEAD` as well."""
+    """Where git is asked (a layout `githead` leaves to git), the failed question already
+    printed the directories: HEAD has no SHA to give, so the fallback asks one process (the
+    branch), never `rev-parse --verify HEAD` as well."""
+    from mj_core import githead
+
     sh(tmp_path, "init", "-q", "-b", "feature/y")
+    monkeypatch.setattr(githead, "read", lambda root: None)
     asked: list[tuple[str, ...]] = []
     real = git.run
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mj_core import git
-
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     pass
@@ -25,22 +23,24 @@ def where(root: Path) -> tuple[Path, str | None, str | None]:
     from mj_core import githead
 
     found = githead.read(str(root))
-    if found is not None:
-        git_dir, common, head, branch = found
-        git.remember_dirs(root, git_dir, common)
-        return Path(common), head, branch
+    if found is not None:  # git's own module is not even imported
+        return Path(found[1]), found[2], found[3]
+    from mj_core import git
+
     code, stdout, _ = git.run(*WHERE_ARGS, cwd=root)
     return parse_where(root, code, stdout)
 
 
 def where_dirty(
-    root: Path, status: tuple[str, ...] = git.DIRTY_ARGS
+    root: Path, status: tuple[str, ...] | None = None
 ) -> tuple[tuple[Path, str | None, str | None], bool]:
     """(`where`, `is_dirty`) from two git processes run at once. `status` is the status
-    question asked (`git.DIRTY_ARGS`; `git.STATUS_ARGS`, which lists each untracked file, is
-    the one a briefing's facts ask, so a run that asks both can ask git once)."""
+    question asked (`git.DIRTY_ARGS` when None; `git.STATUS_ARGS`, which lists each untracked
+    file, is the one a briefing's facts ask, so a run that asks both can ask git once)."""
+    from mj_core import git
+
     (code, stdout, _), (dirty_code, dirty_out, _) = git.run_many(
-        [(WHERE_ARGS, root), (status, root)]
+        [(WHERE_ARGS, root), (git.DIRTY_ARGS if status is None else status, root)]
     )
     return parse_where(root, code, stdout), dirty_code == 0 and bool(dirty_out)
 
@@ -66,6 +66,8 @@ class Snapshot:
     __slots__ = ("_base", "_root", "_running")
 
     def __init__(self, root: Path, base: str | None) -> None:
+        from mj_core import git
+
         self._root = root
         self._base = base
         calls: list[tuple[tuple[str, ...], Path | str]] = [
@@ -77,6 +79,8 @@ class Snapshot:
         self._running = git.begin(calls)
 
     def result(self) -> tuple[tuple[Path, str | None, str | None], list[str], list[str]]:
+        from mj_core import git
+
         results = self._running.wait()
         here = parse_where(self._root, results[0][0], results[0][1])
         status = git.parse_status(results[1][1]) if results[1][0] == 0 else []
@@ -92,6 +96,8 @@ class Snapshot:
 
 def parse_where(root: Path, code: int, stdout: str) -> tuple[Path, str | None, str | None]:
     """`where` from the result of `git <WHERE_ARGS>` (asked alone or among `run_many`)."""
+    from mj_core import git
+
     lines = stdout.split("\n")
     if code != 0 and len(lines) >= 3 and all(line.startswith("/") for line in lines[:2]):
         # The directories were printed before HEAD failed to resolve (an unborn branch, or a

@@ -14,9 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from mj_core import keys
 from mj_core import limits
-from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import UsageError
 
@@ -119,6 +117,9 @@ def open_keys(state: Path) -> list[str]:
 
 def read_open(state: Path, key: str, root: Path) -> dict[str, Any]:
     """An open episode's record, strictly read: unparsable or an unknown key → 10."""
+    from mj_core import keys
+    from mj_core import yamlstrict
+
     path = open_path(state, key)
     shown = path.relative_to(root).as_posix()
     doc = yamlstrict.load_file(path, shown, limit=limits.RECORD)
@@ -194,6 +195,9 @@ def closed_names(root: Path) -> list[str]:
 
 def load_closed(path: Path, root: Path) -> tuple[dict[str, Any], str]:
     """(front matter, body) of a closed record; unknown keys or another schema → 10."""
+    from mj_core import keys
+    from mj_core import yamlstrict
+
     shown = path.relative_to(root).as_posix()
     text = yamlstrict.read_text(path, shown, limits.RECORD)
     doc, body, _ = yamlstrict.split_front_matter(text, shown)

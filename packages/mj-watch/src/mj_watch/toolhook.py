@@ -128,11 +128,11 @@ def _record(root: str, event: str, payload: dict[str, Any], task: Any) -> None:
     from pathlib import Path
 
     try:
-        from mj_state import ledger
+        from mj_state import ledgerwrite  # the writer alone: no reader is imported
 
         where = Path(root)
         task_id = task.id if task is not None else None
-        ledger.append(where, where.joinpath(*STATE), event, payload, task_id=task_id)
+        ledgerwrite.append(where, where.joinpath(*STATE), event, payload, task_id=task_id)
     except Exception as exc:
         from mj_state import capture  # only to log the failure: it imports more than needed
 
