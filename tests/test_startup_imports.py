@@ -168,6 +168,31 @@ def test_the_tool_hook_imports_only_its_judgement(busy: Repo, tool: str) -> None
     assert not names & (HEAVY | STAMPS | TOOL_HOOK_NEVER), sorted(names & (HEAVY | TOOL_HOOK_NEVER))
 
 
+# a refused call writes one ledger line: the ledger's writer, none of its readers, no YAML (no
+# episode is open), and no git process or its modules where git's files tell where HEAD is
+REFUSAL_NEVER = {"mj_state.ledgerscan", "mj_state.ledgertail", "mj_core.yamlstrict",
+                 "mj_core.gitrun", "mj_core.spawn", "argparse", "mj_core.declare"}  # fmt: skip
+
+
+def test_a_refused_tool_call_imports_only_the_ledgers_writer(busy: Repo) -> None:
+    import json
+
+    args = {"file_path": str(busy.root / "elsewhere/b.py"), "old_string": "a", "new_string": "b"}
+    body = {"hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_input": args,
+            "cwd": str(busy.root)}  # fmt: skip
+    env = {**busy.env, "PYTHONPROFILEIMPORTTIME": "1"}
+    saved, busy.env = busy.env, env
+    try:
+        result = busy.run("capture", "tool", "--provider", "claude-code", stdin=json.dumps(body))
+    finally:
+        busy.env = saved
+    names = set(IMPORTED.findall(result.err))
+    assert result.code == 0 and '"deny"' in result.out, result
+    assert "mj_state.ledgerwrite" in names, sorted(names)
+    assert not names & (HEAVY | STAMPS | REFUSAL_NEVER), sorted(names & (HEAVY | REFUSAL_NEVER))
+    assert '"tool.denied"' in (busy.root / ".ai/local/state/ledger.jsonl").read_text()
+
+
 # quoting and wrapping are for a finding that prints a command, or a pointer's text: the commit
 # gate's `update --check` on a tree whose provider files are current imports neither (nor the
 # hand-over of files `init --import` read, when no rule names one)
