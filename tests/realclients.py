@@ -586,12 +586,30 @@ def run_qwen(
     return _run(argv, repo, env)
 
 
+def copilot_trust(repo: Path, home: Path) -> None:
+    """Trust `repo` in Copilot CLI's configuration under `home`, as an interactive `copilot`
+    records the person's answer (`trustedFolders` in its config.json): only then does a run
+    load the repository's `.github/hooks/*.json`."""
+    config = home / ".copilot" / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"trustedFolders": [str(repo)]}))
+
+
 def run_copilot(
-    prefix: Path, repo: Path, home: Path, server: Recorder, prompt: str = "hello"
+    prefix: Path,
+    repo: Path,
+    home: Path,
+    server: Recorder,
+    prompt: str = "hello",
+    *,
+    model: str = "gpt-mock",
+    flags: tuple[str, ...] = ("--allow-tool", "view"),
 ) -> subprocess.CompletedProcess[str]:
     """GitHub Copilot CLI in offline mode (`COPILOT_OFFLINE`: no GitHub sign-in, no telemetry,
     no update), its model the server's OpenAI-compatible chat completions (BYOK,
-    `COPILOT_PROVIDER_BASE_URL`), as its `copilot help environment` describes."""
+    `COPILOT_PROVIDER_BASE_URL`), as its `copilot help environment` describes; `model`
+    chooses the tools it offers (a `claude-*` name: create and edit; a `gpt-*` one:
+    apply_patch), `flags` the tools it may run unasked."""
     env = _env(
         home,
         {
@@ -599,11 +617,10 @@ def run_copilot(
             "COPILOT_PROVIDER_BASE_URL": f"{server.url}/v1",
             "COPILOT_PROVIDER_TYPE": "openai",
             "COPILOT_PROVIDER_API_KEY": "00000000",  # no letter: no credential
-            "COPILOT_MODEL": "gpt-mock",
+            "COPILOT_MODEL": model,
             "COPILOT_AUTO_UPDATE": "false",
             "COPILOT_HOME": str(home / ".copilot"),
         },
     )
-    argv = [str(prefix / "node_modules" / ".bin" / "copilot"), "-p", prompt, "-s"]
-    argv += ["--allow-tool", "view"]
+    argv = [str(prefix / "node_modules" / ".bin" / "copilot"), "-p", prompt, "-s", *flags]
     return _run(argv, repo, env)

@@ -96,7 +96,7 @@ def test_status_verifies_through_the_shim_and_never_pretends(layer_repo: Repo) -
     assert states == {
         "claude-code": "verified",
         "codex": "unconfigured",
-        "copilot": "unsupported",
+        "copilot": "unconfigured",
         "gemini": "unconfigured",
         "qwen-code": "unconfigured",
     }

@@ -101,3 +101,98 @@ def tool_outputs(server: realclients.Recorder) -> list[str]:
             if isinstance(item, dict) and str(item.get("type")).endswith("_call_output"):
                 seen.setdefault(str(item.get("call_id")), json.dumps(item))
     return list(seen.values())
+
+
+# GitHub Copilot CLI (its `copilot -p`, offline): the hooks of .github/hooks/*.json run once the
+# folder is trusted; a `claude-*` model is offered create and edit, a `gpt-*` one apply_patch
+CLAUDE_TOOLS = "claude-sonnet-4.5"
+
+
+def copilot_wired(repo: Repo, home: Path) -> Path:
+    assert repo.mj("capture", "install", "--provider", "copilot").code == 0
+    repo.commit("wire the hooks")
+    realclients.copilot_trust(repo.root, home)
+    return realclients.extra("copilot")
+
+
+def run_copilot(*args: Any, model: str = CLAUDE_TOOLS) -> Any:
+    return realclients.run_copilot(*args, model=model, flags=("--allow-all-tools",))
+
+
+def chat_tool_results(server: realclients.Recorder) -> list[str]:
+    """The result of each tool call Copilot CLI sent back to the model, in order, each once."""
+    seen: dict[str, str] = {}
+    for request in server.requests:
+        for message in request["body"].get("messages") or []:
+            if message.get("role") == "tool":
+                seen.setdefault(str(message.get("tool_call_id")), json.dumps(message))
+    return list(seen.values())
+
+
+def test_copilot_cli_is_refused_a_write_outside_the_scope(layer_repo: Repo, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    prefix = copilot_wired(layer_repo, home)
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    outside, inside = layer_repo.root / "lib" / "out.py", layer_repo.root / "src" / "in.py"
+    for made in (outside, inside):  # create writes only into a directory that exists
+        made.parent.mkdir(exist_ok=True)
+    script: list[tuple[str, dict[str, Any]] | None] = [
+        ("create", {"path": str(outside), "file_text": "x = 1\n"}),
+        ("create", {"path": str(inside), "file_text": "y = 2\n"}),
+        None,
+        None,
+    ]
+    with realclients.Recorder(script=script) as server:
+        ran = run_copilot(prefix, layer_repo.root, home, server, "write the files")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert server.steps >= 3, server.steps  # the scripted turn was played to its end
+    assert not outside.exists()  # refused before it ran
+    assert inside.read_text() == "y = 2\n"  # in scope: it went through
+    results = chat_tool_results(server)
+    assert len(results) == 2, results
+    assert "majordomus refused this call: it writes lib/out.py" in results[0]
+    assert "--scope src,lib/out.py" in results[0]
+    assert "majordomus refused" not in results[1]
+    [denied] = events(layer_repo, "tool.denied")
+    assert denied["path"] == "lib/out.py" and denied["provider"] == "copilot"
+
+
+def test_copilot_cli_is_refused_a_patch_outside_the_scope(layer_repo: Repo, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    prefix = copilot_wired(layer_repo, home)
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    script: list[tuple[str, dict[str, Any]] | None] = [
+        ("apply_patch", patch("*** Add File: lib/out.py\n+x = 1\n")),
+        ("apply_patch", patch("*** Add File: src/in.py\n+y = 2\n")),
+        None,
+        None,
+    ]
+    with realclients.Recorder(script=script) as server:
+        ran = run_copilot(prefix, layer_repo.root, home, server, "go", model="gpt-mock")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert not (layer_repo.root / "lib/out.py").exists()
+    assert (layer_repo.root / "src/in.py").read_text() == "y = 2\n"
+    results = chat_tool_results(server)
+    assert len(results) == 2, results
+    assert "majordomus refused this call: it writes lib/out.py" in results[0]
+    assert "majordomus refused" not in results[1]
+
+
+def test_copilot_cli_is_held_once_at_a_stop_with_the_contract_unmet(
+    layer_repo: Repo, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    prefix = copilot_wired(layer_repo, home)
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    layer_repo.write("lib/stray.py", "x = 1\n")
+    layer_repo.commit("outside the scope")
+    with realclients.Recorder(script=[None, None, None]) as server:
+        ran = run_copilot(prefix, layer_repo.root, home, server, "go")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    sent = [json.dumps(r["body"]) for r in server.requests]
+    assert len(sent) == 2, len(sent)  # held once: the turn went on, then the same state ended it
+    assert HELD not in sent[0]
+    assert HELD in sent[1] and "lib/stray.py" in sent[1]
+    assert len(events(layer_repo, "stop.held")) == 1
+    assert len(events(layer_repo, "stop.released")) == 1
+    after_finish(layer_repo, run_copilot, prefix, tmp_path)

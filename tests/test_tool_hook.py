@@ -319,17 +319,14 @@ def test_qwen_code_is_wired_beside_the_persons_settings_and_proven(layer_repo: R
     text = policy.read_text()
     policy.write_text(text.replace("enforcement:", "enforcement:\n" + entry.rstrip("\n"), 1))
     status = layer_repo.mj("capture", "status").out
-    assert "qwen-code    verified" in status and "copilot      unsupported" in status, status
+    assert "qwen-code    verified" in status and "copilot      unconfigured" in status, status
     doctor = layer_repo.mj("doctor").out
     assert "OK   wiring      qwen-hooks — provider-hook:qwen-code: verified" in doctor, doctor
     assert "act time — codex" not in doctor  # an adapter of its own: nothing to say
     listed = layer_repo.mj("doctrine", "list").out
     assert "act time: qwen-code — PreToolUse: a write outside" in listed
     assert "Stop, SubagentStop: a turn that ends with finish --check unmet is held" in listed
-    assert "act time: copilot — not enforceable at act time: no adapter" in listed
-    summary = "hooks: claude-code, gemini, qwen-code, codex; not enforceable at act time: copilot"
+    assert "act time: copilot — preToolUse: a write outside" in listed
+    assert "agentStop, subagentStop: a turn that ends with finish --check unmet is held" in listed
+    summary = "hooks: claude-code, gemini, qwen-code, codex, copilot\n"
     assert summary in listed
-    assert (
-        "hooks: claude-code, gemini, qwen-code, codex; not enforceable at act time: copilot"
-        in listed
-    )

@@ -171,7 +171,7 @@ def test_codex_is_wired_by_install_and_proven(layer_repo: Repo) -> None:
                          cwd=here, env=layer_repo.env, check=False)  # fmt: skip
     assert ran.returncode == 0 and denial(ran.stdout) is not None, ran
     status = layer_repo.mj("capture", "status").out
-    assert "codex        verified" in status and "copilot      unsupported" in status, status
+    assert "codex        verified" in status and "copilot      unconfigured" in status, status
     listed = layer_repo.mj("doctrine", "list").out
     assert "act time: codex — PreToolUse: a write outside" in listed, listed
     assert "wired by `majordomus capture install --provider codex` in .codex/hooks.json" in listed

@@ -11,7 +11,10 @@ import json
 
 def tool(answer: str, event: str, reason: str) -> str:
     """The answer that refuses a tool call: `permission-decision` (Claude Code, Qwen Code,
-    Codex CLI) or `decision` (Gemini CLI)."""
+    Codex CLI), `permission-decision-flat` (Copilot CLI: the same keys at the top) or
+    `decision` (Gemini CLI)."""
+    if answer == "permission-decision-flat":
+        return json.dumps({"permissionDecision": "deny", "permissionDecisionReason": reason}) + "\n"
     if answer == "permission-decision":
         said = {"hookEventName": event, "permissionDecision": "deny"}
         said["permissionDecisionReason"] = reason
@@ -21,6 +24,7 @@ def tool(answer: str, event: str, reason: str) -> str:
 
 def stop(answer: str, reason: str) -> str:
     """The answer that keeps a turn going with `reason` for the model: `decision-block`
-    (Claude Code, Qwen Code) or `decision-deny` (Gemini CLI's AfterAgent)."""
+    (Claude Code, Qwen Code, Codex CLI, Copilot CLI) or `decision-deny` (Gemini CLI's
+    AfterAgent)."""
     decision = "block" if answer == "decision-block" else "deny"
     return json.dumps({"decision": decision, "reason": reason}) + "\n"

@@ -26,11 +26,18 @@ def entries(provider: str) -> Record:
     for event, (shim, _) in adapter["events"].items():
         command = adapter["command"].format(shim=shim)
         group: Record = {"hooks": [{"type": "command", "command": command}]}
+        if adapter.get("format") == "copilot":  # one entry an event, its command as `bash`
+            group = {"type": "command", "bash": command, "timeoutSec": 30}
         matcher = _tool_table(provider).get("matcher") if event == _tool_event(provider) else None
         if matcher:
             group = {"matcher": matcher, **group}
         out[event] = [group]
     return out
+
+
+def command_of(group: Record) -> str:
+    """The command of an entry `entries` makes (Copilot CLI's `bash`, or the first hook's)."""
+    return str(group["bash"]) if "bash" in group else str(group["hooks"][0]["command"])
 
 
 def _tool_table(provider: str) -> Record:
@@ -63,7 +70,8 @@ def tools_matched(matcher: object, tools: list[str]) -> bool:
 
 def settings_text(provider: str) -> str:
     """The settings file `install` writes where there is none: the adapter's entries alone."""
-    return json.dumps({"hooks": entries(provider)}, indent=2) + "\n"
+    head: Record = {"version": 1} if ADAPTERS[provider].get("format") == "copilot" else {}
+    return json.dumps({**head, "hooks": entries(provider)}, indent=2) + "\n"
 
 
 def settings_of(root: Path, provider: str) -> Record | None:
@@ -84,7 +92,7 @@ def named(settings: Record | None, provider: str) -> list[str]:
     wanted = entries(provider)
     found = []
     for event, groups in wanted.items():
-        command = groups[0]["hooks"][0]["command"]
+        command = command_of(groups[0])
         have = settings["hooks"].get(event)
         if event == _tool_event(provider):
             if _runs_for_writes(have, command, provider):

@@ -85,15 +85,25 @@ ADAPTERS: dict[str, Record] = {
             "interactive `codex` asks once, and again for a hook new or changed"
         ),
     },
+    # GitHub Copilot CLI 1.0.102 (its SDK's hook types, its changelog, a run offline): a file of
+    # its own in .github/hooks/ (`version`, `hooks`: event → entries, each a `bash` command run
+    # in the session's directory), loaded in a folder the person trusts; camelCase events
+    "copilot": {
+        "settings": ".github/hooks/majordomus.json",
+        "hooks": ".github/hooks",
+        "command": '"$(git rev-parse --show-toplevel)"/.github/hooks/{shim}',
+        "format": "copilot",
+        "events": {
+            "userPromptSubmitted": ("majordomus-capture", "prompt"),
+            "preToolUse": ("majordomus-tool", "tool"),
+            "agentStop": ("majordomus-stop", "stop"),
+            "subagentStop": ("majordomus-subagent-stop", "stop --event subagent"),
+        },
+        "needs": (
+            "Copilot CLI runs a project's hooks only in a folder the person trusts (its "
+            "trustedFolders, what an interactive `copilot` asks once)"
+        ),
+    },
 }
 # providers without an adapter here, and what their installed clients were found to offer
-UNSUPPORTED = {
-    "copilot": (
-        "no adapter in this majordomus; Copilot CLI 1.0.102 runs the hooks of "
-        ".github/hooks/*.json in a trusted folder: preToolUse (payload toolName, toolArgs, cwd; "
-        "permissionDecision deny) and agentStop (decision block), but with an OpenAI-style "
-        "model its file edits go through apply_patch, whose targets are inside the patch text; "
-        "none of this is wired here, so check and the pre-push finish --check judge its work "
-        "after the fact"
-    ),
-}
+UNSUPPORTED: dict[str, str] = {}

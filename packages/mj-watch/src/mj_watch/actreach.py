@@ -54,11 +54,12 @@ def summary() -> Finding:
     found = reach()
     able = [p for p, ok, _ in found if ok]
     unable = [p for p, ok, _ in found if not ok]
-    message = (
-        f"enforced through the clients' own hooks: {', '.join(able) or 'none'}; "
-        f"not enforceable at act time: {', '.join(unable) or 'none'} "
-        "(`majordomus doctrine list` says why)"
-    )
+    message = f"enforced through the clients' own hooks: {', '.join(able) or 'none'}"
+    if unable:
+        message += (
+            f"; not enforceable at act time: {', '.join(unable)} "
+            "(`majordomus doctrine list` says why)"
+        )
     return Finding("INFO", "doctrine", SUBJECT, message)
 
 

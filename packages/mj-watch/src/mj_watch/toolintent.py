@@ -3,7 +3,9 @@
 The provider's table (`share/providers.yaml`, `hooks.tool`) names the tools that write a file
 (and the key of the path in `tool_input`) and the tools that run a shell command (and the key
 of the command, and of its directory when the tool takes one) and the tools that apply a patch
-(and the key of its text: `applypatch` reads the files it names). A tool in neither is not a
+(and the key of its text: `applypatch` reads the files it names; a patch tool whose input is
+text is the patch itself). The payload's keys are `tool_name` and `tool_input` unless the table
+names others (`payload`: Copilot CLI's `toolName` and `toolArgs`). A tool in none is not a
 write: it goes through unjudged, whatever its name. A payload that is not an object, a tool
 name that is not a string, a writing tool whose path is not a non-empty string: these cannot
 be judged (`Unjudged`), and the hook lets the call through and says so (CLI-REFERENCE
@@ -39,18 +41,21 @@ def intent(table: dict[str, Any], payload: object) -> Intent | None:
     """The write the call asks for; None for a call that writes no file."""
     if type(payload) is not dict:
         raise Unjudged("the payload is not a JSON object")
-    tool = payload.get("tool_name")
+    keys = table.get("payload") or {}
+    tool_key, input_key = keys.get("tool", "tool_name"), keys.get("input", "tool_input")
+    tool = payload.get(tool_key)
     if type(tool) is not str:
-        raise Unjudged("the payload names no tool (tool_name is not a string)")
+        raise Unjudged(f"the payload names no tool ({tool_key} is not a string)")
     writes, shell = table.get("writes") or {}, table.get("shell") or {}
     patch = table.get("patch") or {}
     if tool not in writes and tool not in shell and tool not in patch:
         return None
-    args = payload.get("tool_input")
+    args = payload.get(input_key)
+    if tool in patch and type(args) is str:  # the input is the patch text itself (Copilot CLI)
+        return _patch(tool, args, _cwd(payload))
     if type(args) is not dict:
-        raise Unjudged(f"{_shown(tool)}: tool_input is not an object")
-    cwd = payload.get("cwd")
-    cwd = cwd if type(cwd) is str and cwd else None
+        raise Unjudged(f"{_shown(tool)}: {input_key} is not an object")
+    cwd = _cwd(payload)
     if tool in writes:
         path = args.get(writes[tool])
         if type(path) is not str or not path:
@@ -61,6 +66,11 @@ def intent(table: dict[str, Any], payload: object) -> Intent | None:
     if tool in patch:
         return _patch(tool, args.get(patch[tool]), cwd)
     return _shell(table, tool, args, cwd)
+
+
+def _cwd(payload: dict[str, Any]) -> str | None:
+    cwd = payload.get("cwd")
+    return cwd if type(cwd) is str and cwd else None
 
 
 def _patch(tool: str, text: object, cwd: str | None) -> Intent:
