@@ -229,3 +229,34 @@ def test_claude_code_holds_a_subagents_end_and_then_the_turns_own(
     released = [(e["hook"], e["state"]) for e in events(layer_repo, "stop.released")]
     assert sorted(held) == sorted(released) and {h for h, _ in held} == {"stop", "subagent-stop"}
     assert len(held) == 2
+
+
+def test_qwen_code_holds_a_subagents_end_and_then_the_turns_own(
+    layer_repo: Repo, tmp_path: Path
+) -> None:
+    qwen = realclients.extra("qwen")
+    assert layer_repo.mj("capture", "install", "--provider", "qwen-code").code == 0
+    layer_repo.commit("wire the hooks")
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    layer_repo.write("lib/stray.py", "x = 1\n")
+    layer_repo.commit("outside the scope")
+    agent = {"description": "write the parser", "prompt": "write it",
+             "subagent_type": "general-purpose"}  # fmt: skip
+    with realclients.Recorder(script=[("agent", agent), None, None, None, None]) as server:
+        ran = realclients.run_qwen(
+            qwen, layer_repo.root, tmp_path / "home", server, "go", flags=("--yolo",)
+        )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    main = [json.dumps(r["body"]) for r in server.requests if r["body"].get("tools")]
+    said = "finish --check` finds its contract unmet"
+    # the worker calls a subagent; the subagent ends, is held, ends again; the worker ends,
+    # is held, ends again
+    assert len(main) == 5, len(main)
+    assert [said in body and "lib/stray.py" in body for body in main] == [
+        False, False, True, False, True,
+    ]  # fmt: skip
+    held = [(e["hook"], e["state"]) for e in events(layer_repo, "stop.held")]
+    released = [(e["hook"], e["state"]) for e in events(layer_repo, "stop.released")]
+    assert sorted(held) == sorted(released) and {h for h, _ in held} == {"stop", "subagent-stop"}
+    assert len(held) == 2
+    assert {e["provider"] for e in events(layer_repo, "stop.held")} == {"qwen-code"}
