@@ -196,3 +196,29 @@ def test_copilot_cli_is_held_once_at_a_stop_with_the_contract_unmet(
     assert len(events(layer_repo, "stop.held")) == 1
     assert len(events(layer_repo, "stop.released")) == 1
     after_finish(layer_repo, run_copilot, prefix, tmp_path)
+
+
+def test_copilot_cli_holds_a_subagents_end_and_then_the_turns_own(
+    layer_repo: Repo, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    prefix = copilot_wired(layer_repo, home)
+    assert layer_repo.mj("start", "write the parser", "--scope", "src").code == 0
+    layer_repo.write("lib/stray.py", "x = 1\n")
+    layer_repo.commit("outside the scope")
+    agent = {"description": "write the parser", "prompt": "write it",
+             "agent_type": "general-purpose", "name": "parser"}  # fmt: skip
+    with realclients.Recorder(script=[("task", agent), None, None, None, None]) as server:
+        ran = run_copilot(prefix, layer_repo.root, home, server, "go")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    main = [json.dumps(r["body"]) for r in server.requests if r["body"].get("tools")]
+    # the worker calls a subagent; the subagent ends (agentStop inside it, subagentStop for
+    # the worker: one hold), is held, ends again; the worker ends, is held, ends again
+    assert len(main) == 5, len(main)
+    assert [HELD in body and "lib/stray.py" in body for body in main] == [
+        False, False, True, False, True,
+    ]  # fmt: skip
+    held = [(e["hook"], e["state"]) for e in events(layer_repo, "stop.held")]
+    released = [(e["hook"], e["state"]) for e in events(layer_repo, "stop.released")]
+    assert sorted(held) == sorted(released) and {h for h, _ in held} == {"stop", "subagent-stop"}
+    assert len(held) == 2

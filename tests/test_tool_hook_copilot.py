@@ -162,3 +162,24 @@ def test_copilot_stop_is_held_once_per_unmet_state(tasked: Repo) -> None:
     [held] = ledger(tasked, "stop.held")
     [released] = ledger(tasked, "stop.released")
     assert held["provider"] == released["provider"] == "copilot"
+
+
+def test_copilot_agent_stop_inside_a_subagent_is_left_to_subagent_stop(tasked: Repo) -> None:
+    tasked.write("lib/stray.py", "x = 1\n")
+    tasked.commit("outside the scope")
+    inside = json.dumps({"sessionId": "sub-1", "cwd": str(tasked.root), "stopReason": "end_turn",
+                         "stop_hook_active": False, "agentId": "sub-1",
+                         "agentType": "general-purpose", "parentAgentId": "c-1"})  # fmt: skip
+    assert copilot(tasked, inside, "stop") == (0, "", "")  # the subagent's own agentStop
+    assert ledger(tasked, "stop.held") == []
+    argv = [exe("majordomus"), "capture", "stop", "--event", "subagent", "--provider", "copilot"]
+    ran = subprocess.run(argv, cwd=tasked.root, env=tasked.env, input=inside, text=True,
+                         capture_output=True, timeout=60, check=False)  # fmt: skip
+    assert ran.returncode == 0 and json.loads(ran.stdout)["decision"] == "block", ran
+    [held] = ledger(tasked, "stop.held")
+    assert held["hook"] == "subagent-stop"
+    for raw in ('{"agentId": ', '{"agentId": ""}', '{"agentId": 7}', '["agentId"]'):
+        code, out, _ = copilot(tasked, raw, "stop")  # not a subagent's: the worker's turn
+        assert code == 0 and (out == "" or json.loads(out)["decision"] == "block"), raw
+    assert [e["hook"] for e in ledger(tasked, "stop.held")] == ["subagent-stop", "stop"]
+    assert len(ledger(tasked, "stop.released")) == 3

@@ -11,8 +11,9 @@ names the state (a digest of those lines) and the kind of end (`hook`: `stop`, o
 (`stop.released`); a changed state is held again. A subagent held in a state does not release
 the worker's own turn in it: each is handed the unmet lines once. No task, a met contract, a profile
 that does not hold: nothing is printed and the turn ends. What the worker wrote is never read
-(the payload's last message is not opened). The exit is always 0; a failure inside the hook
-lets the turn end with a WARN on stderr and a `hook.unjudged` line.
+(the payload's last message is not opened; only the key that marks a subagent's own end, where
+the client runs the turn's hook inside subagents too, is looked at). The exit is always 0; a
+failure inside the hook lets the turn end with a WARN on stderr and a `hook.unjudged` line.
 """
 
 from __future__ import annotations
@@ -34,15 +35,40 @@ def hook(provider: str, root: str, inv: Invocation, event: str | None = "turn") 
     import sys
 
     stream = inv.stdin if inv.stdin is not None else sys.stdin.buffer
+    raw = b""
     try:
         if not stream.isatty():
-            stream.read()
+            raw = stream.read()
     except (OSError, ValueError):
         pass
+    if event != "subagent" and _inside_subagent(provider, raw):
+        return 0  # the client's subagent event judges this end (`hooks.stop.subagent_key`)
     out, err = run(provider, root, "subagent-stop" if event == "subagent" else "stop")
     inv.stdout.write(out)
     inv.stderr.write(err)
     return 0
+
+
+def _inside_subagent(provider: str, raw: bytes) -> bool:
+    """Whether a turn-end payload is a subagent's own (Copilot CLI runs agentStop inside its
+    subagents too, the payload naming the subagent under `agentId`, and subagentStop for the
+    same end): only the key the provider's table names is read, never what was written.
+    Anything unreadable is the worker's turn."""
+    if not raw.strip():
+        return False
+    try:
+        from mj_watch import toolhook
+
+        key = (toolhook.hook_table(provider).get("stop") or {}).get("subagent_key")
+        if not key or f'"{key}"'.encode() not in raw:
+            return False
+        import json
+
+        payload = json.loads(raw)
+    except Exception:
+        return False
+    value = payload.get(key) if type(payload) is dict else None
+    return type(value) is str and value != ""
 
 
 def run(provider: str, cwd: str, kind: str = "stop") -> tuple[str, str]:
