@@ -155,6 +155,11 @@ def test_copilot_cli_is_refused_a_write_outside_the_scope(layer_repo: Repo, tmp_
     assert "majordomus refused" not in results[1]
     [denied] = events(layer_repo, "tool.denied")
     assert denied["path"] == "lib/out.py" and denied["provider"] == "copilot"
+    # the prompt hook ran too: the person's prompt is archived, nothing failed
+    prompts = layer_repo.root / ".ai/local/prompts"
+    [archived] = [p for p in prompts.glob("*.md") if "write-the-files" in p.name]
+    assert "write the files" in archived.read_text()
+    assert not (prompts / "failures.log").exists()
 
 
 def test_copilot_cli_is_refused_a_patch_outside_the_scope(layer_repo: Repo, tmp_path: Path) -> None:

@@ -135,6 +135,15 @@ def test_copilot_is_wired_by_install_and_proven(layer_repo: Repo) -> None:
     assert ran.returncode == 0 and denial(ran.stdout) is not None, ran
     status = layer_repo.mj("capture", "status").out
     assert "copilot      verified" in status and "folder the person trusts" in status, status
+    policy = layer_repo.root / ".ai/repo/policy.yaml"
+    entry = (
+        "  - name: copilot-hooks\n    path: majordomus\n    args:\n      - capture\n"
+        "    wired_by: provider-hook:copilot\n"
+    )
+    text = policy.read_text()
+    policy.write_text(text.replace("enforcement:", "enforcement:\n" + entry.rstrip("\n"), 1))
+    doctor = layer_repo.mj("doctor").out
+    assert "OK   wiring      copilot-hooks — provider-hook:copilot: verified" in doctor, doctor
     listed = layer_repo.mj("doctrine", "list").out
     assert "act time: copilot — preToolUse: a write outside" in listed, listed
     assert "agentStop, subagentStop: a turn that ends with finish --check unmet" in listed
@@ -143,6 +152,8 @@ def test_copilot_is_wired_by_install_and_proven(layer_repo: Repo) -> None:
     path.write_text(json.dumps(settings))
     status = layer_repo.mj("capture", "status").out
     assert "copilot      named" in status and "3 of 4 settings entries" in status, status
+    doctor = layer_repo.mj("doctor").out
+    assert "FAIL wiring      copilot-hooks — provider-hook:copilot is named, not verified" in doctor
     del settings["hooks"]["agentStop"]
     path.write_text(json.dumps(settings))
     assert "2 of 4 settings entries" in layer_repo.mj("capture", "status").out
