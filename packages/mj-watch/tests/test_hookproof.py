@@ -320,7 +320,8 @@ def test_anything_that_can_discard_the_status_after_the_call_is_refused(tail: st
 PLAIN_WORD = st.text(alphabet=sorted(hookcall.PLAIN), min_size=1, max_size=8)
 
 
-@given(st.lists(PLAIN_WORD | st.sampled_from(["if", "exit", "a=b", "exec", "majordomus", "."]),
+@given(st.lists(PLAIN_WORD | st.sampled_from(["if", "in", "for", "exit", "a=b", "exec",
+                                              "majordomus", "."]),
                 min_size=1, max_size=4), st.booleans())  # fmt: skip
 def test_the_printed_hook_is_proven_as_the_parser_proves_it(words: list[str], same: bool) -> None:
     text = "#!/bin/sh\n" + " ".join(words) + " || exit $?\n"
@@ -348,5 +349,7 @@ def test_the_printed_hook_is_recognised_only_exactly() -> None:
         "#!/bin/sh\r\nmajordomus doctor || exit $?\r\n",
         "#!/bin/sh\nmajordomus 'doctor' || exit $?\n",
         "#!/bin/sh\nX=1 || exit $?\n",
+        "#!/bin/sh\nin || exit $?\n",  # a reserved word: the shell refuses the line
+        "#!/bin/sh\ntime doctor || exit $?\n",
     ]:
         assert hookcall.printed(text) is None, text

@@ -14,9 +14,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 TAIL = " || exit $?"
-# first words the shell does not run as a command: reserved words, and `exec` (which runs the rest)
+# first words the shell does not run as a command: reserved words (POSIX's, and bash's, for a
+# /bin/sh that is bash), and `exec` (which runs the rest)
 NOT_A_COMMAND = frozenset(("if", "then", "else", "elif", "fi", "do", "done", "case", "esac"))
-NOT_A_COMMAND |= {"while", "until", "for", "exec"}
+NOT_A_COMMAND |= {"while", "until", "for", "in", "exec", "function", "select", "time", "coproc"}
 PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=+,:@%")
 
 
