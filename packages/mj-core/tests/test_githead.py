@@ -136,3 +136,18 @@ def test_a_doubtful_branch_name_is_left_to_git(name: str) -> None:
 def test_plain_branch_names_are_read() -> None:
     for name in ("main", "feat/x", "v1.2", "a-b_c", "release/2026-12"):
         assert githead._plain_name(name)
+
+
+def test_a_forged_ref_reads_as_git_reads_it(repo: Path) -> None:
+    """A worker who writes a ref by hand gets the answer git itself gives, never a better one:
+    a SHA naming no object is what git prints too; a spelling git would rewrite (upper case,
+    blanks around it) is left to git."""
+    _commit(repo, "one")
+    main = repo / ".git/refs/heads/main"
+    main.write_text("1234567890123456789012345678901234567890\n")
+    assert _read(repo) == _asked(repo) == _where(repo)
+    assert _read(repo)[1] == "1234567890123456789012345678901234567890"
+    for spelling in ("ABCDEF7890123456789012345678901234567890\n", " " + "a" * 40 + "\n"):
+        main.write_text(spelling)
+        assert githead.read(str(repo)) is None, spelling
+        assert _where(repo) == _asked(repo)  # git answers, as it always did
