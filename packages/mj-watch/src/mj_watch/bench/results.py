@@ -44,13 +44,22 @@ def document(
     ended = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
     return {
         "schema": RESULT,
-        "run_id": f"b-{clock.compact(moment)}-{ids.random_hex(4)}",
+        "run_id": run_id(root, moment),
         "recorded_at": clock.iso(moment),
         "repository": repository(root),
         "environment": {**env, "load_end": [round(value, 2) for value in ended]},
         "profile": profile,
         "results": rows,
     }
+
+
+def run_id(root: Path, moment: int) -> str:
+    """`b-<stamp>-<4 hex>`, drawn again while a kept run has it: runs begun in one second
+    share the stamp, and a suffix drawn twice would have `save` refuse the run (15)."""
+    while True:
+        found = f"b-{clock.compact(moment)}-{ids.random_hex(4)}"
+        if not (root / RUNS / "runs" / f"{found}.json").exists():
+            return found
 
 
 def repository(root: Path) -> dict[str, Any]:
