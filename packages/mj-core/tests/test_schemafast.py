@@ -1,7 +1,7 @@
 """`schemafast.holds(kind)` answers yes exactly when jsonschema's validator and
 `schema.quick_violations` find nothing, for every layer kind, on valid data and on data changed
 a field at a time (a wrong type, a value outside an enum or a pattern, an empty string or list,
-a repeated item, a key missing, a key unknown)."""
+a repeated item, a key missing, a key unknown, a line break inside or at the end)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ MILESTONE = {"id": "M000", "title": "T", "slug": "t", "order": 0, "priority": "p
              "validation": ["make"], "evidence_required": [], "risks": [],
              "created_at": "2026-12-01", "updated_at": "2026-12-01"}  # fmt: skip
 ODD = [None, True, False, 0, -1, 1.5, "", "x", "p9", "I1", "M0001", "a\nb", "Bad Slug", [],
-       [""], ["x", "x"], ["I0001", 3], [None], {}, {"k": 1}, "2026-12-01T10:00:00Z"]  # fmt: skip
+       [""], ["x", "x"], ["I0001", 3], [None], {}, {"k": 1}, "2026-12-01T10:00:00Z", "a\n",
+       "\n", "a\nb\n", " ", ["a\n"], ["\n"], "p0", 1, ["I0001\n"]]  # fmt: skip
 
 
 FIELDS = st.sampled_from([*ISSUE, *MILESTONE, "status", "owner", "order"])

@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core import share
+from mj_core import yaml11
 from mj_core import yamlevents
 from mj_core import yamlfast
 from mj_core import yamlstrict
@@ -223,6 +224,22 @@ def test_raw_text_near_the_subset_reads_the_same(text: str) -> None:
 def test_line_reader_declines_what_it_is_not_sure_about(text: str) -> None:
     assert yamlfast.read(text) is None
     assert_same(text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(scalar_text, printable, words))
+def test_a_plain_scalar_is_typed_as_the_type_rules_type_it(text: str) -> None:
+    """The reader's plain scalars (text opening as no type does is taken as text at once) are
+    the values the YAML 1.1 and 1.2 rules agree on, and declined where they do not agree."""
+    try:
+        value = yamlfast._plain(text)
+    except yamlfast._Decline:
+        value = yamlfast._Decline
+    agreed, expected = yaml11.plain_value(text) if text else (False, None)
+    if value is not yamlfast._Decline:
+        assert agreed and _typed(value) == _typed(expected), text
+    elif agreed and text[0] not in yamlfast._INDICATORS and ": " not in text:
+        assert " #" in text or text.endswith(":"), text  # declined only for its shape
 
 
 def test_line_reader_takes_the_common_shape_with_marks() -> None:

@@ -2,12 +2,15 @@
 a text, the data is exactly what PyYAML's safe loader and `yamlstrict.parse` give (types
 included); a text the strict reader refuses is
 never accepted. Texts are lines of keys and values built from YAML's awkward scalars, quotes,
-flow sequences, comments, indentation and markers; a plan file as written is accepted."""
+flow sequences, comments, indentation and markers; a plan file as written is accepted. A text
+of `key: value` lines only, which the reader takes without looking at each line's shape, reads
+as it does line by line, the second time (from the reader's memory of values) too."""
 
 from __future__ import annotations
 
 import math
 
+import pytest
 import yaml
 from hypothesis import given
 from hypothesis import settings
@@ -15,6 +18,7 @@ from hypothesis import strategies as st
 from mj_core import yamlflat
 from mj_core import yamlstrict
 from mj_core.errors import MjError
+from mj_core.yamlfast import _Decline
 
 NASTY = [
     *("yes", "No", "on", "y", "n", "~", "null", "true", "False", "012", "0x1F", "1_000"),
@@ -125,3 +129,48 @@ def test_a_plan_file_as_written_is_read_flat() -> None:
 def test_a_nested_or_empty_value_is_left_to_the_full_reader() -> None:
     for text in ("a:\n  b: 1\n", "a:\n- x\n", "a:\n", "a: # c\n", "---\na: 1\n", "", "\n"):
         assert yamlflat.read(text) is None, text
+
+
+pair_key = st.one_of(
+    st.from_regex(r"[a-z_][a-z0-9_]{0,4}", fullmatch=True),
+    st.sampled_from(["y", "n", "no", "on", "off", "yes", "null", "true", "k" * 1001]),
+)
+pair_value = st.one_of(usual, values, values.map(lambda v: v + "  "), st.text(max_size=4))
+pair_line = st.tuples(pair_key, st.sampled_from([": ", ":  "]), pair_value).map("".join)
+
+
+def _by_line(text: str) -> object:
+    try:
+        return _typed(yamlflat._lines(text))
+    except _Decline:
+        return _typed(None)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(pair_line, min_size=1, max_size=8), st.booleans())
+def test_key_value_lines_read_as_they_read_line_by_line(lines: list[str], newline: bool) -> None:
+    text = "\n".join(lines) + ("\n" if newline else "")
+    for _ in range(2):  # the second time from the memory of values
+        flat = yamlflat.read(text)
+        if text.replace("\n", "").isprintable():
+            assert _typed(flat) == _by_line(text), text
+        if flat is not None:
+            assert _typed(flat) == _strict(text), text
+
+
+def test_a_plan_file_is_read_without_the_line_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = 'id: I0001\nscope: [src/a.py, src/b.py]\nnon_scope: []\nwhy: "it is"\norder: 3  \n'
+    monkeypatch.setattr(yamlflat, "_lines", None)  # called, it would fail the test
+    first, second = yamlflat.read(text), yamlflat.read(text)
+    assert first == second == {"id": "I0001", "scope": ["src/a.py", "src/b.py"],
+                               "non_scope": [], "why": "it is", "order": 3}  # fmt: skip
+    assert first is not None and second is not None
+    first["scope"].append("changed")  # each reading's lists are its own
+    assert second["scope"] == ["src/a.py", "src/b.py"] == yamlflat.read(text)["scope"]  # type: ignore[index]
+    assert yamlflat.read("id: I0001\nid: I0002\n") is None  # a key written twice
+
+
+def test_a_full_memory_of_values_starts_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlflat, "_VALUES", {f"v{i}": i for i in range(8192)})
+    assert yamlflat.read("a: [x]\nb: v1\n") == {"a": ["x"], "b": "v1"}
+    assert yamlflat._VALUES == {"[x]": ("x",)}

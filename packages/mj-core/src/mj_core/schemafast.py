@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from typing import Any
 
     Check = Callable[[Any], bool]
+    Search = Callable[[str], Any]
+
+_TEXT = frozenset({"type", "minLength", "pattern"} | schema_mod._ANNOTATIONS)
+_ONE_LINE = "^[^\\n]+$"  # a line and at most a final line break, as `re.search` reads `$`
+_TEXTS = frozenset({"type", "items", "minItems", "uniqueItems"} | schema_mod._ANNOTATIONS)
 
 
 @cache
@@ -51,7 +56,10 @@ def _compile(schema: dict[str, Any]) -> Check:
             checks.append(lambda v: isinstance(v, types) and not isinstance(v, bool))
         else:
             checks.append(lambda v: isinstance(v, types))
-    if "enum" in schema:
+    if "enum" in schema and all(type(item) is str for item in schema["enum"]):
+        words = frozenset(schema["enum"])  # `_same` of a string is plain equality
+        checks.append(lambda v: isinstance(v, str) and v in words)
+    elif "enum" in schema:
         enum = schema["enum"]
         checks.append(lambda v: any(schema_mod._same(v, item) for item in enum))
     if "const" in schema:
@@ -85,15 +93,19 @@ def _all(checks: list[Check]) -> Check:
 
 
 def _string(schema: dict[str, Any]) -> Check | None:
-    import re
-
-    shortest = schema.get("minLength", 0)
-    pattern = re.compile(schema["pattern"]).search if "pattern" in schema else None
+    shortest, pattern = _string_parts(schema)
     if not shortest and pattern is None:
         return None
     if pattern is None:
         return lambda v: len(v) >= shortest
     return lambda v: len(v) >= shortest and pattern(v) is not None
+
+
+def _string_parts(schema: dict[str, Any]) -> tuple[int, Search | None]:
+    import re
+
+    shortest: int = schema.get("minLength", 0)
+    return shortest, re.compile(schema["pattern"]).search if "pattern" in schema else None
 
 
 def _array(schema: dict[str, Any]) -> Check | None:
@@ -114,23 +126,71 @@ def _array(schema: dict[str, Any]) -> Check | None:
 
 
 def _object(schema: dict[str, Any]) -> Check | None:
-    required = tuple(schema.get("required", ()))
-    props = {key: _compile(child) for key, child in schema.get("properties", {}).items()}
+    """The check of an object's own keywords: its keys, then each property's value; a property
+    that is a string (or a list of strings) with a length and a pattern is checked in the loop
+    itself, without a call of its own."""
+    required = frozenset(schema.get("required", ()))
+    props = {key: (child, _compile(child)) for key, child in schema.get("properties", {}).items()}
     closed = schema.get("additionalProperties") is False
     if not required and not props and not closed:
         return None
+    known = frozenset(props)
+    texts = {key: text for key, (child, _) in props.items() if (text := _text(child)) is not None}
+    lists = {key: many for key, (child, _) in props.items() if (many := _texts(child)) is not None}
+    others = {key: own for key, (_, own) in props.items() if key not in texts and key not in lists}
 
     def check(v: dict[str, Any]) -> bool:
-        for key in required:
-            if key not in v:
-                return False
+        if not v.keys() >= required or (closed and not v.keys() <= known):
+            return False
         for key, child in v.items():
-            own = props.get(key)
-            if own is None:
-                if closed and key not in props:
+            text = texts.get(key)
+            if text is not None:
+                shortest, search, line = text
+                if not isinstance(child, str) or len(child) < shortest:
                     return False
-            elif not own(child):
+                if line and child and "\n" not in child:
+                    continue  # `^[^\n]+$` holds without asking the pattern
+                if search is not None and search(child) is None:
+                    return False
+                continue
+            many = lists.get(key)
+            if many is None:
+                own = others.get(key)
+                if own is not None and not own(child):
+                    return False
+            elif not _all_texts(child, many):
                 return False
         return True
 
     return check
+
+
+def _text(schema: dict[str, Any]) -> tuple[int, Search | None, bool] | None:
+    """(shortest length, pattern's search, whether the pattern is `^[^\n]+$`: one line) of a
+    schema that asks only for such a string."""
+    if schema.get("type") != "string" or not _TEXT.issuperset(schema):
+        return None
+    return *_string_parts(schema), schema.get("pattern") == _ONE_LINE
+
+
+def _texts(schema: dict[str, Any]) -> tuple[int, bool, int, Search | None, bool] | None:
+    """(fewest items, unique, `_text` of each item) of a schema that asks only for a list of
+    such strings."""
+    if schema.get("type") != "array" or not _TEXTS.issuperset(schema) or "items" not in schema:
+        return None
+    each = _text(schema["items"])
+    if each is None:
+        return None
+    return schema.get("minItems", 0), bool(schema.get("uniqueItems")), *each
+
+
+def _all_texts(v: Any, many: tuple[int, bool, int, Search | None, bool]) -> bool:
+    fewest, unique, shortest, search, _ = many
+    if not isinstance(v, list) or len(v) < fewest:
+        return False
+    for item in v:
+        if not isinstance(item, str) or len(item) < shortest:
+            return False
+        if search is not None and search(item) is None:
+            return False
+    return not unique or len({jsonl.encode(x) for x in v}) == len(v)

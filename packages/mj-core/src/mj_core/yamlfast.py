@@ -12,6 +12,8 @@ refuse — so the event reader stays the one place that explains a refusal.
 from __future__ import annotations
 
 from mj_core.limits import NESTING
+from mj_core.yaml11 import _NUMBER_FIRST
+from mj_core.yaml11 import _WORD_FIRST
 from mj_core.yaml11 import plain_value
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -127,6 +129,8 @@ def _plain(text: str, banned: frozenset[str] | None = None) -> Any:
         raise _Decline
     if banned is not None and not banned.isdisjoint(text):
         raise _Decline
+    if text[0] not in _WORD_FIRST and text[0] not in _NUMBER_FIRST:
+        return text  # no YAML 1.1 or 1.2 type but text opens so: `plain_value` agrees at once
     known = _AGREED.get(text)
     if known is None:
         known = plain_value(text)

@@ -11,6 +11,10 @@ general block structure are left out, which is where the line reader spends its 
 
 from __future__ import annotations
 
+from mj_core.yaml11 import _NUMBER_FIRST
+from mj_core.yaml11 import _WORD_FIRST
+from mj_core.yamlfast import _INDICATORS
+from mj_core.yamlfast import _KEY_MAX
 from mj_core.yamlfast import _NOT_IN_FLOW
 from mj_core.yamlfast import _after
 from mj_core.yamlfast import _Decline
@@ -21,6 +25,9 @@ from mj_core.yamlfast import _split_key
 
 _KEYS: dict[str, str] = {}  # the plain keys read so far: the text before `: ` and the key
 _PLAIN: dict[str, tuple[Any]] = {}  # the plain scalars read so far, each with its value
+_VALUES: dict[str, Any] = {}  # the values `_simple` read so far (a list as a tuple)
+_PAIR: Any = None  # `_pairs`' expression, compiled on first use
+_SPECIAL = _INDICATORS | _WORD_FIRST | _NUMBER_FIRST  # a plain scalar opening otherwise is text
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -29,40 +36,89 @@ if TYPE_CHECKING:
 
 def read(text: str) -> dict[str, Any] | None:
     """The mapping of a flat text, or None when the text is not flat (parse it in full)."""
-    lines = text.split("\n")
-    if not "".join(lines).isprintable():
+    if not text.replace("\n", "").isprintable():
         return None  # tabs, CR, BOM, controls, line separators
-    out: dict[str, Any] = {}
     try:
-        for line in lines:
-            if not line:
-                continue
-            first = line[0]
-            if first in " #":
-                body = line.lstrip(" ")
-                if not body or body[0] == "#":
-                    continue  # a blank or comment line
-                return None  # an indented line: a nested block
-            if first in "-.":
-                return None  # a sequence entry or a document marker
-            body = line.rstrip(" ")
-            colon = body.find(": ")
-            key = _KEYS.get(body[:colon]) if colon > 0 else None
-            if key is None:  # a key not seen yet, or one to read the long way
-                split = _split_key(body)
-                if split is None:
-                    return None
-                key, colon = split[0], split[1] - 1
-                if first not in "\"'" and colon < len(body) and body[colon] == ":":
-                    _remember(body[:colon], key)
-            if key in out:
-                return None
-            rest = body[colon + 1 :].lstrip(" ")
-            if not rest or rest[0] == "#":
-                return None  # a block, or the empty scalar, follows
-            out[key] = _inline(rest)
+        pairs = _pairs(text)
+        return _lines(text) if pairs is None else _simple(pairs)
     except (_Decline, RecursionError):
         return None
+
+
+def _pairs(text: str) -> list[tuple[str, str]] | None:
+    """Each line's (key, value text) when every line is `key: value` with a key of lower-case
+    letters, digits and underscores and a value not opening with a comment, else None."""
+    global _PAIR
+    if _PAIR is None:
+        import re
+
+        _PAIR = re.compile(r"^([a-z_][a-z0-9_]*): +([^ #\n][^\n]*)$", re.M).findall
+    pairs: list[tuple[str, str]] = _PAIR(text)
+    lines = text.count("\n") + (text[-1:] != "\n")
+    return pairs if len(pairs) == lines else None
+
+
+def _simple(pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
+    """`_lines` of a text whose lines `_pairs` took, without looking at each line's shape."""
+    out: dict[str, Any] = {}
+    keys, values = _KEYS, _VALUES
+    for raw, said in pairs:
+        key = keys.get(raw) or _new_key(raw)
+        text = said.rstrip(" ") if said[-1] == " " else said
+        if text[0] not in _SPECIAL and ": " not in text and " #" not in text and text[-1] != ":":
+            out[key] = text  # plain text no YAML type takes (`yamlfast._plain`)
+            continue
+        value = values.get(text, values)  # the memory itself stands for "not met yet"
+        if value is values:
+            value = _inline(text)
+            if len(values) >= 8192:
+                values.clear()  # the values met often are soon met again
+            values[text] = tuple(value) if type(value) is list else value
+        elif type(value) is tuple:
+            value = list(value)
+        out[key] = value
+    return out if len(out) == len(pairs) else None  # fewer: a key written twice
+
+
+def _new_key(raw: str) -> str:
+    """The key a plain `raw` reads as, remembered; `_Decline` when it is not a string."""
+    key = _plain(raw) if len(raw) <= _KEY_MAX else None
+    if not isinstance(key, str):
+        raise _Decline
+    _remember(raw, key)
+    return key
+
+
+def _lines(text: str) -> dict[str, Any] | None:
+    """The mapping of a flat text read line by line (any flat shape)."""
+    out: dict[str, Any] = {}
+    for line in text.split("\n"):
+        if not line:
+            continue
+        first = line[0]
+        if first in " #":
+            body = line.lstrip(" ")
+            if not body or body[0] == "#":
+                continue  # a blank or comment line
+            return None  # an indented line: a nested block
+        if first in "-.":
+            return None  # a sequence entry or a document marker
+        body = line.rstrip(" ")
+        colon = body.find(": ")
+        key = _KEYS.get(body[:colon]) if colon > 0 else None
+        if key is None:  # a key not seen yet, or one to read the long way
+            split = _split_key(body)
+            if split is None:
+                return None
+            key, colon = split[0], split[1] - 1
+            if first not in "\"'" and colon < len(body) and body[colon] == ":":
+                _remember(body[:colon], key)
+        if key in out:
+            return None
+        rest = body[colon + 1 :].lstrip(" ")
+        if not rest or rest[0] == "#":
+            return None  # a block, or the empty scalar, follows
+        out[key] = _inline(rest)
     return out or None
 
 
