@@ -6,6 +6,8 @@ computed from."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
 
 import pytest
 from conftest import Repo
@@ -65,6 +67,17 @@ def test_a_kept_listing_is_the_ordinary_one_byte_for_byte(
         kept = run(committed, (*args, *form), where)
         assert kept[3], kept
         assert kept[:3] == ordinary[:3]
+
+
+def test_a_listing_with_nothing_kept_asks_git_each_question_once(committed: Repo) -> None:
+    """`plan ready` with no cache asks git the plan's tree and status (its key, asked while the
+    files are read) and the issue files' status (the markers' stage), each once."""
+    for _ in range(2):  # and again once the cache is removed
+        result = committed.shell("MJ_TIMING=1 majordomus plan ready")
+        asked = re.search(r"^count\s+(\d+)\s+git$", result.err, re.M)
+        assert result.code == 0 and result.out.startswith("I0002"), result.err
+        assert asked is not None and asked.group(1) == "3", result.err
+        shutil.rmtree(committed.root / ".ai/local/cache")
 
 
 def test_a_kept_listing_is_shown_only_for_the_plan_it_was_made_from(committed: Repo) -> None:

@@ -26,7 +26,11 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
+    from mj_core.gitrun import Pending
+
     from mj_policy.layer import Layer
+
+    Begun = tuple[Pending, str, bytes]  # the key's git questions, the section, the manifest
 
 CACHED_VIEWS = ("status", "list", "ready", "blocked", "waves", "graph", "next")
 KEPT = ("id", "milestone", "title", "priority", "parallel_safe", "scope", "depends_on",
@@ -53,13 +57,25 @@ class Cached(planmodel.Item):
 
 def key(lay: Layer) -> str | None:
     """The cache key of the plan as git has it, or None when git cannot vouch for it."""
+    return settled(begin(lay))
+
+
+def begin(lay: Layer) -> Begun | None:
+    """`key`'s git questions begun, answered by `settled` (None: the manifest does not read)."""
     section = lay.relative(lay.section("project"))
     try:
         manifest = planviews.manifest_bytes(lay.root)
     except OSError:
         return None
-    asked = git.run_many([(q, lay.root) for q in planviews.questions(section)])
-    return planviews.key_of(asked, section, manifest)[1]
+    return git.begin([(q, lay.root) for q in planviews.questions(section)]), section, manifest
+
+
+def settled(begun: Begun | None) -> str | None:
+    """The key from the questions `begin` began."""
+    if begun is None:
+        return None
+    running, section, manifest = begun
+    return planviews.key_of(running.wait(), section, manifest)[1]
 
 
 def model(lay: Layer, wanted: str | None, *, store: bool = True) -> planmodel.Model:
@@ -67,7 +83,7 @@ def model(lay: Layer, wanted: str | None, *, store: bool = True) -> planmodel.Mo
     else parsed (and cached when there is a key and `store`: doctor only reads)."""
     target = lay.root / ".ai" / "local" / "cache" / NAME
     if wanted is not None:
-        found = _read(target, wanted, lay)
+        found = _model(_read(target), wanted)
         if found is not None:
             return found
     parsed = planmodel.load(lay)
@@ -76,19 +92,47 @@ def model(lay: Layer, wanted: str | None, *, store: bool = True) -> planmodel.Mo
     return parsed
 
 
-def _read(target: Any, wanted: str, lay: Layer) -> planmodel.Model | None:
+def listed(lay: Layer, begun: Begun | None) -> tuple[planmodel.Model, str | None]:
+    """`model` under the key `begin` began to ask, with the key: with no cache the files are
+    parsed while git answers (a cache is taken only under the key git then gives)."""
+    target = lay.root / ".ai" / "local" / "cache" / NAME
+    try:
+        kept = _read(target)
+        parsed = planmodel.load(lay) if kept is None else None
+    finally:
+        wanted = settled(begun)  # git is reaped whatever the reading did
+    found = _model(kept, wanted)
+    if found is not None:
+        return found, wanted
+    if parsed is None:
+        parsed = planmodel.load(lay)
+    if wanted is not None:
+        _write(lay, target, wanted, parsed)
+    return parsed, wanted
+
+
+def _read(target: Any) -> dict[str, Any] | None:
+    """The cache as stored, or None when there is none that reads."""
     try:
         data = json.loads(target.read_bytes())
-        if type(data) is not dict or data.get("key") != wanted:
-            return None
+    except (OSError, ValueError):
+        return None
+    return data if type(data) is dict else None
+
+
+def _model(data: dict[str, Any] | None, wanted: str | None) -> planmodel.Model | None:
+    """The model the cache `data` holds under the key `wanted`, or None (parse the files)."""
+    if data is None or wanted is None or data.get("key") != wanted:
+        return None
+    try:
         out = planmodel.Model(str(data["directory"]))
         out.project = data["project"]
         for kind, into in (("milestone", out.milestones), ("issue", out.issues)):
             for path, fields in data[kind]:
                 into[str(fields["id"])] = Cached(kind, str(path), dict(fields))
         out.problems = [planmodel.Problem(*p) for p in data["problems"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # no cache, or one that does not read: parse the files
+    except (ValueError, KeyError, TypeError):
+        return None  # a cache that does not read: parse the files
     return out
 
 
@@ -97,7 +141,8 @@ def _write(lay: Layer, target: Any, wanted: str, parsed: planmodel.Model) -> Non
     from mj_core.errors import MjError
 
     def kept(item: Any) -> list[Any]:
-        return [item.path, {k: item.data[k] for k in KEPT if k in item.data}]
+        data = item.data
+        return [item.path, {k: data[k] for k in KEPT if k in data}]
 
     data = {
         "key": wanted,

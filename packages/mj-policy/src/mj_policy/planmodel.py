@@ -91,25 +91,32 @@ def load(lay: Layer) -> Model:
     shown = lay.relative(base)
     if not (base / "project.yaml").is_file():
         raise MissingArtifact(f"{shown}/project.yaml: this repository keeps no plan")
+    from mj_policy.planflat import data as flat
+
     model = Model(shown)
     project = _read(model, base / "project.yaml", f"{shown}/project.yaml", "project")
     model.project = project.data if project is not None else None
     folders = (("milestone", "milestones", model.milestones), ("issue", "issues", model.issues))
     for kind, folder, into in folders:
         where = f"{base / folder}/"  # joined as text: a path object only for a file read in full
+        told = f"{shown}/{folder}/"
         for name in _names(base / folder):
-            item = _read(model, where + name, f"{shown}/{folder}/{name}", kind)
+            file = where + name
+            data = flat(file, kind)  # flat and valid: positions only if a problem names one
+            item: Item | None = Flat(kind, told + name, data, file) if data is not None else None
+            item = item or _full(model, file, told + name, kind)
             if item is None:
                 continue
             stem = name[:-5] if name != ".yaml" else name  # `Path.stem`
-            if item.id in into:
-                said = f"{item.id} is already declared at {into[item.id].where('id')}"
+            ident = item.id
+            if ident in into:
+                said = f"{ident} is already declared at {into[ident].where('id')}"
                 model.problems.append(Problem("duplicate-id", item.where("id"), said))
-            elif item.id != stem:
-                said = f"id {item.id} is not the file's name {stem}"
+            elif ident != stem:
+                said = f"id {ident} is not the file's name {stem}"
                 model.problems.append(Problem("id-mismatch", item.where("id"), said))
             else:
-                into[item.id] = item
+                into[ident] = item
     _cross(model)
     return model
 
@@ -125,15 +132,20 @@ def _names(folder: Path) -> list[str]:
 
 
 def _read(model: Model, file: Path | str, shown: str, kind: str) -> Item | None:
-    from pathlib import Path
-
-    from mj_core import schema
-
     from mj_policy import planflat
 
     data = planflat.data(file, kind)
     if data is not None:  # flat and valid: its positions are read only if a problem names one
         return Flat(kind, shown, data, file)
+    return _full(model, file, shown, kind)
+
+
+def _full(model: Model, file: Path | str, shown: str, kind: str) -> Item | None:
+    """The file read in full, with positions; None (and its problems) when it does not hold."""
+    from pathlib import Path
+
+    from mj_core import schema
+
     path = Path(file)
     try:
         doc = yamlstrict.load_file(path, shown)

@@ -159,8 +159,7 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     if options.view not in plancache.CACHED_VIEWS:
         yield from views(planmodel.load(lay), options)
         return
-    wanted = plancache.key(lay)
-    model = plancache.model(lay, wanted)
+    model, wanted = plancache.listed(lay, plancache.begin(lay))
     if wanted is None or options.view not in planviews.VIEWS:
         yield from views(model, options)
         return

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from mj_core.gitrun import Pending
     from mj_core.stage import Context
     from mj_policy.layer import Layer
 
@@ -46,10 +47,12 @@ HEADS = ("HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD")
 REPRODUCE = "majordomus plan validate"
 
 
-def findings(lay: Layer) -> list[Finding]:
-    """A FAIL for each marker in a changed issue file that neither git nor the ledger holds."""
-    base = f"{lay.relative(lay.section('project'))}/issues"
-    changed = _changed(lay.root, base)
+def findings(lay: Layer, changed: list[str] | None = None) -> list[Finding]:
+    """A FAIL for each marker in a changed issue file that neither git nor the ledger holds
+    (`changed`: the issue files git reports, when the caller has asked)."""
+    if changed is None:
+        base = _base(lay)
+        changed = _changed(base, git.run(*_status(base), cwd=lay.root))
     if not changed:
         return []
     events = _events(lay)
@@ -140,8 +143,17 @@ def _events(lay: Layer) -> dict[Any, list[Any]]:
     return out
 
 
-def _changed(root: Path, base: str) -> list[str]:
-    code, said, _ = git.run(*git.STATUS_ARGS, "--", f":(literal){base}", cwd=root)
+def _base(lay: Layer) -> str:
+    return f"{lay.relative(lay.section('project'))}/issues"
+
+
+def _status(base: str) -> tuple[str, ...]:
+    return (*git.STATUS_ARGS, "--", f":(literal){base}")
+
+
+def _changed(base: str, answer: tuple[int, str, str]) -> list[str]:
+    """The issue files under `base` git's answer to `_status` reports."""
+    code, said, _ = answer
     if code != 0:
         return []
     found = git.parse_status(said)
@@ -196,20 +208,39 @@ def _disk(root: Path, path: str) -> yamlstrict.Document | None:
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
     """`mj-state plan-markers`: `plan validate`'s findings passed on, then a FAIL for each
-    marker neither git nor the ledger holds (an OK naming how many changed files were read)."""
+    marker neither git nor the ledger holds (an OK naming how many changed files were read).
+    Git is asked while the upstream stage works (that stage only reads the plan)."""
     from mj_policy.layer import load
 
-    yield from context.records(options.input)
-    lay = load(context.root())
-    found = findings(lay)
+    early = _early(context)
+    try:
+        yield from context.records(options.input)
+    except BaseException:
+        if early is not None:
+            early[1].reap()
+        raise
+    lay = early[0] if early is not None else load(context.root())
+    base = _base(lay)
+    answer = early[1].wait()[0] if early is not None else git.run(*_status(base), cwd=lay.root)
+    changed = _changed(base, answer)
+    found = findings(lay, changed)
     yield from (f.record() for f in found)
-    if not found:
-        base = f"{lay.relative(lay.section('project'))}/issues"
-        count = len(_changed(lay.root, base))
-        if count:
-            said = f"{count} changed issue file(s): every lifecycle marker is git's or "
-            said += "this checkout's ledger's"
-            yield Finding("OK", "plan", base, said).record()
+    if not found and changed:
+        said = f"{len(changed)} changed issue file(s): every lifecycle marker is git's or "
+        said += "this checkout's ledger's"
+        yield Finding("OK", "plan", base, said).record()
+
+
+def _early(context: Context) -> tuple[Layer, Pending] | None:
+    """The layer, and `git status` of its issue files begun; None when the layer does not load
+    (it is loaded again after the upstream stage, as ever, to say why)."""
+    from mj_policy.layer import load
+
+    try:
+        lay = load(context.root())
+        return lay, git.begin([(_status(_base(lay)), lay.root)])
+    except (MjError, OSError):
+        return None
 
 
 STAGES = {"plan-markers": Stage(run)}
