@@ -70,6 +70,10 @@ CHANGES = [
     "depends_on: [I0001]\n",  # a key written twice
     "notes:\n  - nested\n",  # a block: not flat
     "# a comment\n\n",
+    "owner: a person  # who\n",  # a comment after a value, blanks before it
+    "owner: 12\n",  # a number where a string is asked
+    "owner: yes\n",  # a scalar YAML 1.1 and 1.2 read differently
+    "owner: 'it''s'   \n",
 ]
 
 
