@@ -65,8 +65,8 @@ def _declared_events(values: list[Any], declared: dict[str, Event]) -> list[str]
 class Scan:
     """One reading of the ledger for a judge: rows, values, malformed lines, the chain."""
 
-    __slots__ = ("_chain", "_verify", "events", "hashes", "parsed", "problems", "rows", "tip",
-                 "values")  # fmt: skip
+    __slots__ = ("_before", "_chain", "_problems", "_rows", "_verify", "events", "hashes",
+                 "local_problems", "local_rows", "parsed", "tip", "values")  # fmt: skip
 
     def __init__(
         self,
@@ -77,18 +77,44 @@ class Scan:
         tip: tuple[chain.Tip | None, bool, int] | None = None,
         *,
         parsed: list[Any] | None = None,
+        before: Callable[[], int] | None = None,
     ) -> None:
-        self.rows = rows
+        # numbered from the first line read when `before` (what counts the ledger's lines
+        # before it) is given, else by the ledger's numbers (those of `rows` and `problems`)
+        self.local_rows = rows
+        self.local_problems = problems  # (line number, why) for every line `problem` reports
+        self._before = before
+        self._rows: list[tuple[int, bytes, bool]] | None = None if before else rows
+        self._problems: list[tuple[int, str]] | None = None if before and problems else problems
         self.values = values  # each line's object, or None when it is not one a reader takes
         # each line's object as parsed (a mistyped line's too): what the chain reads
         self.parsed = values if parsed is None else parsed
-        self.problems = problems  # (line number, why) for every line `problem` reports
         self._chain = verdict if isinstance(verdict, chain.Verdict) else None
         self._verify = None if isinstance(verdict, chain.Verdict) else verdict
         self.tip = tip  # (the tip, whether the file was there, the ledger's size) as read
         self.hashes: list[str] | None = None  # each row's digest, when a whole scan made them
         # each line's event when every line is a declared, well-typed object (a whole scan)
         self.events: list[str] | None = None
+
+    def lines_before(self) -> int:
+        """The ledger's lines before the first of `local_rows` (counted when first asked)."""
+        return 0 if self._before is None else self._before()
+
+    @property
+    def rows(self) -> list[tuple[int, bytes, bool]]:
+        """(the ledger's line number, bytes, complete) of each line read."""
+        if self._rows is None:
+            shift = self.lines_before()
+            self._rows = [(n + shift, text, done) for n, text, done in self.local_rows]
+        return self._rows
+
+    @property
+    def problems(self) -> list[tuple[int, str]]:
+        """(the ledger's line number, why) for every line `problem` reports."""
+        if self._problems is None:
+            shift = self.lines_before()
+            self._problems = [(n + shift, why) for n, why in self.local_problems]
+        return self._problems
 
     @property
     def chain(self) -> chain.Verdict:
@@ -152,32 +178,37 @@ def task_scan(ledger: Path) -> Scan:
     """`scan` of the ledger's tail from its newest `task.started` line: what a judge of the
     task needs. Its chain verdict covers that tail (its first link to the line before, each
     link after, the tip); `scan` judges the whole ledger (history --validate, doctor, watch).
-    The tail is read from the file's end (`ledgertail`): the lines before it are counted, not
-    held."""
+    The tail is read from the file's end (`ledgertail`), its lines numbered from its first;
+    the lines before it are neither held nor, until a reader asks for a line's number in the
+    ledger (`Scan.rows`, `Scan.problems`, a break in the chain), counted."""
     tip_bytes = _tip(ledger)
     found = ledgertail.tail(ledger, _record) or _whole_tail(contents(ledger))
-    number, segment = found.number, found.data
-    rows = [(n + number, text, complete) for n, text, complete in rows_of(segment)]
+    segment = found.data
+    rows = rows_of(segment)
     values, parsed, problems = _values_and_problems(segment, rows)
     expected, line_before = chain.GENESIS, None
     if found.before is not None:
         previous = found.before
-        expected = chain.prev_after(previous, _maybe(previous), only=number == 1)
+        expected = chain.prev_after(previous, _maybe(previous), only=found.only)
         line_before = previous if expected == chain.digest(previous) else None
     tip = chain.parse_tip(tip_bytes) if tip_bytes is not None else None
 
-    def verdict() -> chain.Verdict:
+    def verdict() -> chain.Verdict:  # rows numbered here: a tail opening on line 1 is the
+        # file, and a later one opens on its `task.started` line, which is no seal either way
         present, size = tip_bytes is not None, found.size
-        return chain.verify(
-            rows, parsed, tip, tip_present=present, size=size, expected=expected, before=line_before
-        )
+        judged = chain.verify(rows, parsed, tip, tip_present=present, size=size,
+                              expected=expected, before=line_before)  # fmt: skip
+        if judged.broken is not None:  # named by the ledger's number
+            judged.broken = (judged.broken[0] + found.number, judged.broken[1])
+        return judged
 
-    return Scan(rows, values, problems, verdict, parsed=parsed)
+    counted = None if found.start == 0 else found.counted
+    return Scan(rows, values, problems, verdict, parsed=parsed, before=counted)
 
 
 def _whole_tail(data: bytes) -> ledgertail.Tail:
     """`ledgertail.tail` of bytes already read whole."""
-    start, value = _newest_start(data)
+    start, value = tasktail.newest_start(data, _record)
     start = max(start, 0)
     before = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1] if start else None
     number = data.count(b"\n", 0, start)
@@ -213,10 +244,6 @@ def _tip(ledger: Path) -> bytes | None:
 def _tip_then_data(ledger: Path) -> tuple[bytes | None, bytes]:
     tip_bytes = _tip(ledger)
     return tip_bytes, contents(ledger)
-
-
-def _newest_start(data: bytes) -> tuple[int, Any]:
-    return tasktail.newest_start(data, _record)
 
 
 def _maybe(line: bytes) -> object:

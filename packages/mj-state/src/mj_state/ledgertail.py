@@ -1,13 +1,15 @@
-"""The ledger's tail from its newest `task.started` line, read from the file's end backwards:
-what `ledgerscan.task_scan` judges, without holding the lines before it in memory.
+"""The ledger's tail from its newest `task.started` line, read from the file's end backwards: what
+`ledgerscan.task_scan` judges, without holding the lines before it in memory.
 
 `tail(path)` finds the line `tasktail.newest_start` would find in the whole file (the same
-candidates, newest first, each line parsed to be sure), and gives its offset, the tail's bytes,
-the number of lines before it (counted a block at a time), the line just before it and the
-file's size. The file is read as one snapshot of the size it had when opened: the tip was read
-before, so an append racing this read is a pending line, as it is to a whole read. A file
-`files.read_most` would refuse (over the cap, not a regular file) gives None: the caller reads
-it whole, and refuses it with the same words.
+candidates, newest first, each line parsed to be sure), and gives its offset, the tail's bytes, the
+line just before it, the file's size and the number of lines before it. That number is counted (a
+block at a time, on a descriptor of the file kept open until then) only when first asked: a reader
+that names no line by its number in the ledger does not read the bytes before the tail. The file is
+read as one snapshot of the size it had when opened: the tip was read before, so an append racing
+this read is a pending line, as it is to a whole read. A file `files.read_most` would refuse (over
+the cap, not a regular file) gives None: the caller reads it whole, and refuses it with the same
+words.
 """
 
 from __future__ import annotations
@@ -31,17 +33,67 @@ _NEEDLE = b"task.started"
 class Tail:
     """The newest task's part of the ledger, and what the chain needs of the part before it."""
 
-    __slots__ = ("before", "data", "number", "size", "start", "value")
+    __slots__ = ("_number", "before", "data", "size", "start", "value")
 
     def __init__(
-        self, start: int, value: Any, data: bytes, *, number: int, before: bytes | None, size: int
+        self,
+        start: int,
+        value: Any,
+        data: bytes,
+        *,
+        number: int | Callable[[], int],
+        before: bytes | None,
+        size: int,
     ) -> None:
         self.start = start  # the offset of the newest `task.started` line (0 when none)
         self.value = value  # that line's value (None when none)
         self.data = data  # the bytes from `start` to the end
-        self.number = number  # lines before `start`
+        self._number = number  # lines before `start`, or what counts them when asked
         self.before = before  # the line just before `start` (None when `start` is 0)
         self.size = size  # the file's size
+
+    @property
+    def number(self) -> int:
+        """The lines before `start`, counted when first asked."""
+        return self.counted()
+
+    def counted(self) -> int:
+        """`number`, counted at the first call."""
+        if not isinstance(self._number, int):
+            self._number = self._number()
+        return self._number
+
+    @property
+    def only(self) -> bool:
+        """The line before `start` is the file's first (its one line before the tail)."""
+        return self.before is not None and len(self.before) == self.start - 1
+
+
+class _Counted:
+    """The newlines in the file's first `until` bytes, counted when first called, plus
+    `known` (those already held), on a copy of the descriptor kept open until then (it reads
+    the snapshot the tail was read from, whatever replaces the file meanwhile)."""
+
+    __slots__ = ("_fd", "known", "until")
+
+    def __init__(self, fd: int, until: int, known: int) -> None:
+        self._fd = -1
+        self.until = until
+        self.known = known
+        self._fd = os.dup(fd)
+
+    def __call__(self) -> int:
+        fd, self._fd = self._fd, -1
+        if fd >= 0:
+            try:
+                self.known += _count(fd, self.until)
+            finally:
+                os.close(fd)
+        return self.known
+
+    def __del__(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
 
 
 def tail(path: Path, value_of: Callable[[int, bytes], Any]) -> Tail | None:
@@ -90,7 +142,8 @@ def _tail(fd: int, size: int, value_of: Callable[[int, bytes], Any]) -> Tail:
         value = value_of(0, held[line : len(held) if stop == -1 else stop + 1])
         if type(value) is dict and value.get("event") == "task.started":
             start = at + line
-            number = _count(fd, at) + held.count(b"\n", 0, line)
+            known = held.count(b"\n", 0, line)
+            number = _Counted(fd, at, known) if at else known
             before = _before(fd, held, at, line)
             return Tail(start, value, held[line:], number=number, before=before, size=size)
         end = at + line

@@ -19,6 +19,7 @@ from mj_core.errors import ContractUnmet
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from collections.abc import Iterator
 
 SEP = " — "
@@ -132,11 +133,14 @@ def blockers(
     *,
     shown: str = NAME,
     ledger: str = "ledger.jsonl",
+    before: Callable[[], int] | None = None,
 ) -> Blockers:
     """Judge `task_id`'s blockers: the file's text (None: missing; `problem`: unreadable) and
     the ledger's (line number, value) rows. The ledger knows every question opened and resolved
     through the tool, so a question it holds open blocks even when the file no longer shows it
-    (garbled, deleted, hidden in a comment, resolved by hand)."""
+    (garbled, deleted, hidden in a comment, resolved by hand). With `before`, the rows are
+    numbered from a later line than the ledger's first, and `before()` counts the lines before
+    it when a place in the ledger is named."""
     out = Blockers()
     held = _held_open(rows, task_id)
     if problem is not None:
@@ -153,7 +157,7 @@ def blockers(
             unmatched.remove(entry)
             out.open.append((question, f"{shown}:{entry.lineno}"))
             continue
-        where = f"{ledger}:{number}"
+        where = f"{ledger}:{number + (before() if before is not None else 0)}"
         out.problems.append(
             (where, f'"{question}" is open in the ledger, but {shown} does not show it open')
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     Record = dict[str, Any]
@@ -40,14 +41,41 @@ COMPARED = (
 class Task:
     """One task as its ledger lines tell it: the fields, and the line that set each."""
 
-    __slots__ = ("fields", "lines", "start_head", "started_line")
+    __slots__ = ("_before", "_line", "_lines", "fields", "start_head")
 
-    def __init__(self, fields: Record, started_line: int) -> None:
+    def __init__(
+        self, fields: Record, started_line: int, before: Callable[[], int] | None = None
+    ) -> None:
         self.start_head = str(fields.get("head") or "")  # `head` moves on at a finish
         self.fields = fields  # the keys of COMPARED the ledger knows (a line written before
         # a key existed leaves it out: nothing is compared on it)
-        self.started_line = started_line
-        self.lines: dict[str, int] = {key: started_line for key in fields}
+        self._line = started_line
+        self._lines: dict[str, int] = {key: started_line for key in fields}
+        # what counts the ledger's lines before those numbered here, asked when a line number
+        # is first read (None: the numbers are the ledger's)
+        self._before = before
+
+    def _numbered(self) -> None:
+        """The ledger's own line numbers, once the lines before are counted."""
+        if self._before is not None:
+            shift, self._before = self._before(), None
+            self._line += shift
+            self._lines = {key: line + shift for key, line in self._lines.items()}
+
+    @property
+    def started_line(self) -> int:
+        self._numbered()
+        return self._line
+
+    @property
+    def lines(self) -> dict[str, int]:
+        self._numbered()
+        return self._lines
+
+    @lines.setter
+    def lines(self, lines: dict[str, int]) -> None:
+        self._numbered()
+        self._lines = lines
 
     @property
     def id(self) -> str:
@@ -77,26 +105,29 @@ class Task:
         return task
 
     def set(self, key: str, value: Any, line: int) -> None:
+        """`key` set by the line numbered `line` as this task's lines are numbered."""
         self.fields[key] = value
-        self.lines[key] = line
+        self._lines[key] = line
 
 
-def derive(rows: list[tuple[int, Any]]) -> Task | None:
+def derive(rows: list[tuple[int, Any]], before: Callable[[], int] | None = None) -> Task | None:
     """The newest task of (line number, value) ledger rows, as its lines tell it; None when no
-    `task.started` line is there. Values that are not objects are skipped."""
+    `task.started` line is there. Values that are not objects are skipped. With `before`, the
+    rows are numbered from a later line than the ledger's first, and `before()` counts the
+    lines before it when the task's line numbers are first read."""
     task: Task | None = None
     for number, value in rows:
         if type(value) is not dict:
             continue
         event = value.get("event")
         if event == "task.started":
-            task = _started(value, number)
+            task = _started(value, number, before)
         elif task is not None and value.get("task_id") == task.id:
             _follow(task, value, number)
     return task
 
 
-def _started(value: Record, number: int) -> Task:
+def _started(value: Record, number: int, before: Callable[[], int] | None) -> Task:
     fields: Record = {
         "id": value.get("task_id"),
         "profile": value.get("profile"),
@@ -112,7 +143,7 @@ def _started(value: Record, number: int) -> Task:
         if key in value:  # written by every start since the chain (`requires`, `issue` when
             # given; `rules`, the object ids of the rules at the head, since it was recorded)
             fields[key] = value[key]
-    return Task(fields, number)
+    return Task(fields, number, before)
 
 
 def _follow(task: Task, value: Record, number: int) -> None:

@@ -139,8 +139,14 @@ class Situation:
 def read(layer: Layer, found: ledger.Scan | None = None) -> Situation:
     """The situation of `layer`'s checkout; `found` is a ledger scan already made."""
     scan = ledger.task_scan(ledger.path(layer.state)) if found is None else found
-    task = tasklog.derive(list(zip((row[0] for row in scan.rows), scan.values, strict=True)))
-    return _with_copy(layer, scan, task)
+    return _with_copy(layer, scan, task_of(scan))
+
+
+def task_of(scan: ledger.Scan) -> tasklog.Task | None:
+    """The newest task of `scan`'s lines; the lines before them are counted only when one of
+    its line numbers is read (a finding naming the line)."""
+    rows = list(zip((row[0] for row in scan.local_rows), scan.values, strict=True))
+    return tasklog.derive(rows, scan.lines_before)
 
 
 def read_task(layer: Layer) -> Situation:
@@ -166,8 +172,9 @@ def blockers(
     from mj_state import questions  # its patterns are compiled only by a reader of questions
 
     scan = situation.scan
-    rows = [(row[0], value) for row, value in zip(scan.rows, scan.values, strict=True)]
-    return questions.blockers(text, problem, rows, task, shown=place.questions, ledger=place.ledger)
+    rows = [(row[0], value) for row, value in zip(scan.local_rows, scan.values, strict=True)]
+    return questions.blockers(text, problem, rows, task, shown=place.questions,
+                              ledger=place.ledger, before=scan.lines_before)  # fmt: skip
 
 
 def copy_findings(place: Place, situation: Situation) -> Iterator[Finding]:
