@@ -99,8 +99,10 @@ NOT_HERE: dict[tuple[str, ...], set[str]] = {
     # the rotation's rule is `--rotate`'s; the mirror is read only with a `remote:` block
     ("history",): {"mj_state.rotation", "mj_state.mirror"},
     ("history", "--validate"): {"mj_state.rotation", "mj_state.mirror"},
+    # the note, the questions and the decisions are a real finish's to read
     ("finish", "--check"): {"mj_policy.hookadapters", "mj_policy.hooksettings",
-                            "mj_policy.mcpwiring", "mj_core.selfexe"},
+                            "mj_policy.mcpwiring", "mj_core.selfexe", "mj_state.resolve",
+                            "mj_state.bodies", "mj_state.questions", "mj_state.decisions"},
     # no decision record and no skill in the layer: neither model nor its judges is loaded
     ("doctor",): {"mj_policy.adrmodel", "mj_policy.adrstages", "mj_state.adrcheck",
                   "mj_state.recordrefs", "mj_state.references", "mj_state.referencestores",

@@ -20,14 +20,11 @@ from mj_core.errors import UsageError
 from mj_core.findings import Finding
 from mj_policy.layer import Layer
 
-from mj_state import bodies
-from mj_state import decisions
 from mj_state import identity
 from mj_state import ledger
-from mj_state import questions
-from mj_state import resolve
 from mj_state import scope
 from mj_state import taskstate
+from mj_state.place import Place
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -66,6 +63,7 @@ def facts(
         pushed = None
     touched = list(dict.fromkeys([*touched, *(altered or [])]))
     policy = layer.policy.data
+    place = Place.of(layer)
     allowed = scope.always_allowed(policy)
     out: Record = {
         "task_id": str(task["id"]),
@@ -84,8 +82,8 @@ def facts(
         "trust": [f.record() for f in trust_findings(layer, situation)],
         "profile": {},
         "paths": {
-            "questions": layer.relative(questions.path(layer.state)),
-            "decisions": layer.relative(decisions.path(layer.state)),
+            "questions": place.questions,
+            "decisions": place.decisions,
         },
     }
     if not check_only:
@@ -122,7 +120,6 @@ def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding
     departs from the ledger, a malformed line among the task's (a field of another type than
     declared included), a ledger whose chain over the task's lines does not hold."""
     from mj_state import chain
-    from mj_state.place import Place
 
     place = Place.of(layer)
     found: list[Finding] = []
@@ -140,7 +137,7 @@ def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding
 
 
 def _acceptance(layer: Layer, task: Record, here: Record, situation: taskstate.Situation) -> Record:
-    from mj_state.place import Place
+    from mj_state import questions  # the files a real finish reads, not `--check`'s
 
     text, problem = questions.read(layer.state)
     found = taskstate.blockers(Place.of(layer), str(task["id"]), situation, text, problem)
@@ -160,6 +157,7 @@ def _decided(layer: Layer, task: str, situation: taskstate.Situation) -> tuple[b
     """(an entry of decisions.md names `task` and has its `decision.recorded` line, the places
     of those naming it without one): an entry written by hand is no decision the tool recorded
     (`mj_state.recordpairs`, as doctor and `recover` pair them)."""
+    from mj_state import decisions
     from mj_state import recordpairs
 
     try:
@@ -176,6 +174,8 @@ def _decided(layer: Layer, task: str, situation: taskstate.Situation) -> tuple[b
 
 def newest_handover(layer: Layer, task: Record, here: Record) -> Record:
     """The newest handover of this worktree and branch that names the task."""
+    from mj_state import resolve
+
     for found, front, body in resolve.scan(layer.root, layer.state, "handover", here):
         if front.get("task_id") == task["id"] and identity.same_checkout(front, here):
             return note_facts(f"handover {found.name}", layer.relative(found), body)
@@ -183,6 +183,7 @@ def newest_handover(layer: Layer, task: Record, here: Record) -> Record:
 
 
 def note_facts(source: str, shown: str, body: str) -> Record:
+    from mj_state import bodies
     from mj_state import substance
 
     present = substance.said(bodies.live_sections(body))
