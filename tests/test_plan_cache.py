@@ -1,4 +1,4 @@
-"""The plan's listings from `.ai/local/cache/plan-model.json` (mj_policy.plancache): the same
+"""The plan's listings from `.ai/local/cache/plan-model.json` (mj_policy.plan.cache): the same
 output as parsing every file, used only while git vouches the plan is what it was made from,
 and never trusted over the files when it does not match."""
 

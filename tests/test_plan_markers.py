@@ -1,4 +1,4 @@
-"""The plan's lifecycle markers against the ledger (`mj_state.planmarkers`): a status is
+"""The plan's lifecycle markers against the ledger (`mj_state.plan.markers`): a status is
 derived from the markers in the issue files, so a marker written by hand — one neither HEAD's
 version of the file nor this checkout's ledger holds — is a FAIL (10) of `plan validate` and
 `doctor` naming file, line and both values, and every plan writer refuses to act on it; the

@@ -94,24 +94,26 @@ def test_a_command_imports_nothing_heavy(busy: Repo, argv: tuple[str, ...]) -> N
 # what a command's own work does not need, left to the commands (and the cases) that do: the
 # hook adapters' shims and the MCP wiring are read only for a touched path that is one of theirs
 NOT_HERE: dict[tuple[str, ...], set[str]] = {
-    ("check",): {"mj_policy.hookadapters", "mj_policy.hooksettings", "mj_policy.mcpwiring",
-                 "mj_core.selfexe"},
+    ("check",): {"mj_policy.hooks.adapters", "mj_policy.hooks.settings",
+                 "mj_policy.hooks.mcp_wiring", "mj_core.selfexe"},
     # the rotation's rule is `--rotate`'s; the mirror is read only with a `remote:` block
-    ("history",): {"mj_state.rotation", "mj_state.mirror"},
-    ("history", "--validate"): {"mj_state.rotation", "mj_state.mirror"},
+    ("history",): {"mj_state.ledger.rotation", "mj_state.mirror"},
+    ("history", "--validate"): {"mj_state.ledger.rotation", "mj_state.mirror"},
     # the note, the questions and the decisions are a real finish's to read
-    ("finish", "--check"): {"mj_policy.hookadapters", "mj_policy.hooksettings",
-                            "mj_policy.mcpwiring", "mj_core.selfexe", "mj_state.resolve",
-                            "mj_state.bodies", "mj_state.questions", "mj_state.decisions"},
+    ("finish", "--check"): {"mj_policy.hooks.adapters", "mj_policy.hooks.settings",
+                            "mj_policy.hooks.mcp_wiring", "mj_core.selfexe",
+                            "mj_state.records.resolve", "mj_state.records.bodies",
+                            "mj_state.records.questions", "mj_state.records.decisions"},
     # no decision record and no skill in the layer: neither model nor its judges is loaded
-    ("doctor",): {"mj_policy.adrmodel", "mj_policy.adrstages", "mj_state.adrcheck",
-                  "mj_state.recordrefs", "mj_state.references", "mj_state.referencestores",
-                  "mj_policy.skillstages"},
+    ("doctor",): {"mj_policy.adr.model", "mj_policy.adr.stages", "mj_state.records.adr_check",
+                  "mj_state.records.refs", "mj_state.records.references",
+                  "mj_state.records.reference_stores",
+                  "mj_policy.skills.stages"},
     # no plan in the repository: the briefing loads none of the plan's modules; no candidate
     # waits, so none is surveyed; the stages' input is in-process, never checked as a file's
-    ("context",): {"mj_policy.plancache", "mj_policy.planviews", "mj_policy.planmodel",
-                   "mj_context.plansections", "mj_knowledge.candidates", "mj_core.streamcheck",
-                   "mj_policy.declarations"},  # no workspace declared: their reader stays out
+    ("context",): {"mj_policy.plan.cache", "mj_policy.plan.views", "mj_policy.plan.model",
+                   "mj_context.plansections", "mj_knowledge.candidates", "mj_core.stream.check",
+                   "mj_policy.layer.declarations"},  # no workspace declared: their reader stays out
 }  # fmt: skip
 
 
@@ -148,7 +150,13 @@ def test_the_hook_path_reads_the_mirror_and_never_imports_the_remote(
 
 # the tool hook runs before every tool call of a worker: beyond the heavy modules, it builds no
 # parser, reads no declaration, opens no YAML and does not load `pathlib`
-TOOL_HOOK_NEVER = {"argparse", "pathlib", "mj_core.declare", "mj_core.yamlfast", "mj_policy.layer"}
+TOOL_HOOK_NEVER = {
+    "argparse",
+    "pathlib",
+    "mj_core.declaration.commands",
+    "mj_core.yaml.fast",
+    "mj_policy.layer.loader",
+}
 
 
 @pytest.mark.parametrize("tool", ["Edit", "Bash"])
@@ -166,14 +174,15 @@ def test_the_tool_hook_imports_only_its_judgement(busy: Repo, tool: str) -> None
         busy.env = saved
     names = set(IMPORTED.findall(result.err))
     assert result.code == 0 and result.out == "", result  # in scope: nothing to say
-    assert "mj_watch.tooljudge" in names or tool == "Bash", sorted(names)
+    assert "mj_watch.act.judge" in names or tool == "Bash", sorted(names)
     assert not names & (HEAVY | STAMPS | TOOL_HOOK_NEVER), sorted(names & (HEAVY | TOOL_HOOK_NEVER))
 
 
 # a refused call writes one ledger line: the ledger's writer, none of its readers, no YAML (no
 # episode is open), and no git process or its modules where git's files tell where HEAD is
-REFUSAL_NEVER = {"mj_state.ledgerscan", "mj_state.ledgertail", "mj_core.yamlstrict",
-                 "mj_core.gitrun", "mj_core.spawn", "argparse", "mj_core.declare"}  # fmt: skip
+REFUSAL_NEVER = {"mj_state.ledger.scan", "mj_state.ledger.tail", "mj_core.yaml.strict",
+                 "mj_core.git.run", "mj_core.spawn", "argparse",
+                 "mj_core.declaration.commands"}  # fmt: skip
 
 
 def test_a_refused_tool_call_imports_only_the_ledgers_writer(busy: Repo) -> None:
@@ -190,7 +199,7 @@ def test_a_refused_tool_call_imports_only_the_ledgers_writer(busy: Repo) -> None
         busy.env = saved
     names = set(IMPORTED.findall(result.err))
     assert result.code == 0 and '"deny"' in result.out, result
-    assert "mj_state.ledgerwrite" in names, sorted(names)
+    assert "mj_state.ledger.write" in names, sorted(names)
     assert not names & (HEAVY | STAMPS | REFUSAL_NEVER), sorted(names & (HEAVY | REFUSAL_NEVER))
     assert '"tool.denied"' in (busy.root / ".ai/local/state/ledger.jsonl").read_text()
 
@@ -205,6 +214,6 @@ def test_a_current_tree_imports_no_quoting(busy: Repo) -> None:
     assert busy.mj("update").code == 0
     code, names = imported(busy, "update", "--check")
     assert code == 0, code
-    assert "mj_policy.projectionverdict" in names, sorted(names)
+    assert "mj_policy.projection.verdict" in names, sorted(names)
     assert not names & QUOTING, sorted(names & QUOTING)
-    assert "mj_policy.importhandover" not in names  # nothing was imported by `init --import`
+    assert "mj_policy.adoption.handover" not in names  # nothing was imported by `init --import`

@@ -79,7 +79,7 @@ def test_the_dispatchers_own_lines_validate_too(git_repo: Repo) -> None:
 
 def test_a_process_that_is_not_a_tool_is_not_sampled(layer_repo: Repo, tmp_path: Path) -> None:
     repo, directory = sampled(layer_repo, tmp_path)
-    script = "import mj_core.stage as s; print(hasattr(s.run_stream, '__wrapped__'))"
+    script = "import mj_core.stream.stage as s; print(hasattr(s.run_stream, '__wrapped__'))"
     shown = repo.shell(f"python -c {json.dumps(script)}")
     assert shown.out.strip() == "False", shown
     assert repo.mj("version").code == 0

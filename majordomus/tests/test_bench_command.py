@@ -22,5 +22,8 @@ def test_only_the_bench_command_module_reaches_the_harness() -> None:
         for path in SOURCE.rglob("*.py")
         if "mj_watch.bench" in path.read_text(encoding="utf-8")
     )
-    assert reaching == ["commands/bench.py"]
-    assert len((SOURCE / "commands" / "bench.py").read_text(encoding="utf-8").splitlines()) < 20
+    assert reaching == ["commands/system/bench.py"]
+    assert (
+        len((SOURCE / "commands" / "system" / "bench.py").read_text(encoding="utf-8").splitlines())
+        < 20
+    )

@@ -111,11 +111,11 @@ def test_the_contracts_hold_on_the_code(copied: Path) -> None:
 @pytest.mark.parametrize(
     ("module", "imported", "contract"),
     [
-        ("mj_core.paths", "mj_policy.layer", "packages in layers"),
-        ("mj_state.ledger", "mj_watch.doctor", "packages in layers"),
+        ("mj_core.paths", "mj_policy.layer.loader", "packages in layers"),
+        ("mj_state.ledger.store", "mj_watch.doctor.judge", "packages in layers"),
         ("mj_context.build", "mj_knowledge.pointers", "packages in layers"),
-        ("mj_state.checkfacts", "mcp", "the hook path imports"),
-        ("mj_watch.finish", "mj_watch.verify.verdict", "the hook path imports"),
+        ("mj_state.task.check_facts", "mcp", "the hook path imports"),
+        ("mj_watch.finish.judge", "mj_watch.verify.verdict", "the hook path imports"),
     ],
 )
 def test_each_contract_breaks_when_the_code_breaks_it(

@@ -22,9 +22,8 @@ from hypothesis import event
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-
-from majordomus import mcpearly
-from majordomus import mcpshapes
+from majordomus.mcp import early as mcpearly
+from majordomus.mcp import shapes as mcpshapes
 
 VERSION = "0.1.0"
 INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
@@ -79,9 +78,8 @@ class _Written:
 
 def sdk(root: Path, lines: list[str], want: int) -> list[bytes]:
     """What the SDK's own server and transport write for `lines` (the first `want` lines)."""
+    from majordomus.mcp import server as mcpserver
     from mcp.server.stdio import stdio_server
-
-    from majordomus import mcpserver
 
     async def main() -> list[str]:
         server = mcpserver.build(root, VERSION)

@@ -22,10 +22,10 @@ def _die() -> None:
 
 
 def _install() -> None:
-    from mj_core import appends
-    from mj_core import atomic
-    from mj_state import ledger
-    from mj_state import ledgerwrite
+    from mj_core.write import appends
+    from mj_core.write import atomic
+    from mj_state.ledger import store as ledger
+    from mj_state.ledger import write as ledgerwrite
 
     chained = ledgerwrite.write_chained
 

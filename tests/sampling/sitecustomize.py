@@ -3,8 +3,8 @@
 `tests/conftest.py` puts this directory on `PYTHONPATH` and names a sample directory in
 `MJTEST_SAMPLES` for the processes the behavioural suite runs. In a process of an installed
 tool (`majordomus`, `mj-*`, or `python -m` of one of their packages) this wraps
-`mj_core.stage.run_stream` — the one place every stage's records pass through, whether the
-stage runs as an executable or composed in-process by the dispatcher — as `mj_core.stage` is
+`mj_core.stream.stage.run_stream` — the one place every stage's records pass through, whether the
+stage runs as an executable or composed in-process by the dispatcher — as `mj_core.stream.stage` is
 first imported, so nothing is imported earlier than the tool itself would. Each record is
 written, as it is yielded, to `<samples>/<pid>-<clock>.jsonl` (the argv first). Any other
 process (pytest and its workers, git) is left alone; so is any process without the variable,
@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-TARGET = "mj_core.stage"
+TARGET = "mj_core.stream.stage"
 TOOL_MODULES = ("majordomus", "mj_core", "mj_policy", "mj_state", "mj_context")
 TOOL_MODULES += ("mj_knowledge", "mj_watch")
 BENCH = ("majordomus bench", "mj_watch.bench", "majordomus.bench")
@@ -81,7 +81,9 @@ def _wrap(module: object, sink: _Sink) -> None:
         try:
             for record in records:
                 if isinstance(record, dict) and record.get("kind") == "written":
-                    from mj_core import streams  # records already serialised: each sampled
+                    from mj_core.stream import (
+                        protocol as streams,  # records already serialised: each sampled
+                    )
 
                     for each in streams.expanded(record):
                         sink.write(name, each)
@@ -110,7 +112,7 @@ class _Loader:
 
 
 class _Finder:
-    """Intercepts the one import of `mj_core.stage`, then steps aside."""
+    """Intercepts the one import of `mj_core.stream.stage`, then steps aside."""
 
     def __init__(self, sink: _Sink) -> None:
         self.sink = sink

@@ -1,6 +1,7 @@
 """`majordomus`: argument parsing, dispatch, exit codes. No domain logic lives here.
 
-Every command is declared once in `share/commands.yaml` (`mj_core.declare`): its help, its
+Every command is declared once in `share/commands.yaml` (`mj_core.declaration.commands`): its help,
+its
 options, its pipeline of tool stages. The parser is built from that declaration, the
 pipeline is run in-process (`majordomus.compose`) or printed (`--pipeline`), and the module
 `majordomus.commands.<command>` only renders the last stage's records for a person
@@ -31,7 +32,7 @@ VERSION = ("version", "--version", "-V")  # the forms that print the version
 
 
 def usage() -> str:
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     lines = ["usage: majordomus <command> [options]", ""]
     for group in declare.declaration()["groups"]:
@@ -53,14 +54,15 @@ def usage() -> str:
 
 def module_for(name: str) -> ModuleType:
     """The module that renders (or runs) command `name` (an action renders with its parent)."""
-    parent = name.split(" ", 1)[0]
-    return importlib.import_module("majordomus.commands." + parent.replace("-", "_"))
+    from majordomus import commands
+
+    return importlib.import_module(commands.module_name(name))
 
 
 def split(argv: list[str]) -> tuple[str | None, list[str]]:
     """(the command named, every other argument); global options may stand anywhere. A command
     with actions takes the next words that name one (`rules vendor status`)."""
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     words = _words(argv)
     if not words:
@@ -96,7 +98,7 @@ def _asks_help(argv: list[str]) -> bool:
 
 def _words(argv: list[str]) -> list[tuple[str, int]]:
     """(word, index) of the arguments that are not options or option values, up to `--`."""
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     values = {*GLOBAL_VALUES, *declare.value_flags()}
     out: list[tuple[str, int]] = []
@@ -115,8 +117,8 @@ def _words(argv: list[str]) -> list[tuple[str, int]]:
 
 
 def parser_for(name: str) -> argparse.ArgumentParser:
-    from mj_core import declare
     from mj_core.cli import Parser
+    from mj_core.declaration import commands as declare
 
     spec = declare.command(name)
     parser = Parser(prog=f"majordomus {name}", description=spec["help"], epilog=LEGEND)
@@ -136,7 +138,7 @@ def _version(rest: list[str], out: IO[str], err: IO[str]) -> int:
         wrong = next((arg for arg in rest if arg != "--json"), rest[-1])
         err.write(f"majordomus: version: unknown option {wrong}\n")
         return 2
-    from majordomus.commands.version import installed
+    from majordomus.commands.system.version import installed
 
     if rest:  # --json: the version record, then the summary that ends every stream
         summary = '{"kind":"summary","stage":"majordomus version","exit":0,"counts":{"version":1}}'
@@ -155,7 +157,7 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
         return 0
     if argv[0] in VERSION:
         return _version(argv[1:], out, err)
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     name, rest = split(argv)
     if name is None:
@@ -175,8 +177,8 @@ def dispatch(argv: list[str], out: IO[str], err: IO[str]) -> int:
 def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
     from pathlib import Path
 
-    from mj_core import declare
     from mj_core import timing
+    from mj_core.declaration import commands as declare
     from mj_core.errors import UsageError
 
     from majordomus.invocation import Invocation
@@ -231,7 +233,7 @@ def _root(rest: list[str]) -> Any:
     """The repository, asked before the arguments are judged: outside one, 2 comes first."""
     from pathlib import Path
 
-    from mj_core import git
+    from mj_core.git import questions as git
 
     where = rest[rest.index("--repo") + 1] if "--repo" in rest[:-1] else None
     return git.toplevel(Path(where) if where else Path.cwd())
@@ -284,7 +286,7 @@ def script() -> NoReturn:
 def declared_help(name: str) -> str:
     """`majordomus <name> --help` as the dispatcher prints it (docs/CLI.md): a group's lists
     its actions."""
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     spec = declare.command(name)
     if not spec.get("actions"):

@@ -1,9 +1,9 @@
 """Compositions run two ways from one argv list: chained in-process, or printed as a pipeline.
 
-The argv lists come from the command's declaration (`mj_core.declare.stage_argv`): each
+The argv lists come from the command's declaration (`mj_core.declaration.commands.stage_argv`): each
 stage's fixed words and the options the person gave that it reads. In-process, each argv is
 parsed with the owning tool's own parser and run through the tool's own stage table, each
-stage's records ending with its stream's summary (`mj_core.streams`); printed, the same argv
+stage's records ending with its stream's summary (`mj_core.stream.protocol`); printed, the same argv
 lists are joined by ` | ` for POSIX `sh`, where the summaries make the pipeline fail closed
 with no `pipefail`. `tests/test_pipeline_equivalence.py` holds the two equal.
 """
@@ -35,7 +35,7 @@ TOOLS = {
 
 def stages(spec: Record, options: argparse.Namespace, inv: Invocation) -> list[list[str]]:
     """The command's pipeline for these options, as one argv per stage."""
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     return [
         declare.stage_argv(step, spec, options, json_output=inv.json)
@@ -44,8 +44,8 @@ def stages(spec: Record, options: argparse.Namespace, inv: Invocation) -> list[l
 
 
 def _stage(argv: list[str], inv: Invocation, upstream: Iterable[Record] | None) -> Iterable[Record]:
-    from mj_core.stage import Context
-    from mj_core.stage import run_stream
+    from mj_core.stream.stage import Context
+    from mj_core.stream.stage import run_stream
 
     tool = importlib.import_module(TOOLS[argv[0]])
     options = tool.parse(argv[1:])

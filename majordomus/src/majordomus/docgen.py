@@ -45,7 +45,7 @@ def render() -> str:
     ]
     parts += [f"| {int(code)} | {code.name} | {MEANING[code]} |\n" for code in ExitCode]
     parts.append("\n## Usage\n\n```\n" + cli.usage() + "```\n")
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     for group in declare.declaration()["groups"]:
         parts.append(f"\n## {group['name']}\n")
@@ -84,7 +84,7 @@ def _json_line(spec: dict[str, Any]) -> str:
 
 def _with_actions(parent: str) -> list[str]:
     """The command, then (a command with actions) each action, as `majordomus <name>` takes it."""
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     spec = declare.command(parent)
     names = [f"{parent} {action}" for action in spec.get("actions") or []]
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"stale: {TARGET} (regenerate with `python -m majordomus.docgen`)")
             return 10
         return 0
-    from mj_core import atomic
+    from mj_core.write import atomic
 
     atomic.create(target, text.encode("utf-8"), replace=True, root=root)
     print(f"wrote {TARGET}")

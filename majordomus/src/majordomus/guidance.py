@@ -45,7 +45,7 @@ def group_help(name: str, own: str | None, legend: str) -> str:
     """`majordomus <group> --help`: the group's own help when it runs by itself (`own`), else
     its usage line and one line; then its actions, the default marked (and `legend`, the exit
     codes, when the group's own help did not end with it)."""
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     spec = declare.command(name)
     if own is None:

@@ -36,7 +36,7 @@ class Invocation:
     def root(self) -> Path:
         """The repository the command works on; outside git → usage error (2)."""
         if self._root is None:
-            from mj_core import git
+            from mj_core.git import questions as git
 
             self._root = git.toplevel(self.repo or self.cwd)
         return self._root

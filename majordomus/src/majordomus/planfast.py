@@ -1,10 +1,11 @@
 """`majordomus plan status|list|ready|blocked|graph|next [--milestone <id>] [--json]` answered
 before the dispatcher builds its parser, when the listing asked for is one the plan's stage kept
-under a key git still vouches for (`mj_policy.planviews`).
+under a key git still vouches for (`mj_policy.plan.views`).
 
 The arguments are read here only when they are exactly such a listing (anything else — another
 option, `--repo`, no action word — goes the ordinary way, which also judges it); the kept
-records and the stage's summary, made as `mj_core.stage.run_stream` makes it, are shown by the
+records and the stage's summary, made as `mj_core.stream.stage.run_stream` makes it, are shown by
+the
 command's own renderer, so the output and the exit code are the ordinary path's. The key is
 asked of git from here, both questions at once, before anything else is read; a key that does
 not match, a listing not kept, or a cache that does not read answers None, and the dispatcher
@@ -37,7 +38,7 @@ class Options:
 
 def asked(args: list[str]) -> Options | None:
     """The listing `args` ask for, when they are exactly one (else None)."""
-    from mj_policy.planviews import VIEWS
+    from mj_policy.plan.views import VIEWS
 
     view = milestone = None
     as_json = False
@@ -84,7 +85,7 @@ def answer(args: list[str], out: IO[str], err: IO[str]) -> int | None:
 
 def _renderer() -> tuple[Any, Any]:
     """The command's renderer and the invocation it is given."""
-    from majordomus.commands import plan
+    from majordomus.commands.task import plan
     from majordomus.invocation import Invocation
 
     return plan.render, Invocation
@@ -93,8 +94,8 @@ def _renderer() -> tuple[Any, Any]:
 def _kept(options: Options) -> tuple[list[dict[str, Any]], tuple[Any, Any]] | None:
     """The kept records and their summary, once git has vouched for the key, and the
     renderer (imported while git works)."""
-    from mj_core import git
-    from mj_policy import planviews
+    from mj_core.git import questions as git
+    from mj_policy.plan import views as planviews
 
     here = os.getcwd()
     root = _top(here)
@@ -119,7 +120,7 @@ def _kept(options: Options) -> tuple[list[dict[str, Any]], tuple[Any, Any]] | No
 def _top(here: str) -> str | None:
     """The nearest directory from `here` up holding `.git` (the checkout's top level, which
     git confirms), when it keeps listings; else None."""
-    from mj_policy import planviews
+    from mj_policy.plan import views as planviews
 
     while True:
         if os.path.lexists(os.path.join(here, ".git")):
@@ -133,7 +134,7 @@ def _top(here: str) -> str | None:
 def _replayed(found: dict[str, Any]) -> list[dict[str, Any]]:
     """The kept records and the summary the last stage ends them with: with nothing changed
     under the plan (what a kept listing needs), `plan-markers` passes them on and adds none."""
-    from mj_core import streams
+    from mj_core.stream import protocol as streams
 
     records: list[dict[str, Any]] = list(found["records"])
     counts: dict[str, int] = {}
@@ -141,7 +142,7 @@ def _replayed(found: dict[str, Any]) -> list[dict[str, Any]]:
         kind = str(record.get("kind"))
         counts[kind] = counts.get(kind, 0) + 1
     error = found.get("error")
-    if error:  # the view stopped: the last stage stops for it (`mj_core.stage.run_stream`)
+    if error:  # the view stopped: the last stage stops for it (`mj_core.stream.stage.run_stream`)
         stopped = streams.summary(STAGE, int(error[0]), counts, str(error[1]))
         return [*records, stopped | {"stopped": True}]
     return [*records, streams.summary(STAGE, 0, counts)]

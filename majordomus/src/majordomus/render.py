@@ -1,6 +1,6 @@
 """Showing a command's stream to a person; under `--json`, the stream as it is.
 
-Every command's last stage ends its records with the stream's summary (`mj_core.streams`):
+Every command's last stage ends its records with the stream's summary (`mj_core.stream.protocol`):
 its exit code is the command's, and an error it carries (a stage that stopped) is the one
 line on stderr. `stream` writes the records (verbatim under `--json`, or each through the
 command's own `text`); `findings` is that for a stream of findings, ending with the line
@@ -9,9 +9,9 @@ command's own `text`); `findings` is that for a stream of findings, ending with 
 
 from __future__ import annotations
 
-from mj_core import jsonl
 from mj_core.exitcodes import ExitCode
 from mj_core.findings import render_text
+from mj_core.stream import jsonl
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def ran(name: str, run: Callable[[Any, Invocation], int], options: Any, inv: Inv
         return run(options, inv)
     except MjError as exc:
         if inv.json:
-            from mj_core import streams
+            from mj_core.stream import protocol as streams
 
             said = streams.summary(f"majordomus {name}", int(exc.code), {}, exc.message)
             inv.stdout.write(jsonl.dumps(said).decode())

@@ -57,7 +57,7 @@ def _inside_subagent(provider: str, raw: bytes) -> bool:
     if not raw.strip():
         return False
     try:
-        from mj_watch import toolhook
+        from mj_watch.act import hook as toolhook
 
         key = (toolhook.hook_table(provider).get("stop") or {}).get("subagent_key")
         if not key or f'"{key}"'.encode() not in raw:
@@ -73,7 +73,7 @@ def _inside_subagent(provider: str, raw: bytes) -> bool:
 
 def run(provider: str, cwd: str, kind: str = "stop") -> tuple[str, str]:
     """(stdout, stderr) of the hook (`kind`: `stop` or `subagent-stop`); never raises."""
-    from mj_watch import toolfacts
+    from mj_watch.act import facts as toolfacts
 
     root = toolfacts.root_of(cwd)
     if root is None or not os.path.isdir(os.path.join(root, ".ai")):
@@ -81,13 +81,13 @@ def run(provider: str, cwd: str, kind: str = "stop") -> tuple[str, str]:
     try:
         return _judge(root, provider, kind), ""
     except Exception as exc:  # fail open: the turn ends, said and recorded
-        from mj_watch import toolhook
+        from mj_watch.act import hook as toolhook
 
         return "", toolhook.unjudged(root, provider, kind, _said(exc)).warn
 
 
 def _judge(root: str, provider: str, kind: str) -> str:
-    from mj_state import taskactive
+    from mj_state.task import active as taskactive
 
     task = taskactive.active(root)
     if task is None or not _holds(root, str(task.fields.get("profile") or "")):
@@ -110,7 +110,7 @@ def _judge(root: str, provider: str, kind: str) -> str:
 def _holds(root: str, profile: str) -> bool:
     from pathlib import Path
 
-    from mj_policy import layer
+    from mj_policy.layer import loader as layer
 
     lay = layer.load(Path(root))
     said = lay.profile(profile).data.get("hold_stop") if profile else None
@@ -133,14 +133,14 @@ def _finish_check(root: str) -> tuple[int, str]:
 
 def _held_before(root: str, task_id: str, state: str, kind: str) -> bool:
     """Whether a `stop.held` line of this task names this state for this kind of end."""
-    from mj_state import tasktail
+    from mj_state.task import tail as tasktail
 
     ledger = os.path.join(root, *tasktail.LEDGER)
     rows = tasktail.light(ledger)
     if rows is None:
         from pathlib import Path
 
-        from mj_state import ledgerscan
+        from mj_state.ledger import scan as ledgerscan
 
         rows = ledgerscan.task_rows(Path(ledger))
     for _, value in rows:
@@ -166,8 +166,8 @@ def _reason(text: str, task: Any) -> str:
 
 
 def _answer(provider: str, reason: str) -> str:
-    from mj_policy import hookanswers
-    from mj_watch import toolhook
+    from mj_policy.hooks import answers as hookanswers
+    from mj_watch.act import hook as toolhook
 
     table = toolhook.hook_table(provider).get("stop") or {}
     return hookanswers.stop(str(table.get("answer") or "decision-block"), reason)
@@ -176,7 +176,7 @@ def _answer(provider: str, reason: str) -> str:
 def _append(root: str, event: str, line: dict[str, Any], task_id: str) -> None:
     from pathlib import Path
 
-    from mj_state import ledger
+    from mj_state.ledger import store as ledger
 
     where = Path(root)
     ledger.append(where, where / ".ai" / "local" / "state", event, line, task_id=task_id)

@@ -1,6 +1,6 @@
 """`majordomus capture tool [--provider P] [--repo R]` on its own path: the hook runs before
 every tool call, so it is answered before the declaration is read or a parser is built
-(`mj_watch.toolhook` judges; `majordomus capture tool --help` still goes through the parser).
+(`mj_watch.act.hook` judges; `majordomus capture tool --help` still goes through the parser).
 Its arguments are the shim's; anything else is said once on stderr and the call goes through
 (the exit is 0 whatever happens: a hook must never stop the person's session).
 """
@@ -20,7 +20,7 @@ def main(args: list[str], out: IO[str], err: IO[str], stdin: IO[bytes] | None = 
     if bad:
         err.write(f"WARN majordomus capture tool: {bad}; the call goes through unjudged\n")
         return 0
-    from mj_watch import toolhook
+    from mj_watch.act import hook as toolhook
 
     stream = stdin if stdin is not None else sys.stdin.buffer
     try:

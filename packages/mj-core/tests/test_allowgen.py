@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from mj_core import allowgen
 from mj_core import share
+from mj_core.schema import allowgen
 
 KINDS = ("manifest", "policy", "profile", "rule", "vendor-manifest", "current", "context")
 
@@ -16,7 +16,7 @@ def test_every_allow_list_is_what_its_schema_generates() -> None:
         for target, text in allowgen.expected().items()
         if not target.exists() or target.read_text(encoding="utf-8") != text
     ]
-    assert stale == [], "run `python -m mj_core.allowgen`"
+    assert stale == [], "run `python -m mj_core.schema.allowgen`"
 
 
 def test_check_mode_exits_zero_when_current() -> None:

@@ -8,8 +8,8 @@ import stat
 from pathlib import Path
 
 import pytest
-from mj_core import atomic
 from mj_core.errors import Refused
+from mj_core.write import atomic
 
 
 def test_create_sets_mode_and_refuses_overwrite(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from mj_core import atomic
+from mj_core.write import atomic
 
 
 def test_append_block_creates_0600_and_appends_whole_blocks(tmp_path: Path) -> None:

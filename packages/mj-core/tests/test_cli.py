@@ -10,8 +10,8 @@ from mj_core.cli import guard
 from mj_core.cli import tool_main
 from mj_core.errors import Refused
 from mj_core.findings import Finding
-from mj_core.stage import Context
-from mj_core.stage import Stage
+from mj_core.stream.stage import Context
+from mj_core.stream.stage import Stage
 
 
 def _echo(options: argparse.Namespace, context: Context) -> Iterable[dict[str, Any]]:

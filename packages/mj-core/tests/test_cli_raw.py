@@ -8,8 +8,8 @@ from io import BytesIO
 from io import StringIO
 
 from mj_core.cli import tool_main
-from mj_core.stage import Context
-from mj_core.stage import Stage
+from mj_core.stream.stage import Context
+from mj_core.stream.stage import Stage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,9 +8,9 @@ import stat
 from pathlib import Path
 
 import pytest
-from mj_core import atomic
-from mj_core import confine
 from mj_core.errors import Refused
+from mj_core.write import atomic
+from mj_core.write import confine
 
 
 @pytest.fixture

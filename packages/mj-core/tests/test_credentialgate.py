@@ -11,7 +11,7 @@ from re import _parser as sre_parse
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core import credentialgate
+from mj_core.credentials import gate as credentialgate
 
 FILED = [
     *credentialgate._PLAIN,

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core import credentialgate
-from mj_core import credentials
-from mj_core import credentialscan
+from mj_core.credentials import detect as credentials
+from mj_core.credentials import gate as credentialgate
+from mj_core.credentials import scan as credentialscan
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "tests"))

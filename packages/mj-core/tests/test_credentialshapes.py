@@ -7,7 +7,7 @@ import re
 
 from hypothesis import given
 from hypothesis import strategies as st
-from mj_core import credentialshapes
+from mj_core.credentials import shapes as credentialshapes
 
 PIECES = ["sk-", "sk-ant-", "sk-proj-", "sk-admin-", "npm_", "AIza", "github_pat_", "_", "-",
           "a", "Z", "9", " ", "\n", "é", "x" * 20, "A1b2" * 9, "=", ":"]  # fmt: skip

@@ -7,9 +7,9 @@ import argparse
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from mj_core import declare
-from mj_core import declgen
 from mj_core import share
+from mj_core.declaration import commands as declare
+from mj_core.declaration import generate as declgen
 
 
 def test_the_generated_json_is_the_yaml_judged() -> None:
@@ -141,8 +141,8 @@ def test_a_bench_target_expects_a_file_inside_the_repository(where: str) -> None
     out of it (or is absolute) is a schema violation naming the entry."""
     from pathlib import Path
 
-    from mj_core import schema
-    from mj_core import yamlstrict
+    from mj_core.schema import full as schema
+    from mj_core.yaml import strict as yamlstrict
 
     doc = yamlstrict.load_file(Path(share.path("commands.yaml")))
     names = [c["name"] for c in doc.data["commands"]]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from mj_core import declare
-from mj_core import declread
+from mj_core.declaration import commands as declare
+from mj_core.declaration import one as declread
 from mj_core.errors import InternalError
 
 

@@ -10,11 +10,11 @@ import os
 from pathlib import Path
 
 import pytest
-from mj_core import atomic
 from mj_core.cli import guard
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.errors import world_fault
+from mj_core.write import atomic
 
 REAL_WRITE = os.write
 

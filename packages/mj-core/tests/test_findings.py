@@ -6,12 +6,12 @@ import json
 import pickle
 
 import pytest
-from mj_core import jsonl
 from mj_core.errors import ContractUnmet
 from mj_core.errors import InternalError
 from mj_core.exitcodes import ExitCode
 from mj_core.findings import Finding
 from mj_core.findings import verdict
+from mj_core.stream import jsonl
 
 
 def test_fail_and_drift_require_a_reproduce_command() -> None:

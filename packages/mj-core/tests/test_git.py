@@ -4,10 +4,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_core import git
-from mj_core import gitrun
-from mj_core import gitwhere
 from mj_core.errors import UsageError
+from mj_core.git import questions as git
+from mj_core.git import run as gitrun
+from mj_core.git import where as gitwhere
 
 
 def _git(root: Path, *args: str) -> None:

@@ -5,9 +5,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_core import git
-from mj_core import gitrun
-from mj_core import gitwhere
+from mj_core.git import questions as git
+from mj_core.git import run as gitrun
+from mj_core.git import where as gitwhere
 
 ENV = {
     **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
@@ -40,7 +40,7 @@ def test_an_unborn_head_asks_git_only_for_the_branch(
     """Where git is asked (a layout `githead` leaves to git), the failed question already
     printed the directories: HEAD has no SHA to give, so the fallback asks one process (the
     branch), never `rev-parse --verify HEAD` as well."""
-    from mj_core import githead
+    from mj_core.git import head as githead
 
     sh(tmp_path, "init", "-q", "-b", "feature/y")
     monkeypatch.setattr(githead, "read", lambda root: None)

@@ -9,8 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_core import githead
-from mj_core import gitwhere
+from mj_core.git import head as githead
+from mj_core.git import where as gitwhere
 
 
 def _git(root: Path, *args: str, check: bool = True) -> str:

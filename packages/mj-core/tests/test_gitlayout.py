@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_core import gitlayout
+from mj_core.git import layout as gitlayout
 
 
 def _git(root: Path, *args: str) -> str:

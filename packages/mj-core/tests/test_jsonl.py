@@ -3,8 +3,8 @@ from __future__ import annotations
 import io
 
 import pytest
-from mj_core import jsonl
 from mj_core.errors import ContractUnmet
+from mj_core.stream import jsonl
 
 
 def test_output_is_compact_utf8_with_kind_first() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mj_core import yamlstrict
-from mj_core.required import missing_keys
+from mj_core.schema.required import missing_keys
+from mj_core.yaml import strict as yamlstrict
 
 
 def test_a_complete_manifest_misses_nothing() -> None:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core import schema
 from mj_core import share
-from mj_core import yamlstrict
+from mj_core.schema import full as schema
+from mj_core.yaml import strict as yamlstrict
 
 QUICK_KINDS = ("manifest", "policy", "profile", "rule", "vendor-manifest", "current")
 SKIP = ("required", "additionalProperties")

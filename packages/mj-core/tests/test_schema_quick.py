@@ -3,8 +3,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core import schema
-from mj_core import yamlstrict
+from mj_core.schema import full as schema
+from mj_core.yaml import strict as yamlstrict
 
 VALID = {
     "id": "t-20260903193012-a4f1",

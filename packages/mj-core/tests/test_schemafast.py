@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core import schema
-from mj_core import schemafast
-from mj_core.yamlstrict import Document
+from mj_core.schema import fast as schemafast
+from mj_core.schema import full as schema
+from mj_core.yaml.strict import Document
 
 ISSUE = {"id": "I0001", "milestone": "M000", "title": "T", "slug": "t", "priority": "p1",
          "profile": "implementation", "parallel_safe": True, "objective": "O", "why": "W",

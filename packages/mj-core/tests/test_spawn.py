@@ -6,8 +6,8 @@ import sys
 import time
 from pathlib import Path
 
-from mj_core import git
 from mj_core import spawn
+from mj_core.git import questions as git
 
 PY = sys.executable
 ENV = dict(os.environ)
@@ -65,7 +65,7 @@ def test_git_runs_in_the_given_directory_and_a_missing_one_is_a_git_failure(
 
 def test_git_path_does_not_import_subprocess() -> None:
     script = (
-        "import sys; from mj_core import git; git.run('--version', cwd='.');"
+        "import sys; from mj_core.git import questions as git; git.run('--version', cwd='.');"
         "assert 'subprocess' not in sys.modules, 'subprocess imported'"
     )
     done = subprocess.run([PY, "-c", script], capture_output=True, text=True, check=False)

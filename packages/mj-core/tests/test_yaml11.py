@@ -18,9 +18,9 @@ from hypothesis import example
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core.yaml11 import plain_value
-from mj_core.yaml11 import resolve11
-from mj_core.yaml11 import resolve12
+from mj_core.yaml.scalars import plain_value
+from mj_core.yaml.scalars import resolve11
+from mj_core.yaml.scalars import resolve12
 from ruamel.yaml import YAML
 
 RESOLVER = yaml.resolver.Resolver()
@@ -69,7 +69,7 @@ def pyyaml_tag(value: str) -> str:
 
 
 def test_scalars_without_a_digit_are_decided_without_the_number_patterns() -> None:
-    from mj_core import yaml11
+    from mj_core.yaml import scalars as yaml11
 
     yaml11._compiled.clear()
     for value in (".", "-", "+", "..", "-.", "+.inf", "-.Inf", ".INF", "--.inf", ".nan", "-.nan"):

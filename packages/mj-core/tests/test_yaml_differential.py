@@ -29,9 +29,9 @@ from hypothesis import example
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core import yamlevents
-from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
+from mj_core.yaml import events as yamlevents
+from mj_core.yaml import strict as yamlstrict
 from ruamel.yaml import YAML
 
 EXAMPLES = int(os.environ.get("MJ_FUZZ_EXAMPLES", "0"))

@@ -18,11 +18,11 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core import share
-from mj_core import yaml11
-from mj_core import yamlevents
-from mj_core import yamlfast
-from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
+from mj_core.yaml import events as yamlevents
+from mj_core.yaml import fast as yamlfast
+from mj_core.yaml import scalars as yaml11
+from mj_core.yaml import strict as yamlstrict
 
 NASTY = [
     *("yes", "No", "on", "OFF", "y", "n", "~", "null", "Null", "NULL", "true", "False"),
@@ -308,15 +308,16 @@ def test_every_shipped_yaml_goes_through_the_line_reader(monkeypatch: pytest.Mon
 def test_reading_and_dumping_do_not_import_pyyaml_typing_or_dataclasses() -> None:
     code = (
         "import sys\n"
-        "from mj_core import share, yamlstrict\n"
+        "from mj_core import share\n"
+        "from mj_core.yaml import strict as yamlstrict\n"
         "doc = yamlstrict.load_file(share.path('skeleton', 'ai', 'repo', 'policy.yaml'))\n"
         "assert doc.data['version'] == 1\n"
-        "from mj_core import yaml11\n"
+        "from mj_core.yaml import scalars as yaml11\n"
         "assert not yaml11._compiled, list(yaml11._compiled)\n"  # words and decimals: no pattern
         "yamlstrict.split_front_matter(share.read_text('skeleton', 'ai', 'README.md'), 'r.md')\n"
         "text = yamlstrict.dump({'a': [1, 'yes', {'b': None}], 'c': '2026-01-01'})\n"
         "assert yamlstrict.parse(text, 'd.yaml').data['a'][1] == 'yes'\n"
-        "loaded = [m for m in ('yaml', 'typing', 'dataclasses', 'mj_core.yamlevents')"
+        "loaded = [m for m in ('yaml', 'typing', 'dataclasses', 'mj_core.yaml.events')"
         " if m in sys.modules]\n"
         "assert not loaded, loaded\n"
     )

@@ -15,10 +15,10 @@ import yaml
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core import yamlflat
-from mj_core import yamlstrict
 from mj_core.errors import MjError
-from mj_core.yamlfast import _Decline
+from mj_core.yaml import flat as yamlflat
+from mj_core.yaml import strict as yamlstrict
+from mj_core.yaml.fast import _Decline
 
 NASTY = [
     *("yes", "No", "on", "y", "n", "~", "null", "true", "False", "012", "0x1F", "1_000"),

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MjError
 from mj_core.errors import Refused
 from mj_core.exitcodes import ExitCode
+from mj_core.yaml import strict as yamlstrict
 
 REFUSED = [
     ("anchor", "a: 1\nb: &x 2\n", 2, 4, "anchor &x"),

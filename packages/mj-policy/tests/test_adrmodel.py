@@ -1,6 +1,7 @@
 """The pieces the decision records are read with: the headings a record's body is read by
-(`mj_policy.frontmatter`) and the answers of `git cat-file --batch` the other refs' file names
-come from (`mj_policy.adrtrees`)."""
+(`mj_policy.layer.front_matter`) and the answers of `git cat-file --batch` the other refs' file
+names
+come from (`mj_policy.adr.trees`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_policy import adrtrees
-from mj_policy import frontmatter
-from mj_policy import skeleton
+from mj_policy.adr import trees as adrtrees
+from mj_policy.layer import front_matter as frontmatter
+from mj_policy.layer import skeleton
 
 ENV = {
     "GIT_CONFIG_GLOBAL": "/dev/null",

@@ -1,4 +1,4 @@
-"""mj_policy.archive: blob ids as git computes them, and a read-back that disagrees with the
+"""mj_policy.archive.stages: blob ids as git computes them, and a read-back that disagrees with the
 plan removes the archive and is 13."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core.errors import InternalError
-from mj_policy import archive
-from mj_policy import archivefile
+from mj_policy.archive import file as archivefile
+from mj_policy.archive import stages as archive
 
 ENV = {
     **os.environ,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mj_policy import clientloads
+from mj_policy.receipt import client_loads as clientloads
 
 
 def target(providers: list[str], kind: str, lines: int, **forms: str) -> dict[str, Any]:

@@ -11,10 +11,10 @@ import pytest
 from mj_core import share
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
-from mj_core.yamlstrict import Document
-from mj_policy import contextchain
-from mj_policy import contextdocs
-from mj_policy import contextstages
+from mj_core.yaml.strict import Document
+from mj_policy.context import chain as contextchain
+from mj_policy.context import docs as contextdocs
+from mj_policy.context import stages as contextstages
 
 ROOT_DOC = """\
 ---
@@ -205,7 +205,7 @@ def test_targets_outside_absent_or_through_a_symlink_are_refused(root: Path) -> 
 
 
 def test_hand_checks_agree_with_the_schema(root: Path) -> None:
-    from mj_core import schema
+    from mj_core.schema import full as schema
 
     samples = [
         doc("ai.x"),

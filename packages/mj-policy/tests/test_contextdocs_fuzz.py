@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core.errors import ContractUnmet
-from mj_policy import contextdocs
-from mj_policy import prompts
+from mj_policy.context import docs as contextdocs
+from mj_policy.prompts import assets as prompts
 
 KEYS = st.sampled_from(
     [

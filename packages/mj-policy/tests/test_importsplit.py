@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core.errors import ContractUnmet
-from mj_policy import importfront
-from mj_policy import importplan
-from mj_policy import importsplit
-from mj_policy.stamps import split_lines
+from mj_policy.adoption import front as importfront
+from mj_policy.adoption import plan as importplan
+from mj_policy.adoption import split as importsplit
+from mj_policy.projection.stamps import split_lines
 
 PATHS = re.compile(r"^(?!/)(?!.*(^|/)\.\.(/|$))[A-Za-z0-9_.*?/\[\]!-]+$")  # rule.schema.json
 LINES = st.lists(

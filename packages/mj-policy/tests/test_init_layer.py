@@ -10,9 +10,9 @@ import pytest
 from mj_core import selfexe
 from mj_core import share
 from mj_core.errors import Refused
-from mj_policy import hooklines
-from mj_policy import layer
-from mj_policy import skeleton
+from mj_policy.hooks import lines as hooklines
+from mj_policy.layer import loader as layer
+from mj_policy.layer import skeleton
 
 ENV = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/usr/bin:/bin"}
 

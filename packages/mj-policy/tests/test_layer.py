@@ -10,7 +10,7 @@ import pytest
 from mj_core import share
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
-from mj_policy import layer
+from mj_policy.layer import loader as layer
 
 
 @pytest.fixture

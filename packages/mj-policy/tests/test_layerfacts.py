@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from mj_core.errors import MissingArtifact
-from mj_policy import layerfacts
-from mj_policy import skeleton
+from mj_policy.layer import facts as layerfacts
+from mj_policy.layer import skeleton
 
 ENV = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/usr/bin:/bin"}
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mj_policy import planflat
-from mj_policy import planmodel
+from mj_policy.plan import flat as planflat
+from mj_policy.plan import model as planmodel
 
 ISSUE = """id: I{i:04d}
 milestone: M000

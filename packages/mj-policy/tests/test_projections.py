@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from mj_core import share
 from mj_core.errors import ContractUnmet
-from mj_policy import layer as layer_mod
-from mj_policy import projections
-from mj_policy import projectiontargets as targets
+from mj_policy.layer import loader as layer_mod
+from mj_policy.projection import render as projections
+from mj_policy.projection import targets
 
 
 @pytest.fixture
@@ -132,8 +132,8 @@ def test_a_generated_file_is_published_unsynced_and_a_region_host_synced(
     `missing`); a region's host holds the person's text, which nothing could rebuild."""
     import os
 
-    from mj_core import tempfiles
-    from mj_policy import update
+    from mj_core.write import tempfiles
+    from mj_policy.projection import update
 
     synced: list[int] = []
     real = os.fsync

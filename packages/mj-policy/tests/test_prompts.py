@@ -8,7 +8,7 @@ import pytest
 from mj_core import share
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
-from mj_policy import prompts
+from mj_policy.prompts import assets as prompts
 
 GOOD = "---\nname: p\ndescription: a frame\n---\nTask {{TASK_ID}} on {{BRANCH}}\n{{DECISIONS}}\n"
 

@@ -5,8 +5,8 @@ import json
 import jsonschema
 import pytest
 from mj_core import share
-from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
+from mj_core.yaml import strict as yamlstrict
 from mj_policy import providers
 
 # The providers issue 17 names, besides the five (and the README region) of before.

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from mj_core.errors import Refused
-from mj_policy import region
+from mj_policy.projection import region
 
 BEGIN = "<!-- majordomus:begin 0123456789ab 0123456789abcdef -->\n"
 END = "<!-- majordomus:end -->\n"

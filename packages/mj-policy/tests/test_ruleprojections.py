@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import pytest
-from mj_policy import ruleprojections
-from mj_policy.rules import Rule
+from mj_policy.rules import projections as ruleprojections
+from mj_policy.rules.effective import Rule
 
 
 def _item(

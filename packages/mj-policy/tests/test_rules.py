@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 from mj_core.errors import ContractUnmet
-from mj_policy.rules import Rule
-from mj_policy.rules import resolve
+from mj_policy.rules.effective import Rule
+from mj_policy.rules.effective import resolve
 
 
 def rule(rule_id: str, *deps: str, status: str = "active", where: str = "project") -> Rule:

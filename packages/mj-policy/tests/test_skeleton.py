@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-from mj_core import keys
-from mj_core import schema
 from mj_core import share
-from mj_core import yamlstrict
+from mj_core.schema import full as schema
+from mj_core.schema import keys
+from mj_core.yaml import strict as yamlstrict
 
 SKELETON = share.path("skeleton", "ai")
 TOKENS = re.compile(r"\{\{([A-Z_]+)\}\}")

@@ -9,11 +9,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_core import keys
 from mj_core import share
+from mj_core.schema import keys
 from mj_policy import cli
-from mj_policy import skeleton
-from mj_policy import skillmodel
+from mj_policy.layer import skeleton
+from mj_policy.skills import model as skillmodel
 
 ENV = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/usr/bin:/bin"}
 SKILL = (

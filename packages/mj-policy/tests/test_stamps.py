@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from mj_policy import stamps
+from mj_policy.projection import stamps
 
 
 def test_file_stamp_round_trips_on_line_one() -> None:

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from mj_core.errors import ContractUnmet
-from mj_policy import template
+from mj_policy.projection import language as template
 
 
 def test_substitutes_known_names_only() -> None:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from mj_core import schema
-from mj_core import yamlstrict
-from mj_policy import rulepkg
-from mj_policy import vendorgen
+from mj_core.schema import full as schema
+from mj_core.yaml import strict as yamlstrict
+from mj_policy.rules import package as rulepkg
+from mj_policy.rules import vendorgen
 
 PACKAGE = vendorgen.package()
 
 
 def test_the_shipped_manifest_is_current() -> None:
     current = (PACKAGE / rulepkg.MANIFEST).read_text(encoding="utf-8")
-    assert current == vendorgen.expected(), "run `python -m mj_policy.vendorgen`"
+    assert current == vendorgen.expected(), "run `python -m mj_policy.rules.vendorgen`"
     assert vendorgen.main(["--check"]) == 0
 
 

@@ -9,9 +9,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_core import keys
 from mj_core import share
-from mj_policy import skeleton
+from mj_core.schema import keys
+from mj_policy.layer import skeleton
 from mj_state import cli
 
 ENV = {

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from mj_core.errors import ContractUnmet
-from mj_state import bodies
+from mj_state.records import bodies
 
 REQUIRED = ["Objective", "Current State", "Next Action"]
 FULL = "# Objective\nFix it.\n\n# Current State\nHalf.\n\n# Next Action\nFinish.\n"

@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core.errors import ContractUnmet
-from mj_state import chain
-from mj_state import ledger
+from mj_state.ledger import chain
+from mj_state.ledger import store as ledger
 
 
 @pytest.fixture
@@ -195,7 +195,7 @@ def with_starts(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]
 def test_the_tail_of_a_whole_scan_is_the_task_scan(
     tmp_path: Path, with_starts: tuple[bytes, bytes], *, kind: str, where: int
 ) -> None:
-    from mj_state import ledgerscan
+    from mj_state.ledger import scan as ledgerscan
 
     data, tip = with_starts
     lines = data.splitlines(keepends=True)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from mj_core import declare
+from mj_core.declaration import commands as declare
 from mj_state import cli
 
 
@@ -35,4 +35,8 @@ def test_parsing_imports_no_stage_and_running_one_imports_only_its_own_module() 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     before, after = json.loads(out.stdout)
     assert "mj_state.history" not in before and "mj_state.history" in after
-    assert not {"mj_state.facts", "mj_state.handover", "mj_state.decisionlog"} & set(after)
+    assert not {
+        "mj_state.facts",
+        "mj_state.records.handover",
+        "mj_state.records.decision_log",
+    } & set(after)

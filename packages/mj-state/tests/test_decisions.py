@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
-from mj_state import decisions
+from mj_state.records import decisions
 
 MOMENT = int(dt.datetime(2026, 9, 3, 19, 30, tzinfo=dt.UTC).timestamp())
 HEAD = "9b1e2d4f8c3a5e7b1d0f2a4c6e8b0d3f5a7c9e1b"
@@ -86,7 +86,7 @@ def test_parse_never_crashes(text: str) -> None:
 
 
 def test_a_heading_counts_on_the_first_line_and_never_inside_a_comment() -> None:
-    from mj_state import decisions
+    from mj_state.records import decisions
 
     entry = "## 2026-09-03 — one store\nTask: t-20260903193012-a4f1\nWhy: one clock\n"
     assert [e.title for e in decisions.parse(entry)] == ["one store"]
@@ -96,7 +96,7 @@ def test_a_heading_counts_on_the_first_line_and_never_inside_a_comment() -> None
 
 
 def test_the_briefing_looks_for_workspaces_where_their_reader_does() -> None:
-    from mj_policy import declarations
+    from mj_policy.layer import declarations
     from mj_state import contextfacts
 
     assert declarations.KINDS["workspace"] == contextfacts.WORKSPACES

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from mj_core import share
-from mj_policy import layer
+from mj_policy.layer import loader as layer
 from mj_state import contextfacts as facts
 from mj_state import contextreads as factsmore
 

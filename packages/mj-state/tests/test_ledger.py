@@ -15,9 +15,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core import limits
 from mj_core.errors import InternalError
-from mj_state import ledger
-from mj_state import ledgerread
-from mj_state import ledgerscan
+from mj_state.ledger import read as ledgerread
+from mj_state.ledger import scan as ledgerscan
+from mj_state.ledger import store as ledger
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_append_after_torn_line_keeps_both_lines_apart(repo: Path) -> None:
 _WRITER = """
 import sys
 from pathlib import Path
-from mj_state import ledger
+from mj_state.ledger import store as ledger
 root = Path(sys.argv[1])
 for index in range(int(sys.argv[2])):
     where = {"head": "0" * 40, "branch": "main"}  # no git process per line: the lock is tested
@@ -263,7 +263,7 @@ def test_a_ledger_over_the_file_cap_is_refused_naming_it(
     [b"", b"a\n", b"a\nb\n", b"a\nb", b"\n\n", b"a\n\nb\n", b"torn", b"{}\n{}\n{}"],
 )
 def test_newest_first_is_raw_lines_reversed(tmp_path: Path, data: bytes) -> None:
-    from mj_state import ledgerread
+    from mj_state.ledger import read as ledgerread
 
     path = tmp_path / "ledger.jsonl"
     path.write_bytes(data)
@@ -442,7 +442,7 @@ def test_the_task_from_its_own_lines_is_the_task_from_the_whole_tail(
 ) -> None:
     """`task_rows` (what `start` reads) derives the task `task_scan`'s every line derives:
     the same id, fields, outcome and line numbers, whatever is spelled around them."""
-    from mj_state import tasklog
+    from mj_state.task import log as tasklog
 
     target = tmp_path_factory.mktemp("t") / "ledger.jsonl"
     target.write_bytes(b"\n".join(chunks) + (b"\n" if final_newline and chunks else b""))

@@ -9,9 +9,9 @@ import random
 from pathlib import Path
 
 import pytest
-from mj_state import chain
-from mj_state import ledgerblocks
-from mj_state import ledgerscan
+from mj_state.ledger import blocks as ledgerblocks
+from mj_state.ledger import chain
+from mj_state.ledger import scan as ledgerscan
 
 
 def encoded(value: dict[str, object]) -> bytes:

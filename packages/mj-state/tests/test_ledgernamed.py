@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_state import ledger
-from mj_state import ledgernamed
+from mj_state.ledger import named as ledgernamed
+from mj_state.ledger import store as ledger
 
 TS = "2026-01-01T00:00:00Z"
 IDS = ["t-1", "t-2", "t-é", "t\ud800"]

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from mj_core.errors import ContractUnmet
-from mj_state import ledgerscan
-from mj_state import ledgertail
+from mj_state.ledger import scan as ledgerscan
+from mj_state.ledger import tail as ledgertail
 
 
 def line(event: str, **more: object) -> bytes:

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_state import ledgertypes
+from mj_state.ledger import typed as ledgertypes
 
 TS = "2026-01-01T00:00:00Z"
 # the envelope is all strings; the first few events' fields too, the others mix types

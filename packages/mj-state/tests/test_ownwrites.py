@@ -1,12 +1,12 @@
-"""`mj_state.ownwrites`: a file is the tool's own only when some sequence of the commands that
+"""`mj_state.task.own_writes`: a file is the tool's own only when some sequence of the commands that
 write it makes it of the file at the task's start — never by its look alone."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mj_policy.toolwrites import Writer
-from mj_state import ownwrites
+from mj_policy.projection.tool_writes import Writer
+from mj_state.task import own_writes as ownwrites
 
 
 def _settings(old: str | None) -> str | None:  # writes only where there is no file

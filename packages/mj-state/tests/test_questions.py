@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_state import questions
+from mj_state.records import questions
 
 TASK = "t-20260903193012-a4f1"
 

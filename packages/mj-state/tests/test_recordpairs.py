@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mj_state import recordpairs
+from mj_state.records import pairs as recordpairs
 
 TASK = "t-20260101-000000-abcd"
 ENTRY = f"## 2026-01-01 — use the cache\nTask: {TASK}\nHead: abc\nWhy: speed\n"

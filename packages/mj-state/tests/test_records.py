@@ -5,12 +5,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_core import atomic
 from mj_core import clock
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MjError
-from mj_state import records
-from mj_state import resolve
+from mj_core.write import atomic
+from mj_state.records import resolve
+from mj_state.records import store as records
 
 ENV = {
     **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},

@@ -182,7 +182,7 @@ def test_objects_written_here_are_the_ones_git_makes(tmp_path: Any, fmt: str) ->
 def test_a_published_ledger_is_walked_back_and_judged_to_only_grow(tmp_path: Any) -> None:
     import subprocess
 
-    from mj_state import chain
+    from mj_state.ledger import chain
     from mj_state.remote import objects
     from mj_state.remote import segment
 

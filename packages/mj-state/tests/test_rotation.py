@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_state import rotation
+from mj_state.ledger import rotation
 
 
 def walked(values: list[Any]) -> int | None:

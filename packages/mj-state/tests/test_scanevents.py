@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mj_state import ledgerscan
+from mj_state.ledger import scan as ledgerscan
 
 TS = "2026-01-01T00:00:00Z"
 

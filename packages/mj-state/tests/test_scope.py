@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
-from mj_state import scope
+from mj_state.task import scope
 
 
 def test_normalise_strips_slashes_dots_and_duplicates(tmp_path: Path) -> None:

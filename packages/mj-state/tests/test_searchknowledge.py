@@ -8,11 +8,11 @@ import json
 
 from hypothesis import given
 from hypothesis import strategies as st
-from mj_core import declare
 from mj_core import share
-from mj_state import catalogue
-from mj_state import searchcorpus
-from mj_state import searchknowledge
+from mj_core.declaration import commands as declare
+from mj_state.search import catalogue
+from mj_state.search import corpus as searchcorpus
+from mj_state.search import knowledge as searchknowledge
 
 
 def test_the_kinds_agree_wherever_they_are_named() -> None:

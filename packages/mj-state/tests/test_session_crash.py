@@ -12,9 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from mj_state import recover
-from mj_state import sessionclose
 from mj_state.cli import main
+from mj_state.recover import command as recover
+from mj_state.session import close as sessionclose
 
 ENV = {
     **{k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MJ_"))},

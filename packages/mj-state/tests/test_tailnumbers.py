@@ -14,13 +14,13 @@ from hypothesis import HealthCheck
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_state import chain
-from mj_state import ledger
-from mj_state import ledgerscan
-from mj_state import ledgertail
-from mj_state import tasklog
-from mj_state import taskstate
-from mj_state.place import Place
+from mj_state.ledger import chain
+from mj_state.ledger import scan as ledgerscan
+from mj_state.ledger import store as ledger
+from mj_state.ledger import tail as ledgertail
+from mj_state.task import log as tasklog
+from mj_state.task import state as taskstate
+from mj_state.task.place import Place
 
 STARTED = {"task": "t", "profile": "p", "scope": ["src"], "owner": "o", "worktree_id": ".",
            "working_tree": "clean"}  # fmt: skip

@@ -9,7 +9,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
-from mj_state import tasks
+from mj_state.task import record as tasks
 
 RECORD = {
     "id": "t-20260903193012-a4f1",

@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from mj_state import ledgerscan
-from mj_state import taskactive
-from mj_state import tasklog
-from mj_state import tasktail
+from mj_state.ledger import scan as ledgerscan
+from mj_state.task import active as taskactive
+from mj_state.task import log as tasklog
+from mj_state.task import tail as tasktail
 
 
 def line(event: str, **more: object) -> str:

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_watch import applypatch
-from mj_watch import shwrites
-from mj_watch import toolintent
+from mj_watch.act import apply_patch as applypatch
+from mj_watch.act import intent as toolintent
+from mj_watch.act import shell_writes as shwrites
 
 TABLE = {"patch": {"apply_patch": "command"}, "shell": {"Bash": "command"}}
 

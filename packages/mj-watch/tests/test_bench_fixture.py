@@ -7,11 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mj_policy import layer
-from mj_state import decisions
-from mj_state import ledger
-from mj_state import questions
-from mj_state import records
+from mj_policy.layer import loader as layer
+from mj_state.ledger import store as ledger
+from mj_state.records import decisions
+from mj_state.records import questions
+from mj_state.records import store as records
 from mj_watch.bench import fixture_history
 from mj_watch.bench import scenario
 

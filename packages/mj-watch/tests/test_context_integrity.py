@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 from mj_core import share
-from mj_watch.context_integrity import context_integrity
-from mj_watch.watchfacts import LiveFacts as Facts
+from mj_watch.doctrine.context_integrity import context_integrity
+from mj_watch.watch.facts import LiveFacts as Facts
 
 
 def test_findings_follow_the_tree(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ import copy
 import json
 from typing import Any
 
-from mj_watch import contract
+from mj_watch.finish import contract
 
 HEAD = "9b1e2d4f8c3a5e7b1d0f2a4c6e8b0d3f5a7c9e1b"
 BASE: dict[str, Any] = {

@@ -14,24 +14,24 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core import share
-from mj_core import streams
-from mj_core import yamlstrict
 from mj_core.errors import MissingArtifact
 from mj_core.findings import verdict
-from mj_core.stage import Context
-from mj_core.stage import run_stream
-from mj_policy import layerfacts
-from mj_policy import rulepkg
-from mj_policy import skeleton
-from mj_watch import doctor
-from mj_watch import doctorfacts
+from mj_core.stream import protocol as streams
+from mj_core.stream.stage import Context
+from mj_core.stream.stage import run_stream
+from mj_core.yaml import strict as yamlstrict
+from mj_policy.layer import facts as layerfacts
+from mj_policy.layer import skeleton
+from mj_policy.rules import package as rulepkg
 from mj_watch import gather
-from mj_watch import routing
-from mj_watch.factview import Facts
-from mj_watch.layercheck import layer_integrity
-from mj_watch.policycheck import policy_schema
-from mj_watch.validators import REGISTRY
-from mj_watch.vendorcheck import vendor_integrity
+from mj_watch.doctor import facts as doctorfacts
+from mj_watch.doctor import judge as doctor
+from mj_watch.doctor.facts_view import Facts
+from mj_watch.doctrine import routing
+from mj_watch.doctrine.layer import layer_integrity
+from mj_watch.doctrine.policy import policy_schema
+from mj_watch.doctrine.registry import REGISTRY
+from mj_watch.doctrine.vendor import vendor_integrity
 
 ENV = {
     "GIT_CONFIG_GLOBAL": "/dev/null",
@@ -148,7 +148,7 @@ def test_any_policy_text_yields_findings_never_an_exception(root: Path, text: st
     )
 )
 def test_any_profile_mapping_is_judged(data: dict[str, object]) -> None:
-    from mj_watch import schemacheck
+    from mj_watch.doctrine import schema as schemacheck
 
     doc = yamlstrict.Document("p.yaml", data)
     found = list(schemacheck.closed("policy", doc, "profile"))

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mj_core import streams
 from mj_core import timing
-from mj_policy import skeleton
-from mj_policy import stamps
+from mj_core.stream import protocol as streams
+from mj_policy.layer import skeleton
+from mj_policy.projection import stamps
 from mj_watch import cli
-from mj_watch import doctorfacts
+from mj_watch.doctor import facts as doctorfacts
 
 Record = dict[str, Any]
 FACTS = Path(__file__).parent / "facts"

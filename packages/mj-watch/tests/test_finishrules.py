@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mj_watch import finishrules
-from mj_watch.factview import Facts
-from mj_watch.validators import REGISTRY
-from mj_watch.watchfacts import LiveFacts
+from mj_watch.doctor.facts_view import Facts
+from mj_watch.doctrine import finish_rules as finishrules
+from mj_watch.doctrine.registry import REGISTRY
+from mj_watch.watch.facts import LiveFacts
 
 
 def decided(text: str | None) -> Facts:

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_watch import hookcall
-from mj_watch import hookproof
-from mj_watch import hooktarget
-from mj_watch import sh_ast
+from mj_watch.shell import syntax as sh_ast
+from mj_watch.wiring import call as hookcall
+from mj_watch.wiring import prove as hookproof
+from mj_watch.wiring import target as hooktarget
 
 DOCTOR = ["majordomus", "doctor"]
 SH = "#!/bin/sh\n"

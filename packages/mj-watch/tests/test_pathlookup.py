@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from mj_watch import pathlookup
+from mj_watch.wiring import path_lookup as pathlookup
 
 
 def tool(directory: Path, name: str, mode: int = 0o755) -> Path:

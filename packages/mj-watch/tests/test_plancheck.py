@@ -1,4 +1,4 @@
-"""Doctor's plan check judged on hand-written facts (`mj_watch.plancheck`): each defect of the
+"""Doctor's plan check judged on hand-written facts (`mj_watch.doctor.plan`): each defect of the
 model and each unvouched lifecycle marker is a FAIL with `plan validate` to reproduce it; a
 plan that holds is one OK; no plan, or facts without the plan's, is nothing."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mj_watch.factview import Facts
-from mj_watch.plancheck import plan_integrity
+from mj_watch.doctor.facts_view import Facts
+from mj_watch.doctor.plan import plan_integrity
 
 MARKER = {"kind": "finding", "level": "FAIL", "category": "plan",
           "subject": ".ai/repo/project/issues/I0001.yaml:20:1",

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 import yaml
-from mj_watch import hookfacts
-from mj_watch import precommit
-from mj_watch.wiring import Entry
+from mj_watch.wiring import facts as hookfacts
+from mj_watch.wiring import precommit
+from mj_watch.wiring.check import Entry
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 ENV = {

@@ -7,9 +7,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_watch import proving
-from mj_watch import provingrun
-from mj_watch.wiring import Entry
+from mj_watch.wiring import proving
+from mj_watch.wiring import proving_run as provingrun
+from mj_watch.wiring.check import Entry
 
 ENV = {
     **os.environ,

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mj_core import streams
 from mj_core.findings import Finding
+from mj_core.stream import protocol as streams
 from mj_watch import cli
-from mj_watch import doctor
-from mj_watch.factview import Facts
+from mj_watch.doctor import judge as doctor
+from mj_watch.doctor.facts_view import Facts
 
 ROOT = Path(__file__).resolve().parents[3]
 RECIPE = ROOT / "docs" / "ARCHITECTURE.md"
@@ -66,12 +66,14 @@ def test_the_recipe_names_what_the_steps_touch() -> None:
     text = RECIPE.read_text(encoding="utf-8")
     recipe = text.split("**Add a doctor check.**", 1)[1].split("**Add a provider.**", 1)[0]
     for named in (
-        "mj_watch/doctor.py",
+        "mj_watch/doctor/judge.py",
         "CHECKS",
         "(Facts) -> Iterable[Finding]",
-        "mj_watch/doctorfacts.py",
+        "mj_watch/doctor/facts.py",
         "share/schemas/pipeline/fact.json",
         "test_recipes.py",
     ):
         assert named in recipe, named
-    assert (ROOT / "packages/mj-watch/src/mj_watch/doctor.py").read_text().count("CHECKS") >= 2
+    assert (ROOT / "packages/mj-watch/src/mj_watch/doctor/judge.py").read_text().count(
+        "CHECKS"
+    ) >= 2

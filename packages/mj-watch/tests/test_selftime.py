@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mj_watch.selftime import wall_time
+from mj_watch.doctor.self_time import wall_time
 
 
 def _policy(ms: object) -> dict[str, object]:

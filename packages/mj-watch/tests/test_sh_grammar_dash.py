@@ -15,8 +15,8 @@ from hypothesis import HealthCheck
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_watch.sh_parser import ShellSyntax
-from mj_watch.sh_parser import parse
+from mj_watch.shell.parser import ShellSyntax
+from mj_watch.shell.parser import parse
 
 pytestmark = pytest.mark.skipif(shutil.which("dash") is None, reason="dash is not installed")
 

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_watch import sh_ast as ast
-from mj_watch.sh_lexer import ShellSyntax
-from mj_watch.sh_parser import parse
+from mj_watch.shell import syntax as ast
+from mj_watch.shell.lexer import ShellSyntax
+from mj_watch.shell.parser import parse
 
 
 def only(text: str) -> ast.Simple:

@@ -1,4 +1,4 @@
-"""`wired_by: toolchain:<file>` (`mj_watch.toolchain`, `toolchainmake`): each toolchain file
+"""`wired_by: toolchain:<file>` (`mj_watch.wiring.toolchain`, `toolchainmake`): each toolchain file
 read in its own syntax; OK only for a call its step runs and whose failure fails the step,
 FAIL "unproven" for what decides that beyond the file's plain lines, never OK on a guess."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mj_watch import toolchain
+from mj_watch.wiring import toolchain
 
 DECLARED = ["majordomus", "doctor"]
 NAMES = ["majordomus"]

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import pytest
-from mj_watch import shwrites
-from mj_watch import toolintent
-from mj_watch import tooljudge
-from mj_watch.toolfacts import Place
+from mj_watch.act import intent as toolintent
+from mj_watch.act import judge as tooljudge
+from mj_watch.act import shell_writes as shwrites
+from mj_watch.act.facts import Place
 
 
 def written(text: str) -> list[tuple[str, str | None]]:

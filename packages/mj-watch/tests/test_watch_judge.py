@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mj_core import streams
 from mj_core import timing
-from mj_policy import skeleton
+from mj_core.stream import protocol as streams
+from mj_policy.layer import skeleton
 from mj_watch import cli
-from mj_watch import watchgather
+from mj_watch.watch import gather as watchgather
 
 Record = dict[str, Any]
 FACTS = Path(__file__).parent / "watchfacts"

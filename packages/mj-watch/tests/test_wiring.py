@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from mj_watch import hookfacts
-from mj_watch import wiring
+from mj_watch.wiring import check as wiring
+from mj_watch.wiring import facts as hookfacts
 
 ENV = {
     **os.environ,

@@ -17,7 +17,7 @@ from mj_core import sanitise
 from mj_core.errors import ContractUnmet
 from mj_core.errors import UsageError
 from mj_core.limits import BRIEFING_LINE
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 HEAD = "# Majordomus context — "  # the briefing's first line, then when it was built
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 
@@ -172,7 +172,7 @@ def document(brief: Briefing, provider: Record | None) -> Record:
 
 
 def json_line(document: Record) -> str:
-    from mj_core import jsonl
+    from mj_core.stream import jsonl
 
     return jsonl.dumps(document).decode("utf-8")
 

@@ -4,7 +4,7 @@ Sections come in authority order. Over the budget, sections are dropped (or thei
 degraded to a reference line) in a fixed order, each drop named under EXCLUDED; GIT, TASK,
 PROFILE and OPEN QUESTIONS are never dropped. When nothing is left to drop and the briefing is
 still over, a FAIL finding carries the verdict (10) through the stream. Every section's lines
-are shown with each credential as `[REDACTED]` (`mj_core.credentials`), line for line.
+are shown with each credential as `[REDACTED]` (`mj_core.credentials.detect`), line for line.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import argparse
 
 from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_context import recordsections as records
 from mj_context import sections
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
     Builder = Callable[[View], Section | Excluded | None]
@@ -123,7 +123,7 @@ def assemble(facts: dict[str, Record]) -> tuple[View, list[Section], list[Exclud
 def _redacted(section: Section) -> Section:
     """The section with every credential in its lines as `[REDACTED]`, line for line (the
     budget counts the same lines); the detector loads only for text that may need it."""
-    from mj_core import credentials
+    from mj_core.credentials import detect as credentials
 
     for name in ("body", "degraded"):
         lines = getattr(section, name)

@@ -7,7 +7,7 @@ every other token comes from the facts directly.
 from __future__ import annotations
 
 from mj_core.errors import UsageError
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_context import briefrender as render
 from mj_context import build
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 

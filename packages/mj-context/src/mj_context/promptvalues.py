@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mj_policy import prompts
+from mj_policy.prompts import assets as prompts
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

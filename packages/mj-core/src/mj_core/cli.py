@@ -13,18 +13,18 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from mj_core import jsonl
 from mj_core import sanitise
-from mj_core import streams
 from mj_core import timing
 from mj_core.errors import UsageError
 from mj_core.exitcodes import ExitCode
 from mj_core.exitcodes import exit_now
 from mj_core.exitcodes import unattended
 from mj_core.funnel import guard
-from mj_core.stage import Context
-from mj_core.stage import Stage
-from mj_core.stage import run_stream
+from mj_core.stream import jsonl
+from mj_core.stream import protocol as streams
+from mj_core.stream.stage import Context
+from mj_core.stream.stage import Stage
+from mj_core.stream.stage import run_stream
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def write_record(out: IO[bytes], record: Record, *, raw: bool) -> None:
     kind = record.get("kind")
     if raw and kind == "text":
         out.write(sanitise.terminal(str(record["text"])).encode("utf-8", sanitise.ESCAPE))
-    elif kind == "written":  # records already serialised (`mj_core.streams.written`)
+    elif kind == "written":  # records already serialised (`mj_core.stream.protocol.written`)
         out.write(streams.written_part(record, "jsonl"))
     else:
         out.write(jsonl.dumps(record))
@@ -155,7 +155,7 @@ def build_parser(
 ) -> Parser:
     """The tool's parser, its options from the declaration (`declared`: another one, for a
     tool of a test); given `argv`, only the stage it names is registered."""
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     names = list(table)
     chosen = _chosen(argv, names)

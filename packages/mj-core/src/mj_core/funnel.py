@@ -61,10 +61,10 @@ def _funnel(prog: str, body: Callable[[], int], err: IO[str]) -> int:
 
 
 def _settle() -> None:
-    """Reap the git questions begun ahead that no stage asked for (`mj_core.gitrun.ahead`): a
+    """Reap the git questions begun ahead that no stage asked for (`mj_core.git.run.ahead`): a
     stage whose answer another stage would use (or another process, in a printed pipeline)
     cannot wait for it itself. git is not imported for a run that never asked it."""
-    runner = sys.modules.get("mj_core.gitrun")
+    runner = sys.modules.get("mj_core.git.run")
     if runner is not None:
         runner.settle()
 

@@ -65,7 +65,7 @@ def emit(stream: IO[str], *, as_json: bool) -> None:
     """Write the report to `stream` (stderr); stdout is never touched."""
     data = report()
     if as_json:
-        from mj_core import jsonl
+        from mj_core.stream import jsonl
 
         stream.write(jsonl.encode({"timing": data}).decode() + "\n")
         return

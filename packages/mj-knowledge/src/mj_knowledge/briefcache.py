@@ -36,7 +36,7 @@ _TRAILER = 32  # the last bytes of the index: a SHA-1 (20 bytes) or SHA-256 (32)
 
 def material(root: Path, selection: list[Any]) -> str | None:
     """What the fact for `selection` is keyed by, or None when the index is not read plainly."""
-    from mj_core import gitlayout
+    from mj_core.git import layout as gitlayout
 
     from mj_knowledge import sources
 
@@ -82,8 +82,8 @@ def read(root: Path, said: str) -> Record | None:
 def write(root: Path, said: str, fact: Record) -> None:
     """Keep `fact` for `said`, when the index still says what it said before the fact was
     computed; skipped, never an error, where `.ai/local/` is absent or refuses the write."""
-    from mj_core import atomic
     from mj_core.errors import MjError
+    from mj_core.write import atomic
 
     if not KEEPING[0] or fact.get("problem") or not (root / ".ai" / "local").is_dir():
         return

@@ -96,7 +96,8 @@ def _bytes(root: Path, name: str) -> bytes | None:
 
 
 def _listing(root: Path, key: str, count: int) -> Record | None:
-    """The written edges (`mj_core.streams.written`'s parts) when both files are this key's."""
+    """The written edges (`mj_core.stream.protocol.written`'s parts) when both files are this
+    key's."""
     stamp = (json.dumps([VERSION, key]) + "\n").encode()
     for name in LISTING.values():
         try:
@@ -197,8 +198,8 @@ def store(
 ) -> None:
     """Write the graph (and, when the files were re-read, their entries); skipped, never an
     error, where `.ai/local/` is absent or refuses the write."""
-    from mj_core import atomic
     from mj_core.errors import MjError
+    from mj_core.write import atomic
 
     if not (root / ".ai" / "local").is_dir():
         return
@@ -225,7 +226,7 @@ def store(
 
 
 def _store_listing(root: Path, key: str, rows: list[list[Any]]) -> None:
-    from mj_core import atomic
+    from mj_core.write import atomic
 
     from mj_knowledge import listing
 

@@ -11,7 +11,7 @@ a record that does not read is listed `invalid` with a FAIL naming file and line
 
 from __future__ import annotations
 
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_knowledge import notes
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import posixpath
 
-from mj_core import yamlstrict
 from mj_core.errors import MjError
+from mj_core.yaml import strict as yamlstrict
 
 from mj_knowledge import mdlinks
 

@@ -5,7 +5,7 @@ else to `file:<path>` when git tracks it (or tracks something below it). A decla
 that resolves to nothing is a FAIL; a dead Markdown link a WARN. Two files giving one node id
 is a FAIL (so `nodes` and `edges` both end 10). A target in the ledger or in git (a session,
 decision, task or commit) is external: the graph neither carries nor judges it, and
-`mj_state.recordrefs` resolves it. Nodes, edges and findings come out sorted, so
+`mj_state.records.refs` resolves it. Nodes, edges and findings come out sorted, so
 two runs over one index say the same lines in the same order.
 """
 
@@ -56,7 +56,7 @@ def build(files: list[Record], extracted: list[Record], tracked: list[str]) -> R
             continue
         for ref in got["refs"]:
             if ref["to"] == "node" and ref["target"].partition(":")[0] in EXTERNAL:
-                continue  # the ledger's or git's: `mj_state.recordrefs` resolves it
+                continue  # the ledger's or git's: `mj_state.records.refs` resolves it
             target = _resolve(ref, nodes, by_path, known, tracked)
             where = {"path": meta["path"], "line": ref["line"]}
             if "field" in ref:

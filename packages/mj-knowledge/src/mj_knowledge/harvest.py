@@ -17,7 +17,7 @@ and writes nothing.
 
 from __future__ import annotations
 
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_knowledge import notes
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 
@@ -40,7 +40,7 @@ def candidate(episode: Record, decision: Record, tracked: set[str]) -> tuple[str
     """(id, front matter, body) of the candidate one decision of the episode gives."""
     import hashlib
 
-    from mj_core import credentials
+    from mj_core.credentials import detect as credentials
 
     session, task_id = str(episode["session_id"]), str(decision["task_id"])
     task = (episode.get("tasks") or {}).get(task_id) or {}
@@ -67,7 +67,7 @@ def candidate(episode: Record, decision: Record, tracked: set[str]) -> tuple[str
 def tracked_scope(root: Path, episodes: list[Record]) -> set[str]:
     """The scope paths of the episodes' deciding tasks that git tracks (or tracks below), asked
     in one `git ls-files`; none asked when no decision was recorded."""
-    from mj_core import git
+    from mj_core.git import questions as git
 
     claims: set[str] = set()
     for episode in episodes:
@@ -84,8 +84,8 @@ def tracked_scope(root: Path, episodes: list[Record]) -> set[str]:
 
 
 def derive(root: Path, episodes: list[Record], *, dry_run: bool) -> Iterator[Record]:
-    from mj_core import atomic
     from mj_core.findings import Finding
+    from mj_core.write import atomic
 
     tracked = tracked_scope(root, episodes)
     for episode in episodes:

@@ -3,7 +3,8 @@
 `line` is the one text form of a `source`, `node` or `edge` record (the dispatcher's renderer
 uses it). `edge_listing` writes every edge once as the JSON Lines a tool emits and as those
 text lines; the cache keeps both, so an unchanged index lists its edges by copying bytes
-(`mj_core.streams.written`), never rebuilding an object an edge. `of_type` keeps the lines of
+(`mj_core.stream.protocol.written`), never rebuilding an object an edge. `of_type` keeps the lines
+of
 one edge type: a JSON line starts `{"kind":"edge","type":"<type>",` (the record's key order).
 """
 
@@ -50,8 +51,8 @@ def line(record: Record) -> str:
 def edge_listing(rows: list[list[Any]]) -> tuple[bytes, bytes]:
     """(the JSON Lines, the text lines) of every edge row, in the rows' order; the text as a
     text stream of the tools writes it (`sanitise.ESCAPE`: an undecodable byte reads `\\xNN`)."""
-    from mj_core import jsonl
     from mj_core import sanitise
+    from mj_core.stream import jsonl
 
     sanitise.register()  # the text is the bytes a text stream of the tools would write
     records = [edge(row) for row in rows]
@@ -63,8 +64,8 @@ def edge_listing(rows: list[list[Any]]) -> tuple[bytes, bytes]:
 def of_type(lines: bytes, wanted: str) -> tuple[int, bytes, bytes]:
     """(count, JSON Lines, text lines) of the edges of type `wanted` only; the text is made
     again from the lines kept (a path may hold a newline, so the text lines need not align)."""
-    from mj_core import jsonl
     from mj_core import sanitise
+    from mj_core.stream import jsonl
 
     sanitise.register()
     prefix = b'{"kind":"edge","type":"' + wanted.encode() + b'",'

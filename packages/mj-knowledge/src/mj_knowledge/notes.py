@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.yamlstrict import Document
+    from mj_core.yaml.strict import Document
 
     Record = dict[str, Any]
 
@@ -76,7 +76,7 @@ class Note:
 def read(root: Path, path: str) -> Note:
     """The record at repository-relative `path`, with every problem it has."""
     from mj_core import limits
-    from mj_core import yamlstrict
+    from mj_core.yaml import strict as yamlstrict
 
     note = Note(path.rsplit("/", 1)[0], path)
     try:
@@ -90,9 +90,9 @@ def read(root: Path, path: str) -> Note:
 
 
 def _problems(note: Note) -> list[tuple[str, str]]:
-    from mj_core import keys
-    from mj_core import required
-    from mj_core import schema
+    from mj_core.schema import full as schema
+    from mj_core.schema import keys
+    from mj_core.schema import required
 
     doc = note.doc
     assert doc is not None
@@ -155,7 +155,7 @@ def listed(root: Path, directory: str) -> list[str]:
 def render(front: Record, body: str) -> bytes:
     """A record's bytes: the front matter in schema order (the tool's YAML writer, which quotes
     whatever could read as anything else), then the body."""
-    from mj_core import yamlwrite
+    from mj_core.yaml import write as yamlwrite
 
     ordered = {k: front[k] for k in ORDER if k in front}
     return f"---\n{yamlwrite.dump(ordered)}---\n\n{body.strip(chr(10))}\n".encode()

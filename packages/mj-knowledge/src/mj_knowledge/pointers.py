@@ -18,7 +18,7 @@ briefing's failure.
 
 from __future__ import annotations
 
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_knowledge import cache
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
     Edges = Callable[[set[str]], list[list[Any]]]

@@ -12,7 +12,7 @@ graph's cache is read when it matches the index, else the graph is compiled).
 from __future__ import annotations
 
 from mj_core.errors import MissingArtifact
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_knowledge import pointers
 from mj_knowledge import stages
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 

@@ -20,7 +20,7 @@ from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_knowledge import notes
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 
@@ -68,7 +68,7 @@ def _said(text: str, what: str) -> str:
 
 
 def promote(root: Path, options: argparse.Namespace, evidence: str) -> Iterator[Record]:
-    from mj_core import atomic
+    from mj_core.write import atomic
 
     note = awaiting(root, options.id)
     said = _said(evidence, f"{STDIN} (the evidence)")
@@ -89,7 +89,7 @@ def promote(root: Path, options: argparse.Namespace, evidence: str) -> Iterator[
 
 
 def reject(root: Path, options: argparse.Namespace) -> Iterator[Record]:
-    from mj_core import atomic
+    from mj_core.write import atomic
 
     note = awaiting(root, options.id)
     reason = _said(options.reason or "", "--reason")
@@ -116,7 +116,7 @@ def evidence(context: Context) -> str:
 
     from mj_core import files
     from mj_core import limits
-    from mj_core import yamlstrict
+    from mj_core.yaml import strict as yamlstrict
 
     stream = context.stdin if context.stdin is not None else sys.stdin.buffer
     if stream.isatty():

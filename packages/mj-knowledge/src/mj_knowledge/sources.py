@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from mj_core import yamlstrict
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
+from mj_core.yaml import strict as yamlstrict
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -33,9 +33,9 @@ GLOB = ":(glob)"
 def _close(doc: yamlstrict.Document) -> yamlstrict.Document:
     """Refuse (10) a sources file with an unknown or missing key or a wrong value (the schema's
     modules are imported here: a cache hit reads the files, it does not parse them)."""
-    from mj_core import keys
-    from mj_core import required
-    from mj_core import schema
+    from mj_core.schema import full as schema
+    from mj_core.schema import keys
+    from mj_core.schema import required
 
     if not isinstance(doc.data, dict):
         raise ContractUnmet(f"{doc.name}:1:1: not a mapping — write `key: value` lines")

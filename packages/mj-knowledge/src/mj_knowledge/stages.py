@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from mj_core.errors import InternalError
 from mj_core.errors import MissingArtifact
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_knowledge import cache
 from mj_knowledge import sources
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 
@@ -35,7 +35,7 @@ REFERENCES = "knowledge-references"  # each unresolved ledger or git reference, 
 
 
 def index_fact(root: Path) -> Record:
-    from mj_core import git
+    from mj_core.git import questions as git
 
     texts = sources.read(root)
     code, stdout, stderr = git.run("ls-files", "-s", "-z", cwd=root)
@@ -72,9 +72,9 @@ def _facts(context: Context, path: str | None, *, whole: bool) -> dict[str, Reco
 
 def blobs(root: Path, wanted: list[str]) -> dict[str, bytes]:
     """The content of each blob id, read from git's object store in one call."""
-    from mj_core import git
     from mj_core import spawn
     from mj_core import timing
+    from mj_core.git import questions as git
 
     if not wanted:
         return {}
@@ -185,7 +185,7 @@ def _edges(result: Record, scope: str, wanted: str | None) -> Iterator[Record]:
 
 def _written(held: Record, wanted: str | None) -> Record:
     """The cached edge listing as one `written` record (every edge, or one type's)."""
-    from mj_core import streams
+    from mj_core.stream import protocol as streams
 
     if wanted is None:
         return streams.written("edge", held["count"], held["jsonl"], held["text"])

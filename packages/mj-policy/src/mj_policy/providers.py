@@ -3,7 +3,8 @@ whether it loads that file into every conversation, the budget of such a file, w
 is delivered as a file of its own, and where it loads skills from (or that it loads none).
 
 The table is shipped data, validated against `share/schemas/providers.schema.json` by the tests;
-it is read once per process from `share/providers.json`, which `python -m mj_core.declgen`
+it is read once per process from `share/providers.json`, which `python -m
+mj_core.declaration.generate`
 generates from it (a test holds the two equal), and never validated on a hot path.
 """
 
@@ -98,7 +99,7 @@ class Provider:
 
 @cache
 def table() -> dict[str, Provider]:
-    from mj_core import jsonl
+    from mj_core.stream import jsonl
 
     data = jsonl.loads_line(share.read_text("providers.json"))  # generated from the YAML
     return {str(k): Provider(str(k), dict(v)) for k, v in data["providers"].items()}

@@ -2,14 +2,14 @@
 
 A stage that cannot write the ledger (mj-policy's `update` and `vendor-update`) yields each
 line it owes as an `append` record; this stage, after the whole stream has arrived complete,
-appends them in order (one chained line each, `mj_state.ledger`) and passes every other
+appends them in order (one chained line each, `mj_state.ledger.store`) and passes every other
 record on, so the printed pipeline does the same writes as the command.
 """
 
 from __future__ import annotations
 
-from mj_core.stage import Context
-from mj_core.stage import Stage
+from mj_core.stream.stage import Context
+from mj_core.stream.stage import Stage
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -25,9 +25,9 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     if not any(record.get("kind") == "append" for record in arrived):
         yield from arrived  # nothing owed (`update --check`): the ledger is not even imported
         return
-    from mj_policy import layer as layer_mod
+    from mj_policy.layer import loader as layer_mod
 
-    from mj_state import ledger
+    from mj_state.ledger import store as ledger
 
     root = context.root()
     if not (root / layer_mod.MANIFEST).is_file():  # the stage before read the whole layer;
@@ -40,7 +40,7 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         payload = {k: v for k, v in record.items() if k not in ("kind", "event", "task_id")}
         event = str(record["event"])
         if event == "knowledge.promoted":  # a person's act: never inside a task, named by git
-            from mj_state import promoting
+            from mj_state.records import promote as promoting
 
             promoting.refuse_while_active(root, "knowledge.promoted")
             payload["promoted_by"] = promoting.promoter(root)

@@ -13,22 +13,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from mj_core import clock
-from mj_core import gitwhere
 from mj_core import timing
 from mj_core.errors import MissingArtifact
 from mj_core.errors import MjError
-from mj_policy import layer as layer_mod
-from mj_policy.layer import Layer
+from mj_core.git import where as gitwhere
+from mj_policy.layer import loader as layer_mod
+from mj_policy.layer.loader import Layer
 
-from mj_state import decisions
 from mj_state import identity
-from mj_state import questions
-from mj_state import resolve as resolver
-from mj_state import taskstate
 from mj_state.contextreads import documents
 from mj_state.contextreads import history
 from mj_state.contextreads import prompt
 from mj_state.contextreads import reasoning
+from mj_state.records import decisions
+from mj_state.records import questions
+from mj_state.records import resolve as resolver
+from mj_state.task import state as taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
-WORKSPACES = ".ai/repo/workspaces"  # `mj_policy.declarations.KINDS["workspace"]`
+WORKSPACES = ".ai/repo/workspaces"  # `mj_policy.layer.declarations.KINDS["workspace"]`
 
 
 def fact(which: str, /, **fields: Any) -> Record:
@@ -86,7 +86,7 @@ def collect(root: Path, prompt_name: str | None = None) -> Iterator[Record]:
     if active and task is not None:
         yield fact("touched", files=list(dict.fromkeys([*status, *changed])))
         if (root / WORKSPACES).is_dir():  # none declared: their reader is not even loaded
-            from mj_policy import declarations
+            from mj_policy.layer import declarations
 
             found = declarations.workspaces_for(root, [str(s) for s in task.get("scope") or []])
             if found is not None:
@@ -142,7 +142,7 @@ def _questions(lay: Layer, task: Record | None, situation: taskstate.Situation) 
     """The task's open questions, the file's and the ledger's together (`taskstate.blockers`)."""
     if task is None:
         return fact("questions", unresolved=[])
-    from mj_state.place import Place
+    from mj_state.task.place import Place
 
     text, problem = questions.read(lay.state)
     found = taskstate.blockers(Place.of(lay), str(task["id"]), situation, text, problem)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from mj_core import limits
 from mj_core.errors import MjError
-from mj_policy import contextchain
-from mj_policy import contexttree
-from mj_policy.layer import Layer
+from mj_policy.context import chain as contextchain
+from mj_policy.context import tree as contexttree
+from mj_policy.layer.loader import Layer
 
-from mj_state import ledger
+from mj_state.ledger import store as ledger
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -64,7 +64,9 @@ def _event(record: dict[str, Any]) -> dict[str, Any]:
 
 def prompt(lay: Layer, name: str) -> dict[str, Any]:
     """The asset, checked in full (unknown → 12, a bad token → 10 naming the line)."""
-    from mj_policy import prompts  # only a briefing that asks for a prompt reads one
+    from mj_policy.prompts import (
+        assets as prompts,  # only a briefing that asks for a prompt reads one
+    )
 
     directory = lay.section("prompts")
     asset = prompts.load(directory, name, lay.relative(directory))

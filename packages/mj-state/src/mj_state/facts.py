@@ -7,7 +7,7 @@ Each judge's facts are gathered by their own module, imported only when asked fo
 
 from __future__ import annotations
 
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -15,18 +15,18 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
     if options.of == "check":
-        from mj_state import checkfacts
+        from mj_state.task import check_facts as checkfacts
 
         mode = "explain" if getattr(options, "explain", False) else "check"
         mode = "overlap" if getattr(options, "overlap", False) else mode
         return checkfacts.gather(context.root(), mode)
     if options.of == "finish":
-        from mj_state import finishfacts
+        from mj_state.finish import facts as finishfacts
 
         return finishfacts.gather(context.root(), options)
     from mj_state import contextfacts

@@ -2,7 +2,8 @@
 
 Read-only except `--rotate`, which moves the oldest lines to `ledger.<utc-compact>.jsonl.archived`
 under the ledger's lock until the newest `ledger.retention_max_lines` remain behind the seal,
-its own `ledger.rotated` line among them (never the active task's: `mj_state.rotation`), never
+its own `ledger.rotated` line among them (never the active task's: `mj_state.ledger.rotation`),
+never
 deletes, refuses (15) to overwrite an archive, and says what each file holds afterwards.
 """
 
@@ -12,18 +13,18 @@ import argparse
 import os
 
 from mj_core import clock
-from mj_core import jsonl
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_core.findings import Finding
-from mj_core.stage import Context
-from mj_core.stage import Stage
-from mj_policy.layer import Layer
-from mj_policy.layer import load
+from mj_core.stream import jsonl
+from mj_core.stream.stage import Context
+from mj_core.stream.stage import Stage
+from mj_policy.layer.loader import Layer
+from mj_policy.layer.loader import load
 
-from mj_state import chain
-from mj_state import ledger
+from mj_state.ledger import chain
+from mj_state.ledger import store as ledger
 
 DEFAULT_LIMIT = 20  # `history` shows the newest 20 matches unless told otherwise
 
@@ -99,7 +100,7 @@ def validate(layer: Layer, found: ledger.Scan | None = None) -> Iterator[Finding
     shown = layer.relative(target)
     witnessed = found is None and isinstance(layer.policy.data.get("remote"), dict)
     if found is None and not witnessed:
-        from mj_state import ledgerblocks
+        from mj_state.ledger import blocks as ledgerblocks
 
         judged = ledgerblocks.judge(target)
         yield from _verdict(judged.problems, judged.chain, judged.lines, shown)
@@ -140,7 +141,7 @@ def _summary(count: int, verdict: chain.Verdict) -> str:
 
 
 def rotate(layer: Layer) -> Record:
-    """Archive the oldest lines behind a seal line (`mj_state.rotation` says how many), and
+    """Archive the oldest lines behind a seal line (`mj_state.ledger.rotation` says how many), and
     say what the files hold afterwards."""
     target = ledger.path(layer.state)
     cap = int(layer.policy.data["ledger"]["retention_max_lines"])
@@ -148,10 +149,10 @@ def rotate(layer: Layer) -> Record:
                "counted": 0, "held": 0}  # fmt: skip
     if not target.exists():
         return nothing
-    from mj_state import rotation
+    from mj_state.ledger import rotation
 
     archive = target.with_name(f"ledger.{clock.compact(clock.now())}.jsonl.archived")
-    from mj_core import atomic  # the one writer here: the rest of history reads
+    from mj_core.write import atomic  # the one writer here: the rest of history reads
 
     with atomic.locked(target) as fd:
         found = ledger.scan(target)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mj_core import git
-from mj_core.stage import Stage
+from mj_core.git import questions as git
+from mj_core.stream.stage import Stage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 
@@ -44,8 +44,8 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         yield record
     if failed:
         return
-    from mj_state import ledger
-    from mj_state import taskactive
+    from mj_state.ledger import store as ledger
+    from mj_state.task import active as taskactive
 
     root = context.root()
     made = tree(root)

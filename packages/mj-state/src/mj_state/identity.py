@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mj_core import git
-from mj_core import gitwhere
+from mj_core.git import questions as git
+from mj_core.git import where as gitwhere
 
 from mj_state.worktreeid import worktree_id
 

@@ -16,10 +16,10 @@ import os
 
 from mj_core import clock
 from mj_core import files
-from mj_core import jsonl
 from mj_core import limits
 from mj_core.errors import MjError
 from mj_core.findings import Finding
+from mj_core.stream import jsonl
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_policy.layer import Layer
+    from mj_policy.layer.loader import Layer
 
     Record = dict[str, Any]
 
@@ -212,7 +212,7 @@ def first_difference(
 def published_lines(store: Path, commit: str) -> list[bytes] | None:
     """Every line the published ledger commit `commit` and its ancestors hold, oldest first;
     None when the store cannot give them (a damaged store is no evidence either way)."""
-    from mj_core import git
+    from mj_core.git import questions as git
 
     if not commit or not (store / "HEAD").exists():
         return None

@@ -122,7 +122,7 @@ def bind(layer: Any) -> None:
     if bad:
         raise Refused(f"start: {bad[0].message} — see `{bad[0].reproduce}`")
     if told["bound"] is None:
-        from mj_core import atomic
+        from mj_core.write import atomic
 
         atomic.make_dirs(layer.local / "remote", root=layer.root)  # a linked .ai/local: 15
         anchor(layer.root, clone.clone_id(layer))
@@ -130,8 +130,8 @@ def bind(layer: Any) -> None:
 
 def anchor(root: Path, ident: str) -> None:
     """Bind `ident` to this checkout in the repository's git config, unless one is bound."""
-    from mj_core import git
     from mj_core.errors import Refused
+    from mj_core.git import questions as git
 
     worktree = worktree_id(root)
     if bound(root, worktree) is not None:

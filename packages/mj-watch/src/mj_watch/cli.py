@@ -8,15 +8,15 @@ from mj_core.cli import Tool
 # subcommand → the module whose STAGES defines it; a run imports only its own module
 TABLE = LazyTable(
     {
-        "doctor": "mj_watch.doctor",
-        "doctrine": "mj_watch.doctrine",
-        "doctrine-show": "mj_watch.doctrine",
-        "doctrine-run": "mj_watch.doctrine",
+        "doctor": "mj_watch.doctor.judge",
+        "doctrine": "mj_watch.doctrine.command",
+        "doctrine-show": "mj_watch.doctrine.command",
+        "doctrine-run": "mj_watch.doctrine.command",
         "facts": "mj_watch.gather",
-        "finish": "mj_watch.finish",
-        "ratchet": "mj_watch.ratchet",
-        "ratchet-update": "mj_watch.ratchet",
-        "watch": "mj_watch.watch",
+        "finish": "mj_watch.finish.judge",
+        "ratchet": "mj_watch.ratchet.command",
+        "ratchet-update": "mj_watch.ratchet.command",
+        "watch": "mj_watch.watch.judge",
         "verify-run": "mj_watch.verify.rerun",
         "verify": "mj_watch.verify.verdict",
         "verify-report": "mj_watch.verify.reports",

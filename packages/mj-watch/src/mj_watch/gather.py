@@ -8,8 +8,8 @@ stdin and never the repository, so a saved facts file can be judged anywhere.
 
 from __future__ import annotations
 
-from mj_core.stage import Context
-from mj_core.stage import Stage
+from mj_core.stream.stage import Context
+from mj_core.stream.stage import Stage
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -20,14 +20,14 @@ if TYPE_CHECKING:
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
     if options.of == "ratchet":
-        from mj_watch import ratchetfacts
+        from mj_watch.ratchet import facts as ratchetfacts
 
         return ratchetfacts.gather(context.root())
     if options.of == "watch":
-        from mj_watch import watchgather
+        from mj_watch.watch import gather as watchgather
 
         return watchgather.gather(context.root())
-    from mj_watch import doctorfacts
+    from mj_watch.doctor import facts as doctorfacts
 
     prove = bool(getattr(options, "prove", False))
     return doctorfacts.gather(

@@ -9,7 +9,7 @@ lists them (`claimlist`). The policy's block is read by `remoteconf`, the layout
 `layout`, the claim document `claimdoc`, the published ledger `segment`, this clone's id
 `clone`, its own claims and the mirror's file `held`, what the store holds `reading`, the
 private object store every git command runs in `store`, and the network calls — each bounded
-by `remote.timeout`, run by `mj_core.gitrun` with its scrubbed environment and safe settings —
+by `remote.timeout`, run by `mj_core.git.run` with its scrubbed environment and safe settings —
 `transport`. The compare-and-swap is git's own
 (`git push --atomic --force-with-lease=<ref>:<expected>`), never a lock file on the remote.
 

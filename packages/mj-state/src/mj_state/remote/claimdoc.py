@@ -14,7 +14,7 @@ An ADR number's claim has no lease (`lease_until: null`): it is never released.
 from __future__ import annotations
 
 from mj_core import clock
-from mj_core import jsonl
+from mj_core.stream import jsonl
 
 from mj_state.remote import layout
 

@@ -5,8 +5,8 @@ and those whose release waits for the next sync), one `remote` record each."""
 from __future__ import annotations
 
 from mj_core import clock
-from mj_core.stage import Stage
-from mj_policy.layer import load
+from mj_core.stream.stage import Stage
+from mj_policy.layer.loader import load
 
 from mj_state import mirror
 from mj_state.remote import claimdoc
@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
-    from mj_policy.layer import Layer
+    from mj_core.stream.stage import Context
+    from mj_policy.layer.loader import Layer
 
     Record = dict[str, Any]
 

@@ -25,7 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from mj_policy.layer import Layer
+    from mj_policy.layer.loader import Layer
 
     from mj_state.remote.remoteconf import Settings
 

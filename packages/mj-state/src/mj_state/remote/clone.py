@@ -4,17 +4,17 @@ first remote command, and never changed by the tool. It names this checkout's pu
 
 from __future__ import annotations
 
-from mj_core import atomic
 from mj_core import files
 from mj_core import ids
 from mj_core.errors import Refused
+from mj_core.write import atomic
 
 from mj_state import mirror
 from mj_state.remote import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from mj_policy.layer import Layer
+    from mj_policy.layer.loader import Layer
 
 NAME = "clone-id"
 

@@ -10,12 +10,12 @@ so a renewal or a release is that document again, with a new lease or state.
 
 from __future__ import annotations
 
-from mj_core import atomic
 from mj_core import clock
 from mj_core import files
-from mj_core import jsonl
 from mj_core import limits
 from mj_core.errors import MjError
+from mj_core.stream import jsonl
+from mj_core.write import atomic
 
 from mj_state import mirror
 
@@ -23,8 +23,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from mj_core.appends import Locked
-    from mj_policy.layer import Layer
+    from mj_core.write.appends import Locked
+    from mj_policy.layer.loader import Layer
 
     Record = dict[str, Any]
 

@@ -17,8 +17,8 @@ The ledger line each writer appends carries what was claimed (`claim`).
 from __future__ import annotations
 
 from mj_core import clock
-from mj_core import gitwhere
 from mj_core.findings import Finding
+from mj_core.git import where as gitwhere
 
 from mj_state import mirror
 from mj_state.remote import claimdoc
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_policy.layer import Layer
+    from mj_policy.layer.loader import Layer
 
     Record = dict[str, Any]
 
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 def _ask_ahead(layer: Layer, name: str) -> None:
     """The push URL and where HEAD is, asked of git at once (`git.ahead`): the claim's
     document needs the one, its push the other."""
-    from mj_core import git
+    from mj_core.git import questions as git
 
     calls: list[tuple[tuple[str, ...], Any]] = [
         (("remote", "get-url", "--push", name), layer.root),

@@ -5,7 +5,7 @@ sized before they are read: nothing over its limit is read at all."""
 
 from __future__ import annotations
 
-from mj_core import jsonl
+from mj_core.stream import jsonl
 
 from mj_state.remote import claimdoc
 from mj_state.remote import layout

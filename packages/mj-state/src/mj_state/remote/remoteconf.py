@@ -10,7 +10,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from mj_policy.layer import Layer
+    from mj_policy.layer.loader import Layer
 
 DEFAULT_LEASE = "2h"
 DEFAULT_TIMEOUT = "10s"

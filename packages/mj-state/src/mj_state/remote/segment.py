@@ -4,7 +4,7 @@ publish, each tree holding
     lines.jsonl   the ledger lines published by this commit, byte for byte, oldest first
     tip.json      {format, clone, count, last, first, lines, head, branch, published_at}:
                   `count` lines published so far, `last` the hash of the newest
-                  (`mj_state.chain.digest`), this commit's lines being `first`..`count`
+                  (`mj_state.ledger.chain.digest`), this commit's lines being `first`..`count`
     records/<path>  the durable records those lines name (checkpoints, handovers, finish notes)
 
 How it relates to the local chain: the lines are the ledger's own, so each line's `prev` links
@@ -22,22 +22,22 @@ from __future__ import annotations
 
 from mj_core import clock
 from mj_core import files
-from mj_core import jsonl
 from mj_core import limits
 from mj_core import linehash
 from mj_core.errors import MjError
+from mj_core.stream import jsonl
 
-from mj_state import chain
 from mj_state import mirror
+from mj_state.ledger import chain
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_policy.layer import Layer
+    from mj_policy.layer.loader import Layer
 
-    from mj_state.ledgerscan import Scan
+    from mj_state.ledger.scan import Scan
 
     Record = dict[str, Any]
 

@@ -8,9 +8,9 @@ sizes first, so a huge object on the remote is reported, never read.
 
 from __future__ import annotations
 
-from mj_core import atomic
-from mj_core import git
 from mj_core.errors import Refused
+from mj_core.git import questions as git
+from mj_core.write import atomic
 
 from mj_state import mirror
 
@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from mj_policy.layer import Layer
+    from mj_policy.layer.loader import Layer
 
 IDENTITY = "majordomus"
 _ENV = {"GIT_TERMINAL_PROMPT": "0"}  # a remote asking for a password fails, never waits

@@ -11,11 +11,11 @@ remote-publish`.
 from __future__ import annotations
 
 from mj_core import clock
-from mj_core.stage import Stage
-from mj_policy.layer import load
+from mj_core.stream.stage import Stage
+from mj_policy.layer.loader import load
 
-from mj_state import ledger
 from mj_state import mirror
+from mj_state.ledger import store as ledger
 from mj_state.remote import clone
 from mj_state.remote import held
 from mj_state.remote import reading
@@ -30,10 +30,10 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from mj_core.stage import Context
-    from mj_policy.layer import Layer
+    from mj_core.stream.stage import Context
+    from mj_policy.layer.loader import Layer
 
-    from mj_state.ledgerscan import Scan
+    from mj_state.ledger.scan import Scan
 
     Record = dict[str, Any]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from mj_core import clock
 from mj_core.errors import MissingArtifact
 from mj_core.findings import Finding
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_state import mirror
 from mj_state.remote import claimdoc
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 

@@ -12,14 +12,14 @@ cannot be reached, nothing (12). Then the claims file and the mirror say what th
 from __future__ import annotations
 
 from mj_core import clock
-from mj_core import gitwhere
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
-from mj_core.stage import Stage
-from mj_policy.layer import load
+from mj_core.git import where as gitwhere
+from mj_core.stream.stage import Stage
+from mj_policy.layer.loader import load
 
-from mj_state import ledger
 from mj_state import mirror
+from mj_state.ledger import store as ledger
 from mj_state.remote import claimdoc
 from mj_state.remote import clone
 from mj_state.remote import held
@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
-    from mj_policy.layer import Layer
+    from mj_core.stream.stage import Context
+    from mj_policy.layer.loader import Layer
 
     Record = dict[str, Any]
 
@@ -122,7 +122,7 @@ def _commits(
             )
         )
         updates.append((f"refs/majordomus/ledger/{ident}", published["expected"]))
-        from mj_state import chain
+        from mj_state.ledger import chain
 
         tip = {"count": last, "last": chain.digest(where.new[-1])}
     for update in plan["claims"]:
@@ -169,8 +169,8 @@ def _remember(layer: Layer, plan: Record, moved: dict[str, str], lines: tuple[Re
             "claim": update["claim"],
         }
     snapshot["claims"] = list(on.values())
-    from mj_core import atomic
-    from mj_core import jsonl
+    from mj_core.stream import jsonl
+    from mj_core.write import atomic
 
     atomic.create(
         mirror.directory(layer) / mirror.MIRROR,

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from mj_core import git
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
+from mj_core.git import questions as git
 
 from mj_state.remote import store
 
@@ -22,7 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from mj_policy.layer import Layer
+    from mj_policy.layer.loader import Layer
 
     from mj_state.remote.remoteconf import Settings
 

@@ -16,8 +16,8 @@ import os
 import shutil
 import subprocess
 
-from mj_core import git
 from mj_core.errors import MissingArtifact
+from mj_core.git import questions as git
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ never read.
 
 from __future__ import annotations
 
-from mj_core import jsonl
 from mj_core import linehash
+from mj_core.stream import jsonl
 
 from mj_state.remote import layout
 from mj_state.remote import reading

@@ -20,11 +20,11 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from mj_core import git
 from mj_core.errors import MissingArtifact
 from mj_core.errors import MjError
 from mj_core.errors import UsageError
-from mj_core.stage import Stage
+from mj_core.git import questions as git
+from mj_core.stream.stage import Stage
 
 from mj_state.verifyfacts import published
 from mj_state.verifyfacts import snapshot
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 
@@ -83,9 +83,9 @@ def commits(root: Path, base: str, head: str) -> list[Record]:
 
 
 def base_policy(root: Path, base: str) -> Record:
-    from mj_policy.layer import load
+    from mj_policy.layer.loader import load
 
-    from mj_state import verifying
+    from mj_state.finish import verification as verifying
 
     with tempfile.TemporaryDirectory(prefix="mj-verify-base-") as scratch:
         copy = snapshot.lay_out(root, base, Path(scratch) / "base", under=".ai")

@@ -5,8 +5,8 @@ repository through git."""
 
 from __future__ import annotations
 
-from mj_core import git
 from mj_core.errors import MissingArtifact
+from mj_core.git import questions as git
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

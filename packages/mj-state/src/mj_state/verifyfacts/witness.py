@@ -8,7 +8,7 @@ the run that judges the next range reads it back with `--witness FILE`. Each led
 names must still be there, its lines the recorded ones with lines added.
 
 The file: `{"format": 1, "head": <the head that run judged>, "ledgers": [{"ref", "commit",
-"count", "lines": [<mj_state.chain digest of each line>]}]}`. A file that is not one is 2,
+"count", "lines": [<mj_state.ledger.chain digest of each line>]}]}`. A file that is not one is 2,
 naming the file and the key.
 """
 
@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 
 from mj_core import files
-from mj_core import jsonl
 from mj_core.errors import MjError
 from mj_core.errors import UsageError
+from mj_core.stream import jsonl
 
 from mj_state.remote import layout
 

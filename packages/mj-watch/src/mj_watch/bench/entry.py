@@ -11,11 +11,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mj_core import declare
-from mj_core import git
 from mj_core.cli import Parser
+from mj_core.declaration import commands as declare
 from mj_core.errors import UsageError
 from mj_core.funnel import guard
+from mj_core.git import questions as git
 
 from mj_watch.bench import markdown
 from mj_watch.bench import session

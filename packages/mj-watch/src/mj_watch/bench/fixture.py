@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from mj_core import declare
+from mj_core.declaration import commands as declare
 from mj_core.errors import InternalError
 
 from mj_watch.bench import fixture_history
@@ -96,7 +96,7 @@ def records(root: Path, env: dict[str, str], skills: int = 200, adrs: int = 500)
     `update`; committed."""
     import time
 
-    from mj_policy import parsecache
+    from mj_policy.layer import parse_cache as parsecache
 
     from mj_watch.bench import fixture_records
 
@@ -106,7 +106,7 @@ def records(root: Path, env: dict[str, str], skills: int = 200, adrs: int = 500)
         _majordomus(root, env, "update")
     _scenario.commit(root, "skills and decision records")
     # A file written in the last two seconds is never kept in the parse cache
-    # (`mj_policy.parsecache.RACY_NS`): a user's records are older than that, so wait it out
+    # (`mj_policy.layer.parse_cache.RACY_NS`): a user's records are older than that, so wait it out
     # here, or every warm sample of the first seconds would parse everything again.
     time.sleep(parsecache.RACY_NS / 1e9)
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 from mj_core import clock
 from mj_core import ids
-from mj_core import jsonl
-from mj_state import chain
-from mj_state import decisions
+from mj_core.stream import jsonl
 from mj_state import identity
-from mj_state import ledger
-from mj_state import questions
-from mj_state import records
+from mj_state.ledger import chain
+from mj_state.ledger import store as ledger
+from mj_state.records import decisions
+from mj_state.records import questions
+from mj_state.records import store as records
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ document alone, pretty-printed, for a file.)"""
 
 from __future__ import annotations
 
-from mj_core import jsonl
-from mj_core import streams
+from mj_core.stream import jsonl
+from mj_core.stream import protocol as streams
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:

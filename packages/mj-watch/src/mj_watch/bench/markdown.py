@@ -7,7 +7,8 @@ at more than one scale, a growth table shows each command's median at both and t
 The tables replace only the lines from the `bench:begin` marker to the `bench:end` marker of an
 existing file (every byte around them is the author's and is kept); an existing file without
 the markers is refused (15) and left as it was; a missing file is created with the markers
-around the tables. The markers are found by `mj_policy.region`'s rules (one of each, in order).
+around the tables. The markers are found by `mj_policy.projection.region`'s rules (one of each, in
+order).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from mj_core import atomic
 from mj_core import paths
 from mj_core.errors import Refused
-from mj_policy import region
+from mj_core.write import atomic
+from mj_policy.projection import region
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:

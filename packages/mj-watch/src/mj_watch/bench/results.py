@@ -12,13 +12,13 @@ import os
 import sys
 from pathlib import Path
 
-from mj_core import atomic
 from mj_core import clock
-from mj_core import git
 from mj_core import ids
-from mj_core import jsonl
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
+from mj_core.git import questions as git
+from mj_core.stream import jsonl
+from mj_core.write import atomic
 
 from mj_watch.bench.measure import CLOCK
 

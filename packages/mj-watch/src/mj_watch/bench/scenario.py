@@ -19,8 +19,8 @@ from contextlib import contextmanager
 from contextlib import nullcontext
 from pathlib import Path
 
-from mj_core import git
 from mj_core.errors import InternalError
+from mj_core.git import questions as git
 
 Setup = Callable[[Path], None]
 IDENTITY = ("-c", "user.name=mj-bench", "-c", "user.email=mj-bench@example.invalid")

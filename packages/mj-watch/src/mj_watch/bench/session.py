@@ -58,7 +58,7 @@ class Session:
         self.policy = policy
 
     def targets(self) -> list[targets.Target]:
-        from mj_core import declare
+        from mj_core.declaration import commands as declare
 
         public = [name for name in declare.public() if name != "bench"]
         floor = {t.command: t for t in targets.floor()}
@@ -114,8 +114,8 @@ class Session:
         ]
         if not starting or not (self.root / ".ai" / "manifest.yaml").is_file():
             return
-        from mj_policy.layer import load
-        from mj_state import taskstate
+        from mj_policy.layer.loader import load
+        from mj_state.task import state as taskstate
 
         try:
             active = taskstate.read_task(load(self.root)).active

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mj_core import share
-from mj_core import yamlstrict
+from mj_core.yaml import strict as yamlstrict
 
 TYPE_CHECKING = False  # `typing` is imported for annotations only
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ class Settings:
 
 def load(root: Path) -> Settings:
     if (root / ".ai" / "manifest.yaml").is_file():
-        from mj_policy import layer
+        from mj_policy.layer import loader as layer
 
         doc = layer.load(root).policy
         source = doc.name

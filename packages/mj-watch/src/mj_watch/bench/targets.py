@@ -80,7 +80,7 @@ def floor() -> list[Target]:
 
 def catalogue() -> list[Target]:
     """Every command's `bench` entries in the declaration (`share/commands.yaml`)."""
-    from mj_core import declare
+    from mj_core.declaration import commands as declare
 
     prefix = executable()
     out = []

@@ -28,7 +28,7 @@ def fact(root: Path, rng: Record) -> Record:
         out["judged"] = False
         return out
     out["judged"] = True
-    from mj_core import git
+    from mj_core.git import questions as git
 
     started = []  # both at once: each is a Python start-up and a read of the layer
     for args in COMMANDS:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mj_core.errors import Refused
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 
@@ -50,8 +50,8 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         if record.get("kind") == "finding":
             findings.append(record)
         yield record
-    from mj_core import atomic
-    from mj_core import jsonl
+    from mj_core.stream import jsonl
+    from mj_core.write import atomic
 
     for path, what in targets:
         if what == "witness-out":

@@ -6,7 +6,7 @@ commit it names — the first of the range whose tree is the verification's reco
 out in a throw-away directory (`mj_state.verifyfacts.copies`: one directory made each commit in
 turn, exactly its tree), and the verification commands the **base** policy pins run there, each
 an argument vector without a shell, stdin closed, under the base policy's timeout, each program
-from a directory the base policy allows (`mj_state.verifying.run`). Nothing else is run: a
+from a directory the base policy allows (`mj_state.finish.verification.run`). Nothing else is run: a
 command the head's policy or the claim names is never run. One `verify-reproof` fact a claim
 (`status` ran, tree-differs, no-tree or unpinned); claims naming one commit share its run.
 Then `headlayer`.
@@ -18,7 +18,7 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_watch.verify import cover
 from mj_watch.verify import headlayer
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
     from mj_state.verifyfacts.copies import Copies
 
     Record = dict[str, Any]
@@ -71,7 +71,7 @@ def reproofs(root: Path, rng: Record, policy: Record, ledgers: Record) -> Iterat
 
 
 def _proofs(made: Copies, rng: Record, policy: Record, ledgers: Record) -> Iterator[Record]:
-    from mj_state import verifying
+    from mj_state.finish import verification as verifying
 
     argvs = [shlex.split(c) for c in policy["commands"] or []]
     allow = verifying.allowed(policy["allow_paths"])

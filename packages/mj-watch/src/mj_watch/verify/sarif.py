@@ -5,7 +5,7 @@ changed path) or else at the policy that demands it (the file CI annotates)."""
 
 from __future__ import annotations
 
-from mj_core import jsonl
+from mj_core.stream import jsonl
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

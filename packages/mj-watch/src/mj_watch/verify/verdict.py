@@ -21,7 +21,7 @@ from __future__ import annotations
 from mj_core.errors import MissingArtifact
 from mj_core.findings import Finding
 from mj_core.paths import within
-from mj_core.stage import Stage
+from mj_core.stream.stage import Stage
 
 from mj_watch.verify import bypass
 from mj_watch.verify import cover
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from mj_core.stage import Context
+    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 

@@ -1,0 +1,1 @@
+"""The renderers of the CONTEXT group: `session`, `context`, `checkpoint`, `handover`."""

@@ -1,0 +1,1 @@
+"""The renderers of the RULES group: `rules`, `receipt`, `doctrine`, `ratchet`."""

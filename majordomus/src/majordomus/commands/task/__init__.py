@@ -1,0 +1,3 @@
+"""The renderers of the TASK group: `start`, `check`, `finish`, `evidence`, `plan`, `sync`,
+`claims`, `verify`.
+"""

@@ -1,0 +1,3 @@
+"""The walkthrough's world (`world`: a scratch repository and its steps) and what it shows of the
+projections (`projections`).
+"""

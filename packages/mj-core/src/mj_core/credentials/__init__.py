@@ -1,0 +1,3 @@
+"""Credentials in text: the cheap gate (`gate`), the one detector (`detect`, with `detect-secrets`
+run by `scan` and the shapes it has no plugin for in `shapes`), and whole-value redaction.
+"""

@@ -1,0 +1,1 @@
+"""Prompt assets `.ai/repo/prompts/<name>.md` (`assets`) and their stages (`stages`)."""

@@ -1,0 +1,1 @@
+"""Skills as files (`model`), as projections (`projection`), and read back (`stages`)."""

@@ -1,0 +1,3 @@
+"""`majordomus recover`: episodes left open, gaps between the logs and the ledger (`logs`),
+duplicate records and stray temporaries (`records`).
+"""
