@@ -1,8 +1,8 @@
 """The shape every package keeps (ARCHITECTURE.md): no import circle inside a package, counting
 the imports made inside functions (a lazy import is for start-up time, never to hide a circle)
 and those made for the type checker only (a reader follows them as any other); every module
-importable on its own; none over 300 lines; and no module name that two
-packages use for different things.
+importable on its own; none over 300 lines; no folder over 25 modules; and no module name that
+two packages use for different things.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ SOURCES = [
     ROOT / "majordomus" / "src" / "majordomus",
 ]
 MOST_LINES = 300
+MOST_IN_A_FOLDER = 25
 # Names every package may hold for its own entry points; the dispatcher's command modules are
 # named after the command they show, which is the stage they show.
 SHARED_NAMES = {"__init__", "__main__", "cli"}
@@ -139,13 +140,27 @@ def test_no_module_over_300_lines() -> None:
 
 
 def test_no_two_packages_use_one_module_name() -> None:
+    """A module is named by its place below its package (`ledger.chain` in `mj_state`,
+    `context.chain` in `mj_policy`); a concept's folder may stand in several packages (`plan`),
+    a module's name below the package in one only."""
     owners: dict[str, list[str]] = {}
-    for name in modules():
+    for name, path in modules().items():
         parts = name.split(".")
         if parts[-1] in SHARED_NAMES or parts[:2] == ["majordomus", "commands"]:
             continue
-        owners.setdefault(parts[-1], []).append(name)
+        if path.name != "__init__.py":
+            owners.setdefault(".".join(parts[1:]), []).append(name)
     assert {short: names for short, names in owners.items() if len(names) > 1} == {}
+
+
+def test_no_folder_holds_more_than_25_modules() -> None:
+    """A folder is one concept a reader can take in: at most 25 modules, `__init__` counted."""
+    folders: dict[Path, int] = {}
+    for path in modules().values():
+        folders[path.parent] = folders.get(path.parent, 0) + 1
+    crowded = {str(f.relative_to(ROOT)): n for f, n in folders.items() if n > MOST_IN_A_FOLDER}
+    assert len(folders) > 30  # every folder was read
+    assert crowded == {}
 
 
 def _imports_alone(name: str) -> tuple[str, int, str]:
