@@ -66,6 +66,17 @@ def test_the_hook_path_contract_names_every_stage_a_hook_runs() -> None:
     assert listed("importlinter:contract:hook-path", "source_modules") == hook_stage_modules()
 
 
+def test_the_shell_and_the_benchmark_are_kept_from_every_other_part_of_mj_watch() -> None:
+    import pkgutil
+
+    import mj_watch
+
+    parts = {m.name for m in pkgutil.iter_modules(mj_watch.__path__, "mj_watch.")}
+    kept_from = listed("importlinter:contract:shell-bench", "forbidden_modules")
+    apart = {"mj_watch.shell", "mj_watch.bench", "mj_watch.__main__"}
+    assert kept_from == parts - apart
+
+
 def lint(tree: Path) -> subprocess.CompletedProcess[str]:
     assert LINT is not None
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in tree.iterdir())}
@@ -116,6 +127,8 @@ def test_the_contracts_hold_on_the_code(copied: Path) -> None:
         ("mj_context.build", "mj_knowledge.pointers", "packages in layers"),
         ("mj_state.task.check_facts", "mcp", "the hook path imports"),
         ("mj_watch.finish.judge", "mj_watch.verify.verdict", "the hook path imports"),
+        ("mj_watch.shell.parser", "mj_watch.doctor.judge", "know nothing of the judges"),
+        ("mj_watch.bench.stats", "mj_watch.shell.lexer", "know nothing of each other"),
     ],
 )
 def test_each_contract_breaks_when_the_code_breaks_it(
