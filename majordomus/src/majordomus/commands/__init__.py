@@ -4,6 +4,9 @@
 What the commands are, their options and their pipelines are declared in `share/commands.yaml`
 (`mj_core.declaration.commands`); a module here only shows a command's stream. The modules
 import the packages' stages and `majordomus.render`; `majordomus.cli` imports them by name.
+
+Imports: `mj_core.declaration`.
+Imported by: `majordomus`.
 """
 
 from __future__ import annotations

@@ -1,1 +1,5 @@
-"""The renderers of the CONTEXT group: `session`, `context`, `checkpoint`, `handover`."""
+"""The renderers of the CONTEXT group: `session`, `context`, `checkpoint`, `handover`.
+
+Imports: `majordomus`, `majordomus.commands.task`, `mj_core`.
+Imported by: nothing else of the tool.
+"""

@@ -1,3 +1,6 @@
 """The renderers of the MEMORY group: `history`, `decision`, `question`, `prompt`, `search`,
 `knowledge`, `skills`, `adr`.
+
+Imports: `majordomus`, `mj_core`, `mj_core.stream`, `mj_knowledge`.
+Imported by: nothing else of the tool.
 """

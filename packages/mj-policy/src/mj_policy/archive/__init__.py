@@ -1,3 +1,7 @@
 """`majordomus archive`: the plan of what git's index holds by profile (`stages`) and the archive
 file with its manifest and restore script (`file`).
+
+Imports: `mj_core`, `mj_core.git`, `mj_core.schema`, `mj_core.stream`, `mj_core.write`,
+`mj_core.yaml`.
+Imported by: nothing else of the tool.
 """

@@ -18,4 +18,9 @@ Those read the last sync's mirror through `mj_state.mirror`, which lives outside
 purpose (reading one JSON file is not remote code) and never imports it
 (`tests/test_startup_imports.py` holds them to that). Without `remote:` in the policy nothing
 here runs and no command opens a connection.
+
+Imports: `mj_state`, `mj_state.ledger`, `mj_core`, `mj_core.git`, `mj_core.stream`,
+`mj_core.write`, `mj_policy.layer`.
+Imported by: `mj_state`, `mj_state.finish`, `mj_state.plan`, `mj_state.records`,
+`mj_state.task`, `mj_state.verifyfacts`.
 """

@@ -5,4 +5,8 @@ CLI-REFERENCE Decision 19), and every clone's ledger as the remote witnessed it 
 `refs/majordomus/` (`published`: the chain walked, the tasks started and finished on it).
 `snapshot` lays a commit's tree out in a throw-away directory through a private index, so
 nothing is written to the repository. The re-runs and the judgement are `mj_watch.verify`'s.
+
+Imports: `mj_state.finish`, `mj_state.remote`, `mj_core`, `mj_core.git`, `mj_core.stream`,
+`mj_policy.layer`.
+Imported by: `mj_watch`.
 """
