@@ -18,6 +18,7 @@ HEAVY = {
     "typing",
     "dataclasses",
     "locale",  # gettext's catalogue lookup imports it: argparse's messages are taken as written
+    "gettext",  # argparse is imported without it (`mj_core.english`)
     "inspect",
     "yaml",
     "jsonschema",

@@ -9,8 +9,7 @@ are shown with each credential as `[REDACTED]` (`mj_core.credentials.detect`), l
 
 from __future__ import annotations
 
-import argparse
-
+from mj_core.english import argparse
 from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
 from mj_core.stream.stage import Stage

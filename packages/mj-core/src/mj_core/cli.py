@@ -7,7 +7,6 @@ tool's own parser, and `Stage.run(options, context)` yields JSON-native records.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Mapping
@@ -15,6 +14,7 @@ from pathlib import Path
 
 from mj_core import sanitise
 from mj_core import timing
+from mj_core.english import argparse
 from mj_core.errors import UsageError
 from mj_core.exitcodes import ExitCode
 from mj_core.exitcodes import exit_now
@@ -52,22 +52,6 @@ def columns() -> int:
         except (AttributeError, ValueError, OSError):
             width = 0
     return (width or 80) - 2
-
-
-def _as_written(message: str) -> str:
-    return message
-
-
-def _as_written_plural(singular: str, plural: str, count: int) -> str:
-    return singular if count == 1 else plural
-
-
-# argparse asks gettext for each message it builds or prints (`_`, `ngettext`), and gettext's
-# lookup imports `locale` and searches the file system for a catalogue at every call: about
-# 4.6 M instructions before the first parser exists. The tool speaks English only (its help is
-# docs/CLI.md), so argparse's messages are taken as written, which is what gettext gives when
-# no catalogue is installed.
-vars(argparse).update(_=_as_written, ngettext=_as_written_plural)
 
 
 class HelpFormatter(argparse.HelpFormatter):

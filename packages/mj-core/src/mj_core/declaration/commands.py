@@ -12,11 +12,11 @@ hand-written translator.
 
 from __future__ import annotations
 
-import argparse
 from functools import cache
 
 from mj_core import files
 from mj_core import share
+from mj_core.english import argparse
 from mj_core.errors import InternalError
 from mj_core.stream import jsonl
 
