@@ -166,7 +166,8 @@ def test_a_plan_file_is_read_without_the_line_reader(monkeypatch: pytest.MonkeyP
                                "non_scope": [], "why": "it is", "order": 3}  # fmt: skip
     assert first is not None and second is not None
     first["scope"].append("changed")  # each reading's lists are its own
-    assert second["scope"] == ["src/a.py", "src/b.py"] == yamlflat.read(text)["scope"]  # type: ignore[index]
+    third = yamlflat.read(text)
+    assert third is not None and second["scope"] == ["src/a.py", "src/b.py"] == third["scope"]
     assert yamlflat.read("id: I0001\nid: I0002\n") is None  # a key written twice
 
 

@@ -94,10 +94,10 @@ class _Counting:
     def install(self) -> None:
         counter = self
 
-        def sampled(runs):  # type: ignore[no-untyped-def]
+        def sampled(runs):
             return counter.sampled(runs)
 
-        def setup(runs, where):  # type: ignore[no-untyped-def]
+        def setup(runs, where):
             return counter.setup(runs, where)
 
         self.measure.run = self.counted
@@ -105,7 +105,7 @@ class _Counting:
         self.sampling._Runs._setup = setup
         self.targets.select = self.known
 
-    def counted(self, argv, cwd, env, stdin=None):  # type: ignore[no-untyped-def]
+    def counted(self, argv, cwd, env, stdin=None):
         if not self.counting:
             return self.run(argv, cwd, env, stdin)
         with tempfile.TemporaryDirectory() as where:
@@ -114,7 +114,7 @@ class _Counting:
             self.counts[self.target] = sum(_total(Path(f)) for f in glob.glob(f"{where}/cg.*"))
         return sample
 
-    def sampled(self, runs):  # type: ignore[no-untyped-def]
+    def sampled(self, runs):
         self.counting = runs.done >= 1  # the first run warms up; the second is counted
         self.target = runs.target.command
         try:
@@ -122,7 +122,7 @@ class _Counting:
         finally:
             self.counting = False
 
-    def setup(self, runs, where):  # type: ignore[no-untyped-def]
+    def setup(self, runs, where):
         counting, self.counting = self.counting, False
         try:
             for argv in runs.target.setup:
@@ -132,7 +132,7 @@ class _Counting:
         finally:
             self.counting = counting
 
-    def known(self, names, public):  # type: ignore[no-untyped-def]
+    def known(self, names, public):
         """The catalogue's targets and ours; a name this installation lacks is left out."""
         every = {t.command for t in self.targets.catalogue()}
         found = {t.command: t for t in self.select([n for n in names if n in every], public)}
@@ -158,12 +158,12 @@ def _side(targets: list[str], out: Path) -> int:
     argv = ["--fixture", "large", "--samples", "1", "--warmup", "1", "--mode", "warm"]
     argv += ["--format", "json", "--no-save", *targets]
     saved = sys.stdout
-    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - bench's own report is not ours
-    try:
-        code = entry.main(argv)
-    finally:
-        sys.stdout.close()
-        sys.stdout = saved
+    with open(os.devnull, "w") as sink:  # bench's own report is not ours
+        sys.stdout = sink
+        try:
+            code = entry.main(argv)
+        finally:
+            sys.stdout = saved
     out.write_text(json.dumps(counter.counts), encoding="utf-8")
     return code
 
