@@ -1,4 +1,4 @@
-"""`python -m mj_watch.bench.mcpfirst`: the wait for `majordomus mcp`'s `initialize` answer,
+"""`python -m mj_watch.bench.mcp_first`: the wait for `majordomus mcp`'s `initialize` answer,
 beside `majordomus version` and another installation's server, judged by its budget."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from conftest import bin_dir
 
 def _run(repo: Repo, *args: str) -> subprocess.CompletedProcess[str]:
     python = str(bin_dir() / "python") if (bin_dir() / "python").exists() else sys.executable
-    argv = [python, "-m", "mj_watch.bench.mcpfirst", "--repo", str(repo.root), *args]
+    argv = [python, "-m", "mj_watch.bench.mcp_first", "--repo", str(repo.root), *args]
     return subprocess.run(argv, env=repo.env, capture_output=True, text=True, check=False)
 
 

@@ -1,4 +1,4 @@
-"""The plan in the briefing (`mj-policy plan-brief`, `mj_context.plansections`): PLAN ISSUE, the
+"""The plan in the briefing (`mj-policy plan-brief`, `mj_context.plan_sections`): PLAN ISSUE, the
 issue the active task works on with its dependencies' state and the evidence it lacks, after
 PROFILE; READY NEXT, the issues that can start now, a derived listing dropped early; both in
 the text and the JSON form, within the budget."""

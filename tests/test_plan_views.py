@@ -1,4 +1,4 @@
-"""The plan's listings kept for the next run (`mj_policy.plan.views`, `majordomus.planfast`):
+"""The plan's listings kept for the next run (`mj_policy.plan.views`, `majordomus.plan_fast`):
 a listing answered from `.ai/local/cache/plan-views.json` is the ordinary one byte for byte,
 exit code and error line included, and it is shown only while git vouches for the plan it was
 computed from."""

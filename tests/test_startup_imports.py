@@ -96,13 +96,13 @@ def test_a_command_imports_nothing_heavy(busy: Repo, argv: tuple[str, ...]) -> N
 # hook adapters' shims and the MCP wiring are read only for a touched path that is one of theirs
 NOT_HERE: dict[tuple[str, ...], set[str]] = {
     ("check",): {"mj_policy.hooks.adapters", "mj_policy.hooks.settings",
-                 "mj_policy.hooks.mcp_wiring", "mj_core.selfexe"},
+                 "mj_policy.hooks.mcp_wiring", "mj_core.self_exe"},
     # the rotation's rule is `--rotate`'s; the mirror is read only with a `remote:` block
     ("history",): {"mj_state.ledger.rotation", "mj_state.mirror"},
     ("history", "--validate"): {"mj_state.ledger.rotation", "mj_state.mirror"},
     # the note, the questions and the decisions are a real finish's to read
     ("finish", "--check"): {"mj_policy.hooks.adapters", "mj_policy.hooks.settings",
-                            "mj_policy.hooks.mcp_wiring", "mj_core.selfexe",
+                            "mj_policy.hooks.mcp_wiring", "mj_core.self_exe",
                             "mj_state.records.resolve", "mj_state.records.bodies",
                             "mj_state.records.questions", "mj_state.records.decisions"},
     # no decision record and no skill in the layer: neither model nor its judges is loaded
@@ -113,7 +113,7 @@ NOT_HERE: dict[tuple[str, ...], set[str]] = {
     # no plan in the repository: the briefing loads none of the plan's modules; no candidate
     # waits, so none is surveyed; the stages' input is in-process, never checked as a file's
     ("context",): {"mj_policy.plan.cache", "mj_policy.plan.views", "mj_policy.plan.model",
-                   "mj_context.plansections", "mj_knowledge.candidates", "mj_core.stream.check",
+                   "mj_context.plan_sections", "mj_knowledge.candidates", "mj_core.stream.check",
                    "mj_policy.layer.declarations"},  # no workspace declared: their reader stays out
 }  # fmt: skip
 

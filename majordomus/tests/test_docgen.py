@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mj_core.declaration import commands as declare
-from mj_core.exitcodes import ExitCode
+from mj_core.exit_codes import ExitCode
 
 from majordomus import docgen
 

@@ -32,7 +32,7 @@ TOOLS = {
 HOOK_COMMANDS = ("check", "finish", "context", "doctor", "history", "update", "watch")
 HOOK_ACTIONS = ("session start", "session close")
 # the dispatcher's own hook entries, which compose no declared pipeline
-HOOK_ENTRIES = {"majordomus.stophook", "majordomus.toolhookcli"}
+HOOK_ENTRIES = {"majordomus.stop_hook", "majordomus.tool_hook_cli"}
 
 needs_linter = pytest.mark.skipif(LINT is None, reason="import-linter is installed by tox")
 

@@ -1,8 +1,8 @@
 """The handshake `majordomus mcp` answers before the SDK loads is byte-equal to the SDK's own.
 
 The SDK's answer is taken from the SDK's stdio transport itself (`stdio_server` with streams
-handed in, so its own reading and writing of lines run) over the server `mcpserver.build`
-makes; the early answer from `mcpearly.answer` on the same line. A request the early path
+handed in, so its own reading and writing of lines run) over the server `mcp.server.build`
+makes; the early answer from `mcp.early.answer` on the same line. A request the early path
 leaves to the SDK (None) is always allowed; an early answer that differs never is.
 """
 

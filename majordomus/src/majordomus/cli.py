@@ -185,7 +185,7 @@ def _run(name: str, rest: list[str], out: IO[str], err: IO[str]) -> int:
 
     spec = declare.command(name)
     if not "".join(rest).isascii():  # a byte that is not UTF-8 is refused, never stored
-        from majordomus.argtext import refuse_undecodable
+        from majordomus.arg_text import refuse_undecodable
 
         refuse_undecodable(name, rest)
     asks_help = "-h" in rest or "--help" in rest
@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             timing.emit(sys.stderr, as_json="--json" in args)
         return code
     if args[:2] == ["capture", "tool"] and not _asks_help(args):  # before every tool call
-        from majordomus import toolhookcli
+        from majordomus import tool_hook_cli as toolhookcli
 
         return toolhookcli.main(args[2:], sys.stdout, sys.stderr)
     from mj_core import timing
@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     def body() -> int:
         try:
             if args[:1] == ["plan"]:  # a listing kept for this plan needs no parser
-                from majordomus import planfast
+                from majordomus import plan_fast as planfast
 
                 kept = planfast.answer(args, sys.stdout, sys.stderr)
                 if kept is not None:
@@ -275,9 +275,9 @@ def main(argv: list[str] | None = None) -> int:
 def script() -> NoReturn:
     """The installed executable: `main` on the process's own arguments, then `exit_now`.
 
-    The cyclic garbage collector is off for the run (`exitcodes.unattended`)."""
-    from mj_core.exitcodes import exit_now
-    from mj_core.exitcodes import unattended
+    The cyclic garbage collector is off for the run (`exit_codes.unattended`)."""
+    from mj_core.exit_codes import exit_now
+    from mj_core.exit_codes import unattended
 
     unattended()
     exit_now(main())

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from mj_core.exitcodes import ExitCode
+from mj_core.exit_codes import ExitCode
 
 from majordomus import cli
 

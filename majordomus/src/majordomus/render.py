@@ -9,7 +9,7 @@ command's own `text`); `findings` is that for a stream of findings, ending with 
 
 from __future__ import annotations
 
-from mj_core.exitcodes import ExitCode
+from mj_core.exit_codes import ExitCode
 from mj_core.findings import render_text
 from mj_core.stream import jsonl
 

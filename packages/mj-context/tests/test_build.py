@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_context import briefrender as render
+from mj_context import brief_render as render
 from mj_context import build
 
 NOW = "2026-09-03T19:41:02Z"

@@ -8,7 +8,7 @@ import sys
 
 PROGRAM = """
 import sys
-from mj_core.exitcodes import exit_now
+from mj_core.exit_codes import exit_now
 try:
     sys.stdout.write("buffered, no newline")
 except BrokenPipeError:  # the command's own error funnel stops quietly on this

@@ -8,7 +8,7 @@ import pickle
 import pytest
 from mj_core.errors import ContractUnmet
 from mj_core.errors import InternalError
-from mj_core.exitcodes import ExitCode
+from mj_core.exit_codes import ExitCode
 from mj_core.findings import Finding
 from mj_core.findings import verdict
 from mj_core.stream import jsonl

@@ -37,7 +37,7 @@ def test_where_matches_the_separate_calls(tmp_path: Path) -> None:
 def test_an_unborn_head_asks_git_only_for_the_branch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Where git is asked (a layout `githead` leaves to git), the failed question already
+    """Where git is asked (a layout `git.head` leaves to git), the failed question already
     printed the directories: HEAD has no SHA to give, so the fallback asks one process (the
     branch), never `rev-parse --verify HEAD` as well."""
     from mj_core.git import head as githead

@@ -1,5 +1,5 @@
-"""`githead.read` gives what git answers for HEAD and its branch (`rev-parse --verify HEAD`,
-`symbolic-ref --short HEAD`), or None so that git is asked; `gitwhere.where` answers alike
+"""`git.head.read` gives what git answers for HEAD and its branch (`rev-parse --verify HEAD`,
+`symbolic-ref --short HEAD`), or None so that git is asked; `git.where.where` answers alike
 either way."""
 
 from __future__ import annotations

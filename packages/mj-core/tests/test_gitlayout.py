@@ -1,4 +1,4 @@
-"""`gitlayout.dirs` gives what `git rev-parse --git-dir --git-common-dir` gives, or None."""
+"""`git.layout.dirs` gives what `git rev-parse --git-dir --git-common-dir` gives, or None."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_core import jsontypes
+from mj_core import json_types as jsontypes
 
 EXPRESSIONS = [
     "string",

@@ -1,4 +1,4 @@
-"""`schemafast.holds(kind)` answers yes exactly when jsonschema's validator and
+"""`schema.fast.holds(kind)` answers yes exactly when jsonschema's validator and
 `schema.quick_violations` find nothing, for every layer kind, on valid data and on data changed
 a field at a time (a wrong type, a value outside an enum or a pattern, an empty string or list,
 a repeated item, a key missing, a key unknown, a line break inside or at the end)."""

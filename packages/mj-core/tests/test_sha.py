@@ -5,7 +5,7 @@ import hashlib
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from mj_core import linehash
+from mj_core import line_hash as linehash
 from mj_core import sha
 
 

@@ -1,5 +1,5 @@
-"""The flat reader against the library and the strict reader: whenever `yamlflat.read` accepts
-a text, the data is exactly what PyYAML's safe loader and `yamlstrict.parse` give (types
+"""The flat reader against the library and the strict reader: whenever `yaml.flat.read` accepts
+a text, the data is exactly what PyYAML's safe loader and `yaml.strict.parse` give (types
 included); a text the strict reader refuses is
 never accepted. Texts are lines of keys and values built from YAML's awkward scalars, quotes,
 flow sequences, comments, indentation and markers; a plan file as written is accepted. A text

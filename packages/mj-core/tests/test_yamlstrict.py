@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MjError
 from mj_core.errors import Refused
-from mj_core.exitcodes import ExitCode
+from mj_core.exit_codes import ExitCode
 from mj_core.yaml import strict as yamlstrict
 
 REFUSED = [

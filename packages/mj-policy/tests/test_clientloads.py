@@ -1,4 +1,4 @@
-"""`clientloads.findings` on described targets written by hand: what a client loads, its
+"""`receipt.client_loads.findings` on described targets written by hand: what a client loads, its
 budget over all of it, and what is reported."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mj_core import selfexe
+from mj_core import self_exe as selfexe
 from mj_core import share
 from mj_core.errors import Refused
 from mj_policy.hooks import lines as hooklines

@@ -1,4 +1,4 @@
-"""A plan file read the short way (`planflat`) is the file read in full: the same data, the
+"""A plan file read the short way (`plan.flat`) is the file read in full: the same data, the
 same position for every key and item a problem can name, the same problems — for valid files
 as written, and for files with a defect, which the short way leaves to the full reading."""
 

@@ -132,7 +132,7 @@ def test_a_generated_file_is_published_unsynced_and_a_region_host_synced(
     `missing`); a region's host holds the person's text, which nothing could rebuild."""
     import os
 
-    from mj_core.write import tempfiles
+    from mj_core.write import temp_files as tempfiles
     from mj_policy.projection import update
 
     synced: list[int] = []

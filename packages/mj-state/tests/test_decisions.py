@@ -97,6 +97,6 @@ def test_a_heading_counts_on_the_first_line_and_never_inside_a_comment() -> None
 
 def test_the_briefing_looks_for_workspaces_where_their_reader_does() -> None:
     from mj_policy.layer import declarations
-    from mj_state import contextfacts
+    from mj_state import context_facts as contextfacts
 
     assert declarations.KINDS["workspace"] == contextfacts.WORKSPACES

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from mj_core import share
 from mj_policy.layer import loader as layer
-from mj_state import contextfacts as facts
-from mj_state import contextreads as factsmore
+from mj_state import context_facts as facts
+from mj_state import context_reads as factsmore
 
 
 def repo(tmp_path: Path) -> Path:

@@ -1,4 +1,4 @@
-"""`ledgerblocks.judge` gives the verdict `ledgerscan.scan` gives, a block at a time: the same
+"""`ledger.blocks.judge` gives the verdict `ledger.scan.scan` gives, a block at a time: the same
 problems, the same chain verdict (legacy lead, seal, first break, the tip's word), the same
 count of lines, whatever the block size and wherever the blocks cut the ledger."""
 

@@ -1,4 +1,4 @@
-"""`ledgernamed.lines` reads only the lines whose bytes could name a value, each as the full
+"""`ledger.named.lines` reads only the lines whose bytes could name a value, each as the full
 reader reads it: whatever the ledger holds (escapes, a key twice, a torn or malformed line, a
 field of another type), the lines naming the value that it gives are the ones `ledger.read`
 gives, with the same numbers and records."""

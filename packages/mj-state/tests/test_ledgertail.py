@@ -1,4 +1,4 @@
-"""`ledgertail.tail` reads the newest task's part of the ledger from the file's end and gives
+"""`ledger.tail.tail` reads the newest task's part of the ledger from the file's end and gives
 what a whole read gives: the same start, the same line before it, the same count of lines
 before it, the same bytes from it on; and a file a whole read refuses is left to that read."""
 

@@ -1,4 +1,4 @@
-"""`ledgertypes.all_typed` (the whole ledger's check, asked of an event's lines at once where it
+"""`ledger.typed.all_typed` (the whole ledger's check, asked of an event's lines at once where it
 can) says of any list of decoded lines what `mistyped` says line by line: a field of another
 type than declared anywhere makes it False, whichever event holds it."""
 

@@ -1,4 +1,4 @@
-"""`recordpairs`: each log entry paired with its ledger line, judged from texts and values."""
+"""`records.pairs`: each log entry paired with its ledger line, judged from texts and values."""
 
 from __future__ import annotations
 

@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core import share
-from mj_state.remote import claimdoc
+from mj_state.remote import claim_doc as claimdoc
 from mj_state.remote import layout
-from mj_state.remote import syncjudge
+from mj_state.remote import sync_judge as syncjudge
 from mj_state.remote import transport
 
 CLONE = "c-0123456789abcdef"

@@ -1,4 +1,4 @@
-"""`ledgerscan.scan` hands its readers each line's event only when every line is a declared,
+"""`ledger.scan.scan` hands its readers each line's event only when every line is a declared,
 well-typed object: the same list a reader would make from the values, else None."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""`tasktail.light` reads the newest task's lines with `json` alone (the tool hook's path);
-where it answers, it answers as `ledgerscan.task_rows` (the full reader) does, and it gives
+"""`task.tail.light` reads the newest task's lines with `json` alone (the tool hook's path);
+where it answers, it answers as `ledger.scan.task_rows` (the full reader) does, and it gives
 up (None) where the two could differ."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ the machine's load falls on all alike; each sample is one whole process under th
 launcher (`mj_watch.bench.measure`: wall time, CPU time of the process and its git calls, and
 its own peak resident memory). `plan ready` runs cold: its caches (`plan-views.json`,
 `plan-model.json`) are removed before every sample. `mcp serve` is timed from spawn to the
-first line of its answer to `initialize` (`mj_watch.bench.mcpfirst`). The table gives medians.
+first line of its answer to `initialize` (`mj_watch.bench.mcp_first`). The table gives medians.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from mj_watch.bench import fixture_history
 from mj_watch.bench import fixture_plan
-from mj_watch.bench import mcpfirst
+from mj_watch.bench import mcp_first as mcpfirst
 from mj_watch.bench import measure
 from mj_watch.bench import scenario as scenarios
 from mj_watch.bench.targets import executable

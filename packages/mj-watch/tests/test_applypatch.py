@@ -1,5 +1,5 @@
-"""The files an `apply_patch` text writes (`applypatch.targets`), read as Codex CLI reads it,
-through the patch tool's payload (`toolintent`) and through a shell command (`shwrites`)."""
+"""The files an `apply_patch` text writes (`act.apply_patch.targets`), read as Codex CLI reads it,
+through the patch tool's payload (`act.intent`) and through a shell command (`act.shell_writes`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""`wired_by: toolchain:<file>` (`mj_watch.wiring.toolchain`, `toolchainmake`): each toolchain file
-read in its own syntax; OK only for a call its step runs and whose failure fails the step,
-FAIL "unproven" for what decides that beyond the file's plain lines, never OK on a guess."""
+"""`wired_by: toolchain:<file>` (`mj_watch.wiring.toolchain`, `wiring.toolchain_make`): each
+toolchain file read in its own syntax; OK only for a call its step runs and whose failure fails
+the step, FAIL "unproven" for what decides that beyond the file's plain lines, never OK on a
+guess."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""What a shell command certainly writes (`shwrites.targets`), what a tool call asks to write
-(`toolintent`), and the judge's refusals (`tooljudge`): pure functions, text in, targets out."""
+"""What a shell command certainly writes (`act.shell_writes.targets`), what a tool call asks to
+write (`act.intent`), and the judge's refusals (`act.judge`): pure functions, text in, targets
+out."""
 
 from __future__ import annotations
 

@@ -127,7 +127,7 @@ def _search(root: Path, arguments: dict[str, Any]) -> tuple[str, bool]:
 def command(root: Path, argv: list[str]) -> tuple[int, str, str]:
     """A read-only command run in-process as the dispatcher runs it: (code, stdout, stderr)."""
     from mj_core.declaration import commands as declare
-    from mj_knowledge import briefcache
+    from mj_knowledge import brief_cache as briefcache
 
     from majordomus import cli
     from majordomus import compose

@@ -1,6 +1,6 @@
 """The world the tour runs in: a scratch repository, git told who commits, the installed
 `majordomus` first on PATH. Shared by the tour's steps (`commands/tour.py`) and its
-provider-file actions (`tour_projections`), below both.
+provider-file actions (`tour.projections`), below both.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from mj_core.errors import ContractUnmet
 from mj_core.findings import Finding
 from mj_core.stream.stage import Stage
 
-from mj_context import recordsections as records
+from mj_context import record_sections as records
 from mj_context import sections
 from mj_context.sections import Excluded
 from mj_context.sections import Section
@@ -34,10 +34,10 @@ if TYPE_CHECKING:
 
 
 def _plan_issue(view: View) -> Section | Excluded | None:
-    """`plansections.issue`, its module loaded only when the plan stage said something."""
+    """`plan_sections.issue`, its module loaded only when the plan stage said something."""
     if "plan-brief" not in view.facts:
         return None
-    from mj_context import plansections
+    from mj_context import plan_sections as plansections
 
     return plansections.issue(view)
 
@@ -45,7 +45,7 @@ def _plan_issue(view: View) -> Section | Excluded | None:
 def _plan_ready(view: View) -> Section | Excluded | None:
     if "plan-brief" not in view.facts:
         return None
-    from mj_context import plansections
+    from mj_context import plan_sections as plansections
 
     return plansections.ready(view)
 

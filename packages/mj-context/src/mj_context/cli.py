@@ -9,8 +9,8 @@ from mj_core.cli import Tool
 TABLE = LazyTable(
     {
         "build": "mj_context.build",
-        "render": "mj_context.briefrender",
-        "prompt-render": "mj_context.promptrender",
+        "render": "mj_context.brief_render",
+        "prompt-render": "mj_context.prompt_render",
     }
 )
 

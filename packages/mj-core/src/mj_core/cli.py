@@ -16,9 +16,9 @@ from mj_core import sanitise
 from mj_core import timing
 from mj_core.english import argparse
 from mj_core.errors import UsageError
-from mj_core.exitcodes import ExitCode
-from mj_core.exitcodes import exit_now
-from mj_core.exitcodes import unattended
+from mj_core.exit_codes import ExitCode
+from mj_core.exit_codes import exit_now
+from mj_core.exit_codes import unattended
 from mj_core.funnel import guard
 from mj_core.stream import jsonl
 from mj_core.stream import protocol as streams
@@ -194,7 +194,7 @@ class Tool:
     def script(self) -> NoReturn:
         """The installed executable: `main` on the process's own arguments, then `exit_now`.
 
-        The cyclic garbage collector is off for the run (`exitcodes.unattended`)."""
+        The cyclic garbage collector is off for the run (`exit_codes.unattended`)."""
         unattended()
         exit_now(self.main())
 

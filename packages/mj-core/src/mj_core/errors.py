@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from mj_core.exitcodes import ExitCode
+from mj_core.exit_codes import ExitCode
 
 
 class MjError(Exception):

@@ -1,5 +1,5 @@
 """The single error funnel every executable's `main` runs inside (`guard`), in a module of its
-own so that a path answering before the argument parser is built (`majordomus.planfast`) has
+own so that a path answering before the argument parser is built (`majordomus.plan_fast`) has
 the same funnel without importing `argparse`."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 
 from mj_core import sanitise
 from mj_core.errors import MjError
-from mj_core.exitcodes import ExitCode
+from mj_core.exit_codes import ExitCode
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

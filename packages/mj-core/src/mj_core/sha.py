@@ -3,7 +3,7 @@
 `hashlib` loads OpenSSL (about 5 ms here); projection stamps, vendored rule files and the
 policy are hashed by commands run from git hooks, and CPython ships the same algorithm as a
 small built-in module (`_sha2` from 3.12, `_sha256` before). Its digests are hashlib's: a test
-holds them equal. (The ledger's chain hashes with `linehash`.)
+holds them equal. (The ledger's chain hashes with `line_hash`.)
 """
 
 from __future__ import annotations

@@ -123,10 +123,10 @@ def _row(relation: str, row: list[Any]) -> Record:
 
 def fact(root: Path, claims: list[str], cap: int, issue: str | None = None) -> Record:
     """The `knowledge` fact: read back when this index and these inputs made it last
-    (`briefcache`), else computed here and kept for the next briefing."""
+    (`brief_cache`), else computed here and kept for the next briefing."""
     from mj_core.errors import MjError
 
-    from mj_knowledge import briefcache
+    from mj_knowledge import brief_cache as briefcache
 
     try:
         said = briefcache.material(root, [claims, cap, issue])

@@ -48,12 +48,12 @@ TABLE = LazyTable(
         "capture-prune": "mj_state.capture.store",
         "capture-acknowledge": "mj_state.capture.log",
         "search": "mj_state.search.scan",
-        "remote-facts": "mj_state.remote.syncfacts",
-        "remote-judge": "mj_state.remote.syncjudge",
-        "remote-publish": "mj_state.remote.syncwrite",
-        "claims": "mj_state.remote.claimlist",
-        "verify-facts": "mj_state.verifyfacts.rangefacts",
-        "hook-pass": "mj_state.hookpass",
+        "remote-facts": "mj_state.remote.sync_facts",
+        "remote-judge": "mj_state.remote.sync_judge",
+        "remote-publish": "mj_state.remote.sync_write",
+        "claims": "mj_state.remote.claim_list",
+        "verify-facts": "mj_state.verifyfacts.range_facts",
+        "hook-pass": "mj_state.hook_pass",
     }
 )
 

@@ -1,8 +1,8 @@
 """`mj-state facts --for context|check|finish`: what one judge is given, as `fact` records.
 
 Each judge's facts are gathered by their own module, imported only when asked for, so a hook's
-`check` does not load what a briefing reads: `contextfacts` (the default), `checkfacts`,
-`finishfacts`.
+`check` does not load what a briefing reads: `context_facts` (the default), `task.check_facts`,
+`finish.facts`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, An
         from mj_state.finish import facts as finishfacts
 
         return finishfacts.gather(context.root(), options)
-    from mj_state import contextfacts
+    from mj_state import context_facts as contextfacts
 
     return contextfacts.collect(context.root(), options.prompt)
 

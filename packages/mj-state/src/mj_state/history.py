@@ -95,7 +95,7 @@ def _matches(record: Record, task: str | None, event: str | None, threshold: str
 def validate(layer: Layer, found: ledger.Scan | None = None) -> Iterator[Finding]:
     """Every malformed line, the first link where the hash chain breaks, and the tip's word.
     Read here (no `found`) without a remote, the ledger is judged a block at a time
-    (`ledgerblocks`): memory does not grow with its length."""
+    (`ledger.blocks`): memory does not grow with its length."""
     target = ledger.path(layer.state)
     shown = layer.relative(target)
     witnessed = found is None and isinstance(layer.policy.data.get("remote"), dict)

@@ -17,7 +17,7 @@ from pathlib import Path
 from mj_core.git import questions as git
 from mj_core.git import where as gitwhere
 
-from mj_state.worktreeid import worktree_id
+from mj_state.worktree_id import worktree_id
 
 __all__ = ["worktree_id"]  # where the callers have always found it
 
@@ -47,7 +47,7 @@ def calls(
 def identity(root: Path, status: tuple[str, ...] = git.DIRTY_ARGS) -> dict[str, Any]:
     """The six git-computed fields, in record order (two git processes, run at once).
 
-    `status` is the status question whose answer tells a dirty tree (`gitwhere.where_dirty`)."""
+    `status` is the status question whose answer tells a dirty tree (`git.where.where_dirty`)."""
     here, dirty = gitwhere.where_dirty(root, status)
     return {**from_where(root, *here), "working_tree": "dirty" if dirty else "clean"}
 
@@ -58,7 +58,7 @@ def position(root: Path) -> dict[str, Any]:
 
 
 def from_where(root: Path, common: Path, head: str | None, branch: str | None) -> dict[str, Any]:
-    """`position` from the answer of `gitwhere.where` (or of `gitwhere.snapshot`)."""
+    """`position` from the answer of `git.where.where` (or of `git.where.snapshot`)."""
     return {
         "repository_id": str(common),
         "worktree": str(root),

@@ -180,7 +180,7 @@ def witness(layer: Layer, rows: list[tuple[int, bytes, bool]], hashes: list[str]
     }
     if _position(hashes, last) is not None:
         return fact
-    from mj_core import linehash
+    from mj_core import line_hash as linehash
 
     local = sequence(layer.state, rows)
     digests = linehash.hexdigests([raw for _, _, raw in local])

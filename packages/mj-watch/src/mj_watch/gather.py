@@ -1,7 +1,7 @@
 """`mj-watch facts --for doctor|watch|ratchet`: the facts stage of mj-watch's judges.
 
-It reads the checkout and emits `fact` records (`doctorfacts`, `watchgather`,
-`ratchetfacts`); for doctor it reads the layer's facts on stdin first (`mj-policy facts |
+It reads the checkout and emits `fact` records (`doctor.facts`, `watch.gather`,
+`ratchet.facts`); for doctor it reads the layer's facts on stdin first (`mj-policy facts |
 mj-watch facts --for doctor`) and passes them on. The judge named by `--for` reads them on
 stdin and never the repository, so a saved facts file can be judged anywhere.
 """

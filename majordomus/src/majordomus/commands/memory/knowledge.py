@@ -69,7 +69,7 @@ def _counted(action: str, seen: dict[str, int]) -> str:
 def listing(records: Iterable[Record], options: argparse.Namespace, inv: Invocation) -> int:
     """Every record, written in blocks (a listing can be 20,000 lines: one write and flush a
     line would cost more than building them), then the count; the summary's exit code."""
-    from mj_core.exitcodes import ExitCode
+    from mj_core.exit_codes import ExitCode
     from mj_core.stream import jsonl
     from mj_core.stream.protocol import written_part
 

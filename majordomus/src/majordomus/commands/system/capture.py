@@ -76,14 +76,14 @@ def run(options: argparse.Namespace, inv: Invocation) -> int:
         return _install(options, inv)
     if action == "status":
         return _status(options, inv)
-    if action == "tool":  # the fast path (`toolhookcli`) for the forms the dispatcher parsed
-        from majordomus import toolhookcli
+    if action == "tool":  # the fast path (`tool_hook_cli`) for the forms the dispatcher parsed
+        from majordomus import tool_hook_cli as toolhookcli
 
         where = ["--repo", str(inv.root())] if options.repo else []
         argv = ["--provider", options.provider or "claude-code", *where]
         return toolhookcli.main(argv, inv.stdout, inv.stderr, inv.stdin)
     if action == "stop":  # the payload is drained unread: the worker's words are not judged
-        from majordomus import stophook
+        from majordomus import stop_hook as stophook
 
         return stophook.hook(options.provider or "claude-code", str(inv.root()), inv, options.event)
     return _hook(action, options, inv)
@@ -92,7 +92,7 @@ def run(options: argparse.Namespace, inv: Invocation) -> int:
 def _install(options: argparse.Namespace, inv: Invocation) -> int:
     import json
 
-    from mj_core import selfexe
+    from mj_core import self_exe as selfexe
     from mj_policy.hooks import adapters as hookadapters
 
     done = hookadapters.install(inv.root(), options.provider, selfexe.program())
@@ -282,7 +282,7 @@ def _composed(root: Path, name: str, argv: list[str]) -> list[Record]:
 
     from mj_core.declaration import commands as declare
     from mj_core.errors import MjError
-    from mj_core.exitcodes import ExitCode
+    from mj_core.exit_codes import ExitCode
 
     from majordomus import cli
     from majordomus import compose

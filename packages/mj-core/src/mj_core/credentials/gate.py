@@ -78,7 +78,7 @@ _QUOTED = r"['\"]([A-Za-z0-9+/=_\\-]{23,})(?=['\"])"
 # and a value assigned unquoted (`NAME=value`, `name: value`): the library's config and YAML
 # transformers quote such values before its entropy plugin sees them, and so do we
 _VALUE = r"[ \t]*([A-Za-z0-9+/=_\\-]{23,})(?=$|[\s,;)}\]])"
-OPERATOR = rf"[:=]{_VALUE}"  # and a name before it: `credentialscan` checks that
+OPERATOR = rf"[:=]{_VALUE}"  # and a name before it: `credentials.scan` checks that
 ENTROPY = 4.5  # Base64HighEntropyString's default limit
 # the characters that match an ASCII letter when case is ignored, and are not it lowercased
 FOLD = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}

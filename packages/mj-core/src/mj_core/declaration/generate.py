@@ -106,8 +106,8 @@ def judge_events(data: Any) -> Iterator[str]:
 
 
 def _types(name: str, types: Any, keys: set[str] | frozenset[str]) -> Iterator[str]:
-    """`types` maps exactly `keys`, each to a type expression (`mj_core.jsontypes`)."""
-    from mj_core import jsontypes
+    """`types` maps exactly `keys`, each to a type expression (`mj_core.json_types`)."""
+    from mj_core import json_types as jsontypes
 
     if type(types) is not dict or set(types) != set(keys):
         yield f"{name}: `types` names exactly its keys: {', '.join(sorted(keys)) or 'none'}"

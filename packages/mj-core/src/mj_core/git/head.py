@@ -3,7 +3,7 @@
 (detached); a branch's SHA is its loose file under the common directory's `refs/heads/`, else
 its line in `packed-refs`, else the branch is unborn.
 
-Only what the layout says plainly is read. A checkout `gitlayout` would not read, a ref
+Only what the layout says plainly is read. A checkout `git.layout` would not read, a ref
 namespace (`GIT_NAMESPACE`), the reftable format, a HEAD or ref that is a link or another
 symbolic ref, a branch name git's own rules would question, a file that does not read as a
 SHA: the answer is None and the caller asks git, so every unusual case is git's own answer.

@@ -1,4 +1,4 @@
-"""The questions the tool asks git, each answered from the runner (`gitrun`, which says how git
+"""The questions the tool asks git, each answered from the runner (`git.run`, which says how git
 is run and why it is safe to): NUL-separated output, the git directories asked once per process.
 """
 
@@ -41,7 +41,7 @@ __all__ = [  # the runner's, named here for git's callers
 def run(*args: str, cwd: Path | str) -> tuple[int, str, str]:
     """Run `git <args>` in `cwd`; (exit code, stdout, stderr). Never raises on a git failure.
 
-    A question `ahead` began is answered from that process instead (`gitrun.ahead`)."""
+    A question `ahead` began is answered from that process instead (`git.run.ahead`)."""
     return run_many([(args, cwd)])[0]
 
 
@@ -65,7 +65,7 @@ def zsplit(text: str) -> list[str]:
 
 def toplevel(cwd: Path | str) -> Path:
     """The worktree root containing `cwd` (read from git's plain layout when it is one,
-    `gitlayout`); not inside a repository → usage error (2)."""
+    `git.layout`); not inside a repository → usage error (2)."""
     from mj_core.git import layout as gitlayout
 
     found = gitlayout.toplevel(os.fspath(cwd)) or out("rev-parse", "--show-toplevel", cwd=cwd)
@@ -81,7 +81,7 @@ _DIRS: dict[str, tuple[str, str]] = {}
 
 def dirs(root: Path | str) -> tuple[str, str] | None:
     """(git directory, common directory) of the checkout at `root` as absolute paths: read from
-    git's plain layout when it is one (`gitlayout`), else asked of git, once per process (an
+    git's plain layout when it is one (`git.layout`), else asked of git, once per process (an
     answer is kept; none is asked again); None outside a repository."""
     key = os.fspath(root)
     if key not in _DIRS:

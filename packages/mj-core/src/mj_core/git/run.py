@@ -1,4 +1,4 @@
-"""How git is run (for `git`, `gitwhere` and `gitstdin`): one runner, `GIT_*` scrubbed, several
+"""How git is run (for `git`, `git.where` and `git.stdin`): one runner, `GIT_*` scrubbed, several
 processes started at once, and questions begun ahead of the reader that asks them.
 
 Inside a git hook, git exports `GIT_DIR`, `GIT_INDEX_FILE` and friends; a tool that inherits

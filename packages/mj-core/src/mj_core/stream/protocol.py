@@ -23,7 +23,7 @@ from __future__ import annotations
 from mj_core.errors import InternalError
 from mj_core.errors import MissingArtifact
 from mj_core.errors import MjError
-from mj_core.exitcodes import ExitCode
+from mj_core.exit_codes import ExitCode
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

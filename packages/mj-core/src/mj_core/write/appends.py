@@ -169,7 +169,7 @@ def _lock(where: Place, mode: int) -> int:
 
 def _one_name(fd: int, opened: os.stat_result, shown: str) -> None:
     """The file as opened and locked has one name, or it is closed and refused (15): asked of
-    the descriptor, so a link made after `confine.final` looked is refused too."""
+    the descriptor, so a link made after `write.confine.final` looked is refused too."""
     try:
         confine.one_name(opened, shown)
     except BaseException:

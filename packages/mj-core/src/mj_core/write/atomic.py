@@ -2,7 +2,8 @@
 
 Every target is reached through `mj_core.write.confine`: no write through a symbolic link, none out
 of the repository, out of `.ai/` for state, or into the git directory. `create` publishes a
-complete temporary file (`mj_core.write.tempfiles`) by link or rename and never replaces an existing
+complete temporary file (`mj_core.write.temp_files`) by link or rename and never replaces an
+existing
 file unless asked; `publish_unique` retries a taken name with a new one; `append_line`,
 `append_block`, `append` and `locked` (`mj_core.write.appends`) are one write() under an exclusive
 lock, and a short or failed write is truncated away. A `then` callback (the ledger line that
@@ -22,8 +23,8 @@ from mj_core.write.appends import append_block
 from mj_core.write.appends import append_line
 from mj_core.write.appends import locked
 from mj_core.write.appends import write_at_end
-from mj_core.write.tempfiles import Kept
-from mj_core.write.tempfiles import Temp
+from mj_core.write.temp_files import Kept
+from mj_core.write.temp_files import Temp
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

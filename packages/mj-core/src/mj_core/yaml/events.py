@@ -1,6 +1,6 @@
 """The strict YAML subset read from PyYAML's events: every refusal and its message comes from here.
 
-Imported only when `yamlstrict.parse` meets a text outside the line reader's shape (or by tests
+Imported only when `yaml.strict.parse` meets a text outside the line reader's shape (or by tests
 that compare the two readers), so PyYAML is loaded only then. Before libyaml sees the text, the
 characters parsers break lines at differently (U+0085, U+2028, U+2029, a byte-order mark past
 the first character, a lone carriage return) are refused; the events are then built under the

@@ -2,10 +2,10 @@
 line at the left margin, each value a one-line scalar or flow sequence of scalars, comments and
 blank lines between. A plan's issue and milestone files are written so.
 
-`read(text)` gives the data `yamlstrict.parse` gives for such a text, or None for anything
+`read(text)` gives the data `yaml.strict.parse` gives for such a text, or None for anything
 else — a nested block, an empty value, a document marker, a tab, any scalar the line reader
-(`yamlfast`) would not take — so a caller then parses the text in full, with the positions an
-error message needs. The scalars are read by `yamlfast`'s own rules; only the positions and the
+(`yaml.fast`) would not take — so a caller then parses the text in full, with the positions an
+error message needs. The scalars are read by `yaml.fast`'s own rules; only the positions and the
 general block structure are left out, which is where the line reader spends its time.
 """
 
@@ -66,7 +66,7 @@ def _simple(pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
         key = keys.get(raw) or _new_key(raw)
         text = said.rstrip(" ") if said[-1] == " " else said
         if text[0] not in _SPECIAL and ": " not in text and " #" not in text and text[-1] != ":":
-            out[key] = text  # plain text no YAML type takes (`yamlfast._plain`)
+            out[key] = text  # plain text no YAML type takes (`yaml.fast._plain`)
             continue
         value = values.get(text, values)  # the memory itself stands for "not met yet"
         if value is values:
@@ -169,7 +169,7 @@ def _simple_flow(inner: str) -> list[Any]:
 
 
 def _flow(text: str) -> list[Any]:
-    """`yamlfast._Reader.flow` without the marks."""
+    """`yaml.fast._Reader.flow` without the marks."""
     out: list[Any] = []
     at = _skip(text, 1)
     if text[at : at + 1] == "]":

@@ -164,7 +164,7 @@ def plain_value(value: str) -> tuple[bool, Any]:
     underscore (`-_`: ruamel.yaml's integer pattern takes it); `~`, `null`, `true`, `false` in
     their three spellings; a decimal integer without a leading zero within 64 bits; a finite
     decimal float; a real date `YYYY-MM-DD` or moment `YYYY-MM-DDTHH:MM:SSZ`, which the tool
-    keeps as text. The writer (`yamlwrite`) quotes more: every text of number characters.
+    keeps as text. The writer (`yaml.write`) quotes more: every text of number characters.
     """
     tag11 = "bool" if value in _BOOL11_SPEC else resolve11(value)
     if tag11 == "timestamp":  # a `-` after digits: no YAML 1.2 number, so text there

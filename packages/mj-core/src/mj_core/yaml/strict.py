@@ -22,7 +22,7 @@ to those libraries. Refused, each as `<file>:<line>:<col>: <what> — <how to fi
 
 Files are read through `files.read_capped` (`limits`: a byte cap and a line cap per kind of
 file, 1 MiB and 16 KiB for layer YAML). Quoted scalars lose exactly their surrounding quotes.
-The writer (`dump`, in `yamlwrite`) quotes every string any of those resolvers could type.
+The writer (`dump`, in `yaml.write`) quotes every string any of those resolvers could type.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ __all__ = ["Document", "decode", "dump", "load_file", "parse", "read_text", "spl
 
 
 def dump(data: dict[str, Any]) -> str:
-    """`yamlwrite.dump`: the writer, loaded by the commands that write YAML only."""
+    """`yaml.write.dump`: the writer, loaded by the commands that write YAML only."""
     from mj_core.yaml import write as yamlwrite
 
     return yamlwrite.dump(data)
@@ -92,8 +92,8 @@ class Document:
 def parse(text: str, name: str, *, line_offset: int = 0) -> Document:
     """Parse `text` under the subset; an empty text gives `data=None`.
 
-    The line reader (`yamlfast`) takes the common shape; anything else, and every refusal, goes
-    through PyYAML's events (`yamlevents`), imported only then.
+    The line reader (`yaml.fast`) takes the common shape; anything else, and every refusal, goes
+    through PyYAML's events (`yaml.events`), imported only then.
     """
     timing.count("yaml")
     read = yamlfast.read(text, line_offset)

@@ -1,4 +1,4 @@
-"""The tool's own YAML writer (`yamlstrict.dump`): block style, in the strict subset.
+"""The tool's own YAML writer (`yaml.strict.dump`): block style, in the strict subset.
 
 A string is written plain only when no resolver could read it as anything but that string:
 YAML 1.1 as PyYAML reads it and as its specification reads it (`y`, `n`, `1.0.2` as a float),

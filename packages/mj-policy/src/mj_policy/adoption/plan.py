@@ -1,9 +1,9 @@
 """From pieces to project rules (pure: records in, rule files out).
 
-- Pieces with the same title and the same text (`importsplit.normal`) are one rule naming every
+- Pieces with the same title and the same text (`adoption.split.normal`) are one rule naming every
   place they came from; it reaches the widest of what they reached (always, else the union of
   their paths, else on request).
-- A piece the layer already carries (`importcover`) makes no rule.
+- A piece the layer already carries (`adoption.cover`) makes no rule.
 - The id is `project.<slug>`: the title (or, for a piece without a heading, the file's label)
   in lower-case ASCII, each run of other characters one `-`, at most 48 characters; `-2`,
   `-3`, … when another rule or file already has it, in the order the pieces came. The file is

@@ -3,7 +3,7 @@
 Discovery asks git for the file list (the index plus untracked, not ignored files under `.ai/`),
 never walks the tree. `.ai/local/` and `.ai/repo/rules/vendor/` are not part of the tree. A
 document's *home* is its directory, except that the layer's root document (`.ai/<name>`) is
-the repository's own: its home is `.`. The cross-document rules live in `contexttree`.
+the repository's own: its home is `.`. The cross-document rules live in `context.tree`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The context tree as a whole: cross-document rules, the contract directories owe, coverage.
 
 `load(root, names, providers)` reads every candidate once and returns the documents with every
-problem found. A tree with problems resolves nothing (`contextchain` refuses it).
+problem found. A tree with problems resolves nothing (`context.chain` refuses it).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 `init` prints them and installs nothing; `doctor` verifies that they are wired. An entry whose
 `path` is the bare `majordomus` is printed with the executable this process runs as
-(`mj_core.selfexe`, quoted for the shell), so the hook finds the tool where the person
+(`mj_core.self_exe`, quoted for the shell), so the hook finds the tool where the person
 installed it, whatever the PATH git runs the hook with, and with the options that keep a
 hook quiet (`PRINTING`): `doctor --brief` prints one line when nothing fails.
 """
@@ -57,7 +57,7 @@ def _enforcement(root: Path) -> list[Any]:
 
 def lines(root: Path) -> list[tuple[str, str]]:
     """(hook file as shown, the line to put in it) for each `git-hook:` enforcement entry."""
-    from mj_core import selfexe
+    from mj_core import self_exe as selfexe
 
     directory = hooks_dir(root)
     here = selfexe.program()

@@ -3,7 +3,7 @@
 `files`: the manifest, each path a manifest section names, the policy, the profiles and the
 rule packages (with their hashes), each described as it is on disk; `layer`: whether the
 layer loads, and why not; `targets`: each declared projection target as a write would find it
-(`targetfacts`); `tests`: each test file a project rule names, and whether it is there.
+(`layer.target_facts`); `tests`: each test file a project rule names, and whether it is there.
 `mcp`: each MCP client configuration there is, and whether it starts `majordomus mcp`.
 `mj-watch facts --for doctor` passes these on and adds what git and this checkout's state say;
 `mj-watch doctor` judges them all; `mj-watch doctrine` reads them alone.

@@ -3,7 +3,7 @@ entries, its hash — the one reading of the layer's files the facts stages do (
 facts`, and watch's).
 
 `describe` follows links as the checks did (`is_file`, `is_dir`); a file's text is read as
-`yamlstrict.read_text` reads it (the layer's limits), so a judge parsing it reports the very
+`yaml.strict.read_text` reads it (the layer's limits), so a judge parsing it reports the very
 messages a direct read would.
 """
 

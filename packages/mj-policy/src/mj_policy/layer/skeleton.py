@@ -146,7 +146,7 @@ def adoption(created: int, *, extend: bool) -> dict[str, Any]:
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
     root = context.root()
-    if getattr(options, "ci", None):  # the CI job only (`cisetup`): no layer, no ledger line
+    if getattr(options, "ci", None):  # the CI job only (`hooks.ci_setup`): no layer, no ledger line
         from mj_policy.hooks import ci_setup as cisetup
 
         for relative in cisetup.write(root, options.ci):

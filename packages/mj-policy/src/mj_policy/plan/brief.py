@@ -2,9 +2,9 @@
 added when the repository keeps a plan: the issue the active task works on (`start --issue`)
 with its derived status, its milestone's and each dependency's, the evidence it still lacks,
 and the READY issues that come next in the order work takes them (USE-CASE context; the
-section builders are `mj_context.plansections`).
+section builders are `mj_context.plan_sections`).
 
-The plan is the listings' (`plancache`, read and never written here: a briefing writes
+The plan is the listings' (`plan.cache`, read and never written here: a briefing writes
 nothing): from the cache while git vouches for the plan's directory, else parsed. Git is asked
 before the upstream facts are read, so its answer comes while they are gathered. A plan with
 defects is the fact's `problem` (the first, with `plan validate` to name them all), never the

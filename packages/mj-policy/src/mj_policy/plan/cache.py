@@ -2,7 +2,7 @@
 `graph` and `next` read `.ai/local/cache/plan-model.json` instead of parsing every issue file,
 when git vouches that the files are the ones the cache was made from.
 
-The key is `planviews`' (BLAKE2b over the tree git records at HEAD for the plan's directory,
+The key is `plan.views`' (BLAKE2b over the tree git records at HEAD for the plan's directory,
 this tool's version, the manifest and the cache's format), which exists only when `git status`
 reports nothing changed, staged or untracked under that directory, so what HEAD names is what
 is on disk. Anything else — no cache, another key, a dirty plan, a cache that does not read —

@@ -1,7 +1,7 @@
 """A plan file read the short way: a flat issue or milestone file (`mj_core.yaml.flat`) whose
 data holds to its schema (`mj_core.schema.fast`) is taken without the position of each key,
-which only a problem's message needs (`planmodel.Flat` reads the file again for one); any other
-file is read in full by `planmodel`.
+which only a problem's message needs (`plan.model.Flat` reads the file again for one); any other
+file is read in full by `plan.model`.
 
 A cold listing of thousands of issues spends most of its time there: a flat, valid file is the
 common case, and for it the data is the same either way (tests hold the two readings equal).

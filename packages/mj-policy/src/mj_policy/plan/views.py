@@ -5,13 +5,13 @@ The key is BLAKE2b over the cache's format, this tool's version, the plan's dire
 tree git records for that directory at HEAD and the manifest's bytes (which map the directory).
 It exists only when `git status` reports nothing changed, staged or untracked under the
 directory, so the files on disk, the index and HEAD agree and the tree names every byte of
-them. Two git questions ask it (`questions`), both at once: the model cache (`plancache`) and
+them. Two git questions ask it (`questions`), both at once: the model cache (`plan.cache`) and
 the listings kept here share the key.
 
 `remember` keeps one listing — the records `mj-policy plan --view <view>` emitted for a
 milestone filter, and the error it stopped with — under the key; a new key starts the file
 afresh. `recall` gives them back for the same key, so the dispatcher can answer `plan ready`
-without parsing its arguments, loading the layer or deriving a status (`majordomus.planfast`).
+without parsing its arguments, loading the layer or deriving a status (`majordomus.plan_fast`).
 Like the model cache, this file is this checkout's own and shapes a listing only: `validate`,
 `show`, `body`, every writer and every check read the files.
 """
@@ -22,7 +22,7 @@ import json
 import os
 
 from mj_core import files
-from mj_core import linehash
+from mj_core import line_hash as linehash
 from mj_core import share
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path

@@ -102,7 +102,7 @@ class Rendered:
         inputs: str | None = None,  # the digest, when it is known (read from the facts)
     ) -> None:
         self.projection = projection
-        self.forms: dict[str, str] = {}  # rule key → how it carries it (`projectionrules`)
+        self.forms: dict[str, str] = {}  # rule key → how it carries it (`projection.rules`)
         self.generated = generated  # file mode: without its stamp line; region: the region body
         self.content = stamps.content_hash(generated)
         self.inputs = inputs or stamps.inputs_digest((*sources, generated))

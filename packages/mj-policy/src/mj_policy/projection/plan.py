@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 def planned(layer: Layer, cache: Cache | None = None) -> list[Projection]:
     """The declared projections and the rules they carry: a provider with rule files gets one
     projection per delivered rule (scoped where it can scope), any other carries them inline;
-    a target several providers share is one projection (`projectionshare`); and a client that
+    a target several providers share is one projection (`projection.share`); and a client that
     also loads another provider's file is not told twice what that file tells it
-    (`projectiondedup`). `cache` is the rules' parse cache, for a writer only
+    (`projection.dedup`). `cache` is the rules' parse cache, for a writer only
     (`mj_policy.rules.effective.discover`)."""
     from mj_policy.projection import dedup as projectiondedup
     from mj_policy.projection import share as projectionshare

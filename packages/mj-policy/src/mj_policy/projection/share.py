@@ -2,7 +2,7 @@
 projection for all of them: one text, one stamp, written once.
 
 Its providers are named in the table's order (share/providers.yaml), whichever order the
-policy lists them, and the first of them lends its template (`projectiontemplates`); it is
+policy lists them, and the first of them lends its template (`projection.templates`); it is
 always loaded when any of them loads it, held to the lowest budget among them
 (`budgets.limits`), and carries the rules any of them needs inside it. Entries for one target
 that disagree on `mode` or `imports` are refused (10), naming both.

@@ -88,7 +88,7 @@ def _settings(provider: str) -> Writer:
 def _shim(provider: str, event: str) -> Writer:
     """`capture install` writes a shim naming the majordomus it runs as (this one); a shim it
     wrote naming this same file by another path, or asking PATH, is one it leaves alone."""
-    from mj_core import selfexe
+    from mj_core import self_exe as selfexe
 
     from mj_policy.hooks import adapters as hookadapters
 
@@ -105,7 +105,7 @@ def _shim(provider: str, event: str) -> Writer:
 
 
 def _mcp(layer: Layer, paths: list[str]) -> Iterable[tuple[str, Writer]]:
-    """The MCP configuration files of the providers that have one (`mcpwiring.clients`, read
+    """The MCP configuration files of the providers that have one (`hooks.mcp_wiring.clients`, read
     from the providers' table until one of `paths` is one of them)."""
     from mj_policy import providers
 

@@ -49,7 +49,7 @@ class Plan:
         self.judged = judged
         self.orphans = orphans  # stamped rule files no rule projects any more
         self.budget = budget  # context.always_loaded_budget_lines
-        self.clients: list[Finding] = []  # each client over what it loads (`clientloads`)
+        self.clients: list[Finding] = []  # each client over what it loads (`receipt.client_loads`)
 
 
 def plan(root: Path, *, writing: bool = False) -> Plan:
@@ -232,7 +232,7 @@ def _orphan_record(orphan: Orphan, dry_run: bool, data: projections.Inputs) -> R
 
 
 def _ask_where_ahead(root: Path) -> None:
-    """Begin `gitwhere.where`'s question for the ledger line this run owes (`git.ahead`):
+    """Begin `git.where.where`'s question for the ledger line this run owes (`git.ahead`):
     writing the working tree's files leaves git's directories, HEAD and branch as they are."""
     from mj_core.git import questions as git
     from mj_core.git import where as gitwhere

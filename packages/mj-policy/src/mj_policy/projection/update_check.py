@@ -1,8 +1,8 @@
 """`update --check` and `update --diff`: the read-only views of a plan (`update.plan`).
 
-`--check` is the CI gate: one finding per target, worded by `projectionverdict` as doctor
+`--check` is the CI gate: one finding per target, worded by `projection.verdict` as doctor
 words it, each file over its own budget, each client over its budget across the files it
-loads and what reaches a client more than once (`clientloads`), and every orphan.
+loads and what reaches a client more than once (`receipt.client_loads`), and every orphan.
 """
 
 from __future__ import annotations

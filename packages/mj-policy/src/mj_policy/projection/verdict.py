@@ -1,4 +1,4 @@
-"""The one finding for a projection target in each state `projectiontargets.judge` gives it.
+"""The one finding for a projection target in each state `projection.targets.judge` gives it.
 
 `update --check`, doctor and watch all word a target's state here, from the same judgement,
 so the commit gate, CI and the drift report cannot disagree about a generated file. The codes
@@ -52,5 +52,5 @@ def finding(target: str, mode: str, state: str, seen: Verified | None, empty: bo
         actual = seen.actual if seen is not None else "?"
         message = f"edited by hand: content {actual}, stamp says {stamped}"
         return Finding("FAIL", CATEGORY, target, message, diff, code=10)
-    message = _CHANGES.get(state, f"would change ({state})")  # `importhandover`'s states too
+    message = _CHANGES.get(state, f"would change ({state})")  # `adoption.handover`'s states too
     return Finding("FAIL", CATEGORY, target, message, diff, code=10)

@@ -1,6 +1,6 @@
 """What reaches one client in every conversation more often, or more widely, than it should.
 
-From the files a client loads (`clientloads.loaded`) and the form each carries a rule in:
+From the files a client loads (`receipt.client_loads.loaded`) and the form each carries a rule in:
 - a rule scoped to paths that reaches the client in every conversation through a file
   written for another provider, where the client could scope it itself: WARN (the policy's
   choice of providers causes it; nothing here can remove it without taking the rule from the

@@ -1,7 +1,7 @@
 """The load receipt: every instruction file a provider's client loads when it works on the
 given paths, in the order the table describes it assembling them, and what it does not load.
 
-From the plan (`projectionplan.planned`: which file is whose, each rule file's paths) and the
+From the plan (`projection.plan.planned`: which file is whose, each rule file's paths) and the
 table (share/providers.yaml), read against the files as they are on disk:
 
 - `always`: the client's own target when it loads it into every conversation, the root files

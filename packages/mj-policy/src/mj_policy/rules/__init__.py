@@ -1,5 +1,6 @@
 """The effective rule set (`effective`, `item`), rules as projections (`projections`), the rule
-package and the vendored baseline (`package`, `vendoring`, `vendorgen`), and their stages
+package and the vendored baseline (`package`, `rules.vendoring`, `rules.vendorgen`), and their
+stages
 (`stages`).
 
 Imports: `mj_policy.layer`, `mj_policy.projection`, `mj_policy.receipt`, `mj_core`,

@@ -1,7 +1,7 @@
 """A rule package: `manifest.yaml` plus `rules/*.md`, each rule file listed with its sha256.
 
 The tool ships one in `share/standard/majordomus/`; `init` copies it byte for byte to
-`.ai/repo/rules/vendor/majordomus/`. `vendorgen` writes the shipped manifest from the rule
+`.ai/repo/rules/vendor/majordomus/`. `rules.vendorgen` writes the shipped manifest from the rule
 files; `doctor` compares a vendored copy with the manifest it carries.
 """
 

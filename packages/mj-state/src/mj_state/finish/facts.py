@@ -2,7 +2,7 @@
 
 The task as the ledger records it and every fact of its contract (scope, state, the record's
 trust, blockers, the note — a handover's or `--note`'s, its text included —, the profile's
-extras), judged by the policy and profile as the task's head held them (`startrules`); for
+extras), judged by the policy and profile as the task's head held them (`task.rules`); for
 `completed`, the verification is run here (it is a fact about the world: what
 the pinned commands said of this tree). With no active task, why not, what in the copy
 contradicts the ledger, and (for `--check`) the commits after a finish no verification covered.
@@ -38,7 +38,7 @@ def gather(root: Path, options: argparse.Namespace) -> Iterator[Record]:
         raise UsageError(
             "finish: --outcome is required (completed|partial|blocked|no_match|failed)"
         )
-    from mj_state import stateid
+    from mj_state import state_id as stateid
 
     yield stateid.fact(root)  # whose state this is: judged before anything it says
     state = root / ".ai" / "local" / "state"

@@ -49,7 +49,7 @@ def facts(
     for a real finish. `task` is the task as the ledger records it. A finish judges the files
     the task touched (the working tree's and its commits'); `--check` the commits a push sends
     (`pushes`: git's pre-push lines; None: by hand, the task's commits up to HEAD). Either way
-    `altered`, the files of the rules it started under that changed since (`startrules`),
+    `altered`, the files of the rules it started under that changed since (`task.rules`),
     count as touched."""
     root = layer.root
     base = str(task["head"])

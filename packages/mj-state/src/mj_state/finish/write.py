@@ -51,8 +51,8 @@ def _published(context: Context, task_id: str) -> Iterator[Record]:
         return
     from mj_core.findings import Finding
 
+    from mj_state.remote import config as remoteconf
     from mj_state.remote import hooks
-    from mj_state.remote import remoteconf
     from mj_state.remote import transport
 
     hooks.release_task(layer, task_id)

@@ -1,5 +1,5 @@
 """The whole ledger judged a block of lines at a time, for `history --validate`: the malformed
-lines, the hash chain's verdict and the count of lines, as `ledgerscan.scan` gives them, with
+lines, the hash chain's verdict and the count of lines, as `ledger.scan.scan` gives them, with
 only one block held at a time, so memory does not grow with the ledger's length.
 
 `Walk` is `chain.verify` fed block by block: a block whose every line links to the one before
@@ -16,7 +16,7 @@ import os
 import stat
 
 from mj_core import limits
-from mj_core import linehash
+from mj_core import line_hash as linehash
 
 from mj_state.ledger import chain
 from mj_state.ledger import scan as ledgerscan

@@ -1,4 +1,4 @@
-"""The ledger's hash chain: each line's `prev` is the hash (`linehash`, BLAKE2b-256) of the
+"""The ledger's hash chain: each line's `prev` is the hash (`line_hash`, BLAKE2b-256) of the
 previous line's bytes.
 
 The first line of a ledger carries `GENESIS`. After `history --rotate` the file opens with a
@@ -22,7 +22,7 @@ parsed values in, verdicts out.
 
 from __future__ import annotations
 
-from mj_core import linehash
+from mj_core import line_hash as linehash
 from mj_core.findings import Finding
 from mj_core.stream import jsonl
 
@@ -90,7 +90,7 @@ def is_hash(value: object, *, empty: bool = False) -> bool:
 
 
 def earlier(line: bytes) -> str:
-    """The hash builds before `linehash` chained with (SHA-256 of the same bytes): a link or a
+    """The hash builds before `line_hash` chained with (SHA-256 of the same bytes): a link or a
     tip that names it still holds, so a ledger chained by an earlier build reads on and takes
     new lines (each linked with `digest`). Worked out only where `digest` did not match."""
     from mj_core import sha

@@ -1,5 +1,5 @@
 """The ledger's lines that can name a value, found in its bytes: every line a reader would take
-as holding the value is among them, and each of them is read as `ledgerread.read` reads it.
+as holding the value is among them, and each of them is read as `ledger.read.read` reads it.
 
 A stored line is JSON: a string equal to the value holds the value's UTF-8 bytes, or an escape
 (a backslash) spells some of them. So a line whose bytes hold neither the value's bytes nor a
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def lines(ledger: Path, value: str) -> Iterator[Line]:
-    """The lines of `ledger` that may name `value`, in order, each as `ledgerread.read` gives
+    """The lines of `ledger` that may name `value`, in order, each as `ledger.read.read` gives
     it; every line when `value` is empty. A ledger past its cap is refused (10), as a read is."""
     data = ledgerread.contents(ledger)
     if not value:

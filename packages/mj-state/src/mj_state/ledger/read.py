@@ -2,7 +2,7 @@
 
 The first occurrence of a duplicated key wins, and a malformed line is reported on its `Line`
 instead of raised, so a damaged ledger stays readable. The verdicts over the lines (which are
-malformed, the chain) are `ledgerscan`'s.
+malformed, the chain) are `ledger.scan`'s.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ _KEY_END = rb'"\s*:'  # compiled on first use: only a line with a blank after a 
 
 class Event:
     """One declared event: its name, its writer, its required and optional payload keys and
-    the type expression of each (`mj_core.jsontypes`)."""
+    the type expression of each (`mj_core.json_types`)."""
 
     __slots__ = ("name", "optional", "required", "types", "writer")
 
@@ -218,7 +218,7 @@ def parse(number: int, text: bytes, *, complete: bool, decoded: Any = jsonl.NOT_
 
 def judged(number: int, text: bytes, value: dict[str, Any]) -> Line:
     """The line for an object whose keys are each written once. A field of another type than
-    `share/events.yaml` declares makes the line malformed, its object withheld (`ledgertypes`):
+    `share/events.yaml` declares makes the line malformed, its object withheld (`ledger.typed`):
     no reader takes a value of a shape it was not promised."""
     if type(value.get("ts")) is not str:
         return Line(number, value, "no 'ts' string", text)

@@ -1,13 +1,13 @@
 """The ledger judged: which lines `history --validate` reports, and one reading of it for a
 judge (`Scan`: rows, values, malformed lines and the hash chain's verdict), whole or from the
-newest `task.started` on. The lines themselves are read by `ledgerread`.
+newest `task.started` on. The lines themselves are read by `ledger.read`.
 """
 
 from __future__ import annotations
 
 from operator import itemgetter
 
-from mj_core import linehash
+from mj_core import line_hash as linehash
 from mj_core.stream import jsonl
 
 from mj_state.ledger import chain
@@ -178,7 +178,7 @@ def task_scan(ledger: Path) -> Scan:
     """`scan` of the ledger's tail from its newest `task.started` line: what a judge of the
     task needs. Its chain verdict covers that tail (its first link to the line before, each
     link after, the tip); `scan` judges the whole ledger (history --validate, doctor, watch).
-    The tail is read from the file's end (`ledgertail`), its lines numbered from its first;
+    The tail is read from the file's end (`ledger.tail`), its lines numbered from its first;
     the lines before it are neither held nor, until a reader asks for a line's number in the
     ledger (`Scan.rows`, `Scan.problems`, a break in the chain), counted."""
     tip_bytes = _tip(ledger)
@@ -207,7 +207,7 @@ def task_scan(ledger: Path) -> Scan:
 
 
 def _whole_tail(data: bytes) -> ledgertail.Tail:
-    """`ledgertail.tail` of bytes already read whole."""
+    """`ledger.tail.tail` of bytes already read whole."""
     start, value = tasktail.newest_start(data, _record)
     start = max(start, 0)
     before = data[data.rfind(b"\n", 0, start - 1) + 1 : start - 1] if start else None
@@ -216,8 +216,8 @@ def _whole_tail(data: bytes) -> ledgertail.Tail:
 
 
 def task_rows(ledger: Path) -> list[tuple[int, Any]]:
-    """(line number, value) of the only lines `tasklog.derive` can take the newest task from:
-    the newest `task.started` line and every later line that names its id (`tasktail.rows`,
+    """(line number, value) of the only lines `task.log.derive` can take the newest task from:
+    the newest `task.started` line and every later line that names its id (`task.tail.rows`,
     each line read by `parse_line`). Derived from these, the task is what `task_scan`'s lines
     give, read from a few lines instead of every line of the tail (`start` asks no more); no
     line is judged and no link is checked here. Where an escape could spell the event or the

@@ -1,7 +1,7 @@
 """The ledger's tail from its newest `task.started` line, read from the file's end backwards: what
-`ledgerscan.task_scan` judges, without holding the lines before it in memory.
+`ledger.scan.task_scan` judges, without holding the lines before it in memory.
 
-`tail(path)` finds the line `tasktail.newest_start` would find in the whole file (the same
+`tail(path)` finds the line `task.tail.newest_start` would find in the whole file (the same
 candidates, newest first, each line parsed to be sure), and gives its offset, the tail's bytes, the
 line just before it, the file's size and the number of lines before it. That number is counted (a
 block at a time, on a descriptor of the file kept open until then) only when first asked: a reader

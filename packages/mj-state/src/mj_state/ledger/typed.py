@@ -1,6 +1,6 @@
 """The ledger's lines held to their declared shape: each field, the envelope's included, of
-the type `share/events.yaml` gives it (`mj_core.jsontypes`). A line whose event is not
-declared is held to the envelope's types only (`ledgerscan.problem` reports the name).
+the type `share/events.yaml` gives it (`mj_core.json_types`). A line whose event is not
+declared is held to the envelope's types only (`ledger.scan.problem` reports the name).
 
 This runs for every line a reader takes, so it is one pass over the line's keys with a set
 lookup each; a field's expression is compiled the first time its event is met.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from mj_core import files
-from mj_core import jsontypes
+from mj_core import json_types as jsontypes
 from mj_core import share
 from mj_core.errors import InternalError
 from mj_core.stream import jsonl
@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from typing import Any
 
-    from mj_core.jsontypes import Type
+    from mj_core.json_types import Type
 
 _CHECKS: dict[str, dict[str, Type]] = {}  # event name → key → its compiled type
 _UNDECLARED = "\0"  # the key of the envelope's checks alone, never an event's name

@@ -7,9 +7,9 @@ them, judges the issue's derived status, then appends its line to the issue file
 byte stays as written) and publishes the file atomically with its ledger line (`plan.started`,
 `plan.verified`, `plan.evidence`, `plan.done`): both land or neither. So of N concurrent
 `plan start` on one READY issue exactly one wins; the others find it ACTIVE, or claimed by
-another worktree of the clone (`planlock`), and are refused.
+another worktree of the clone (`plan.lock`), and are refused.
 No writer acts on a plan holding a lifecycle marker that neither git nor this checkout's ledger
-holds (`planmarkers`, 10): a status moved by hand moves nothing further. The `plan.evidence`
+holds (`plan.markers`, 10): a status moved by hand moves nothing further. The `plan.evidence`
 line carries the entry it appended (type, command, result, artifact, commit), so an entry
 edited afterwards is told from the one written.
 
@@ -149,7 +149,7 @@ def _claimed(lay: Any, item: planmodel.Item, options: argparse.Namespace) -> Rec
 
 def _vouched(lay: Any) -> None:
     """No writer acts on a plan with a marker neither git nor this checkout's ledger holds
-    (`planmarkers`): a status moved by hand moves nothing further (10)."""
+    (`plan.markers`): a status moved by hand moves nothing further (10)."""
     from mj_state.plan import markers as planmarkers
 
     forged = planmarkers.findings(lay)

@@ -62,7 +62,7 @@ def gaps(
 def events(values: list[Any], names: list[str] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """(line number, value) of the lines these logs are paired with, in one pass (without a
     loop in Python when every line is an object naming its event); `names` is each line's
-    event, when the caller has them (`ledgerscan.Scan.events`)."""
+    event, when the caller has them (`ledger.scan.Scan.events`)."""
     from itertools import compress
     from itertools import count
     from operator import itemgetter

@@ -73,7 +73,7 @@ def changed_files(root: Path, task: Record | None) -> list[str]:
 
 def where(root: Path, task: Record | None) -> tuple[Record, list[str]]:
     """The identity fields and `changed_files`, from one round of git processes
-    (`gitwhere.snapshot`)."""
+    (`git.where.snapshot`)."""
     base = str(task.get("head") or "") if task is not None else None
     here, status, changed = gitwhere.snapshot(root, base)
     found = {**identity.from_where(root, *here), "working_tree": "dirty" if status else "clean"}

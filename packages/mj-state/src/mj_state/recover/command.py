@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 DEFAULT_STRANDED = 12 * 3600
-STALE_TEMP = 900  # what mj_core.write.tempfiles calls a crashed writer's leftover
+STALE_TEMP = 900  # what mj_core.write.temp_files calls a crashed writer's leftover
 _IDENTITY = ("repository_id", "worktree_id", "branch", "start_head", "started_at")
 # Test-only fault injection: called with each write step's name before it runs.
 _before_step: Callable[[str], None] | None = None

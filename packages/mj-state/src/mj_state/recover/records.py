@@ -13,7 +13,7 @@ import os
 import time
 
 from mj_core.errors import MjError
-from mj_core.write.tempfiles import PREFIX
+from mj_core.write.temp_files import PREFIX
 
 from mj_state.ledger import store as ledger
 from mj_state.session import envelope

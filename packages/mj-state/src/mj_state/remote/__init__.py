@@ -1,12 +1,14 @@
 """The git remote as coordinator and forward-only witness: every line of code that talks to the
 remote or publishes to it lives in this folder, and nothing on a hook's path imports it.
 
-What it does: `majordomus sync` (`syncfacts` | `syncjudge` | `syncwrite`) publishes this clone's
+What it does: `majordomus sync` (`remote.sync_facts` | `remote.sync_judge` | `remote.sync_write`)
+publishes this clone's
 ledger as a chain of commits under `refs/majordomus/ledger/<clone-id>`, renews and releases its
 claims, and mirrors every clone's claims; `start`, `plan start`, `adr propose` and `finish` take
 and release claims through `hooks` (`claims` does the compare-and-swap); `majordomus claims`
-lists them (`claimlist`). The policy's block is read by `remoteconf`, the layout of the refs is
-`layout`, the claim document `claimdoc`, the published ledger `segment`, this clone's id
+lists them (`remote.claim_list`). The policy's block is read by `remote.config`, the layout of the
+refs is
+`layout`, the claim document `remote.claim_doc`, the published ledger `segment`, this clone's id
 `clone`, its own claims and the mirror's file `held`, what the store holds `reading`, the
 private object store every git command runs in `store`, and the network calls — each bounded
 by `remote.timeout`, run by `mj_core.git.run` with its scrubbed environment and safe settings —

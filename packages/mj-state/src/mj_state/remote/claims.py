@@ -15,7 +15,7 @@ from mj_core import clock
 from mj_core.errors import Refused
 
 from mj_state import mirror
-from mj_state.remote import claimdoc
+from mj_state.remote import claim_doc as claimdoc
 from mj_state.remote import held
 from mj_state.remote import layout
 from mj_state.remote import store
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from mj_policy.layer.loader import Layer
 
-    from mj_state.remote.remoteconf import Settings
+    from mj_state.remote.config import Settings
 
     Record = dict[str, Any]
 

@@ -21,12 +21,12 @@ from mj_core.findings import Finding
 from mj_core.git import where as gitwhere
 
 from mj_state import mirror
-from mj_state.remote import claimdoc
+from mj_state.remote import claim_doc as claimdoc
 from mj_state.remote import claims
 from mj_state.remote import clone
+from mj_state.remote import config as remoteconf
 from mj_state.remote import held
 from mj_state.remote import layout
-from mj_state.remote import remoteconf
 from mj_state.remote import transport
 
 TYPE_CHECKING = False
@@ -193,9 +193,9 @@ def take_adr(layer: Layer, first: int, title: str) -> tuple[int, Record] | None:
 
 def publish(layer: Layer) -> Iterator[Record]:
     """`finish`: a sync, in this process (`remote-facts | remote-judge | remote-publish`)."""
-    from mj_state.remote import syncfacts
-    from mj_state.remote import syncjudge
-    from mj_state.remote import syncwrite
+    from mj_state.remote import sync_facts as syncfacts
+    from mj_state.remote import sync_judge as syncjudge
+    from mj_state.remote import sync_write as syncwrite
 
     judged = list(syncjudge.judge(list(syncfacts.gather(layer))))
     yield from syncwrite.write(layer, judged)

@@ -1,5 +1,6 @@
 """What the store mirrors of the remote, read and judged: every claim (its document checked,
-`claimdoc.parse`), this clone's published ledger (its `tip.json`), and a problem for every ref
+`remote.claim_doc.parse`), this clone's published ledger (its `tip.json`), and a problem for every
+ref
 that is not ours or not well formed — each a finding for the caller, never an error. Objects are
 sized before they are read: nothing over its limit is read at all."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from mj_core.stream import jsonl
 
-from mj_state.remote import claimdoc
+from mj_state.remote import claim_doc as claimdoc
 from mj_state.remote import layout
 from mj_state.remote import store
 

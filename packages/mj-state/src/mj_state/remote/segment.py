@@ -23,7 +23,7 @@ from __future__ import annotations
 from mj_core import clock
 from mj_core import files
 from mj_core import limits
-from mj_core import linehash
+from mj_core import line_hash as linehash
 from mj_core.errors import MjError
 from mj_core.stream import jsonl
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from mj_policy.layer.loader import Layer
 
-    from mj_state.remote.remoteconf import Settings
+    from mj_state.remote.config import Settings
 
 ALL = "+refs/majordomus/*:refs/majordomus/*"
 _USERINFO = re.compile(r"([a-z][a-z0-9+.-]*://)[^/@\s'\"]*@", re.I)

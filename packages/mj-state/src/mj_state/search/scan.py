@@ -1,6 +1,6 @@
 """`mj-state search`: a literal, case-insensitive, fixed-string scan of the durable records.
 
-The corpus is scanned kind by kind in authority order (`searchcorpus.KINDS`); each line that
+The corpus is scanned kind by kind in authority order (`search.corpus.KINDS`); each line that
 contains the text is one `match` record (`of`, `path`, `line`, `text`). No index, no regular
 expression: the text is compared as it is, both sides lower-cased. Bytes that are not UTF-8
 are read as U+FFFD, so a damaged file is still searched. `--kind` (repeatable) picks kinds,

@@ -1,6 +1,6 @@
 """This checkout's active task for the client hooks: the newest task's lines read with `json`
-alone (`tasktail.light`), else by the full reader (`ledgerscan.task_rows`), derived as
-`tasklog.derive` derives it; no git process and no `pathlib` on the light path."""
+alone (`task.tail.light`), else by the full reader (`ledger.scan.task_rows`), derived as
+`task.log.derive` derives it; no git process and no `pathlib` on the light path."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def active(root: str | Path) -> tasklog.Task | None:
     """This checkout's active task as the ledger records it, or None (no task, an ended one,
-    one started in another checkout). Read with `light`, else with `ledgerscan`."""
+    one started in another checkout). Read with `light`, else with `ledger.scan`."""
     ledger = os.path.join(root, *tasktail.LEDGER)
     found = tasktail.light(ledger)
     if found is None:
@@ -28,7 +28,7 @@ def active(root: str | Path) -> tasklog.Task | None:
     task = tasklog.derive(found)
     if task is None or not task.active:
         return None
-    from mj_state.worktreeid import worktree_id
+    from mj_state.worktree_id import worktree_id
 
     started_in = task.fields.get("worktree_id")
     if started_in is not None and str(started_in) != worktree_id(root):

@@ -82,7 +82,7 @@ def always_allowed(policy: dict[str, Any]) -> list[str]:
 
 def writes(layer: Layer, base: str, head: str | None, status: list[str],
            changed: list[str]) -> Record:  # fmt: skip
-    """The tool's own writes among the touched paths (`ownwrites.recognise`): a path the
+    """The tool's own writes among the touched paths (`task.own_writes.recognise`): a path the
     working tree changed is judged as it is on disk, one the task's commits changed as HEAD
     (`head`) holds it — both, when both changed it."""
     from mj_state.task import own_writes as ownwrites

@@ -114,7 +114,7 @@ def _promised(options: argparse.Namespace) -> Record:
 def _issue_claim(
     layer: Layer, promised: Record, found: tuple[list[str], str] | None, take_over: bool
 ) -> contextlib.AbstractContextManager[None]:
-    """The plan issue's claim among this clone's worktrees (`planlock`), as `plan start` takes
+    """The plan issue's claim among this clone's worktrees (`plan.lock`), as `plan start` takes
     it, held while the task starts; nothing for an issue no plan here keeps."""
     import contextlib
 
@@ -166,7 +166,7 @@ def begin(
     """
     name = profile or str(layer.policy.data["profiles"]["default"])
     layer.profile(name)  # absent → 12 naming profiles/
-    from mj_state import stateid
+    from mj_state import state_id as stateid
 
     stateid.bind(layer)  # a state that is not this checkout's is refused; else bound to it
     git.ahead(identity.calls(layer.root))  # git answers while the ledger is read

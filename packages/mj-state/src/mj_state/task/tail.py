@@ -1,10 +1,10 @@
-"""The newest task's lines of the ledger: the one rule `ledgerscan.task_rows` follows, and a
+"""The newest task's lines of the ledger: the one rule `ledger.scan.task_rows` follows, and a
 reading of it with the standard `json` module alone, for the client hooks that run on every
 tool call (`mj_state.task.active`).
 
 `rows(data, value_of)` finds the newest line whose own event is `task.started` and every later
-line that names its id; `value_of(number, raw)` is how one line is read. `ledgerscan` reads
-with `ledgerread.parse_line`; `light` reads with `json`, and gives up (None: ask `ledgerscan`)
+line that names its id; `value_of(number, raw)` is how one line is read. `ledger.scan` reads
+with `ledger.read.parse_line`; `light` reads with `json`, and gives up (None: ask `ledger.scan`)
 wherever the two could differ — a key written twice, a ledger over its cap — so that when it
 answers, it answers as the full reader would.
 """
@@ -96,7 +96,7 @@ def light(ledger: Path | str) -> Rows | None:
 
 
 def _value(number: int, raw: bytes) -> Any:
-    """One line's object as `ledgerread.parse_line` gives it (None when it is malformed)."""
+    """One line's object as `ledger.read.parse_line` gives it (None when it is malformed)."""
     import json
 
     text = raw.rstrip(b"\r\n")

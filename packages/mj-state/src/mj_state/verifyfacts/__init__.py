@@ -1,5 +1,6 @@
 """`majordomus verify`'s facts: what CI judges a range of commits on, read where the worker
-cannot reach — the commits of `base..head` and the paths each changes (`rangefacts`), the
+cannot reach — the commits of `base..head` and the paths each changes (`verifyfacts.range_facts`),
+the
 policy as it stood at `base` (never the head's: a change cannot weaken its own judge,
 CLI-REFERENCE Decision 19), and every clone's ledger as the remote witnessed it under
 `refs/majordomus/` (`published`: the chain walked, the tasks started and finished on it).

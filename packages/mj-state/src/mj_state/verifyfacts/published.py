@@ -13,7 +13,7 @@ never read.
 
 from __future__ import annotations
 
-from mj_core import linehash
+from mj_core import line_hash as linehash
 from mj_core.stream import jsonl
 
 from mj_state.remote import layout

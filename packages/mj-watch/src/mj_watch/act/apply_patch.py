@@ -23,7 +23,7 @@ refuses it whole and writes nothing, and the hook lets the call through unjudged
 `targets(text)` lists (operation, path) in the order of the hunks: `add`, `delete`, `update`,
 and `move` for the destination of a moved file (its source is the `update`). Paths are as the
 text gives them; where they land (relative to the client's directory, `..`, symbolic links)
-is `toolfacts`' to read.
+is `act.facts`' to read.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Where a tool call's writes would really land: each target on its real path (`..` resolved,
 every symbolic link followed, the existing part of the path read from disk), inside the
 repository (as a repository path) or out of it. The facts of the tool hook's judgement
-(`tooljudge`); nothing is written and git is not asked here.
+(`act.judge`); nothing is written and git is not asked here.
 
 A path that names a terminal or a discarding device (`/dev/null`, `/dev/stderr`, …) is no
 file. A path the system cannot take (a NUL byte) is no write either: the client cannot open

@@ -1,8 +1,8 @@
 """`majordomus capture tool`: the hook a client runs before each tool call.
 
-The payload on stdin says which tool and with what input (`toolintent`); where each write
-would land is read on the real paths (`toolfacts`); the active task comes from the ledger
-(`mj_state.task.tail`); `tooljudge` refuses what it must. A refusal is the client's own answer
+The payload on stdin says which tool and with what input (`act.intent`); where each write
+would land is read on the real paths (`act.facts`); the active task comes from the ledger
+(`mj_state.task.tail`); `act.judge` refuses what it must. A refusal is the client's own answer
 on stdout (`mj_policy.hooks.answers`) and a `tool.denied` ledger line; everything else prints
 nothing, and the call goes ahead. The exit is always 0. A payload that cannot be judged, or a
 failure inside the hook, lets the call through with a WARN on stderr and a `hook.unjudged`

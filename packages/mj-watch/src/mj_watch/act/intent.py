@@ -3,7 +3,7 @@
 The provider's table (`share/providers.yaml`, `hooks.tool`) names the tools that write a file
 (and the key of the path in `tool_input`) and the tools that run a shell command (and the key
 of the command, and of its directory when the tool takes one) and the tools that apply a patch
-(and the key of its text: `applypatch` reads the files it names; a patch tool whose input is
+(and the key of its text: `act.apply_patch` reads the files it names; a patch tool whose input is
 text is the patch itself). The payload's keys are `tool_name` and `tool_input` unless the table
 names others (`payload`: Copilot CLI's `toolName` and `toolArgs`). A tool in none is not a
 write: it goes through unjudged, whatever its name. A payload that is not an object, a tool
@@ -74,7 +74,7 @@ def _cwd(payload: dict[str, Any]) -> str | None:
 
 
 def _patch(tool: str, text: object, cwd: str | None) -> Intent:
-    """A patch tool (`apply_patch`): the files its text names (`applypatch`); a text the
+    """A patch tool (`apply_patch`): the files its text names (`act.apply_patch`); a text the
     client would not apply cannot be judged (it writes nothing)."""
     from mj_watch.act import apply_patch as applypatch
 

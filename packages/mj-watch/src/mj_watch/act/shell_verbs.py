@@ -1,4 +1,4 @@
-"""Where a few commands write, read from their arguments (`shwrites`' table).
+"""Where a few commands write, read from their arguments (`act.shell_writes`' table).
 
 Each verb names the options it takes (`flags`, alone; `valued`, followed by a value or
 joined to it as `--name=value`); an option outside both is one whose meaning is not known

@@ -4,7 +4,7 @@ Only what can be read for certain counts: a redirection to a file (`>`, `>>`, `>
 `>&` to a name), the file operands of a few commands whose arguments say exactly where they
 write (`tee`, `touch`, `cp`, `mv`, `ln`, `rm`, `install`, `truncate`, `sed -i`, `dd of=`,
 `chmod`, `chown`, `curl -o`, `wget -O`, the files an `apply_patch` text names
-(`applypatch`), and the same through `env`, `command`, `exec`,
+(`act.apply_patch`), and the same through `env`, `command`, `exec`,
 `nohup`, `time`, `sudo` or `sh -c '…'`), each a word no expansion can change. A word with a
 parameter, a substitution, a pattern or a tilde, an option a command is not known to take, a
 relative path after a `cd` whose directory cannot be read, or a script the grammar cannot

@@ -1,7 +1,7 @@
 """The governed fixture's layer: project rules and context documents, as a team writes them.
 
 Rule `k` depends on rule `k-1` within runs of five, so resolution orders real chains; every
-fifth rule is routed to the shipped `context_budget` validator and names a test file, which
+fifth rule is routed to the shipped `doctrine.context_budget` validator and names a test file, which
 is written. Context document `k` lives at `.ai/repo/areas/a<k>/README.md` and tracks
 `src/pkg_<k>`, the large fixture's packages.
 """

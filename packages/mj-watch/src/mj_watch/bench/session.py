@@ -15,7 +15,7 @@ from mj_core import paths
 from mj_core.errors import MissingArtifact
 from mj_core.errors import MjError
 from mj_core.errors import Refused
-from mj_core.exitcodes import ExitCode
+from mj_core.exit_codes import ExitCode
 from mj_core.findings import Finding
 from mj_core.findings import render_text
 from mj_core.findings import verdict
@@ -70,7 +70,7 @@ class Session:
 
     def list_targets(self) -> int:
         if getattr(self.options, "json", False):
-            from mj_watch.bench import jsonlines
+            from mj_watch.bench import json_lines as jsonlines
 
             return jsonlines.targets(self.out, self.targets())
         for target in self.targets():
@@ -155,7 +155,7 @@ class Session:
             markdown.write(self.root, Path(self.options.markdown), doc)
         code = self.verdict(failed, checked, problem)
         if getattr(self.options, "json", False):
-            from mj_watch.bench import jsonlines
+            from mj_watch.bench import json_lines as jsonlines
 
             jsonlines.summary(self.out, code, len(checked))
         return code
@@ -189,7 +189,7 @@ class Session:
 
     def show(self, doc: dict[str, Any], checked: list[Finding]) -> None:
         if getattr(self.options, "json", False):
-            from mj_watch.bench import jsonlines
+            from mj_watch.bench import json_lines as jsonlines
 
             jsonlines.run(self.out, doc, [finding.record() for finding in checked])
             return

@@ -86,7 +86,7 @@ def _gathered(
     situation = _situation(lay, scan)
     yield _git(root, manifest, lay, situation)
     yield fact("state", kinds=confinement.state_kinds(root))
-    from mj_state import stateid
+    from mj_state import state_id as stateid
 
     yield stateid.fact(root)
     decided = files.read_lenient(root / DECISIONS, DECISIONS, limits.LOG)
@@ -153,7 +153,7 @@ def _probe(root: Path, provider: str) -> Path:
 def _programs(root: Path, known: dict[str, Record]) -> None:
     """Each installed adapter's shims' executable, and whether it is the file this doctor runs
     as (`same`; None when it cannot be told: no path named, or doctor's own unknown)."""
-    from mj_core import selfexe
+    from mj_core import self_exe as selfexe
     from mj_policy.hooks import adapters as hookadapters
 
     own = selfexe.program()

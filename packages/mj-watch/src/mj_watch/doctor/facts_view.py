@@ -4,7 +4,7 @@
 hand-made records, or the upstream stage in-process): the layer files as text, the git and
 state answers, the hooks. It never opens the repository. Each file is parsed the first time a
 check asks for it, so the order of checks never changes how often a text is parsed.
-(`watchfacts.LiveFacts` answers the same questions from the disk, for watch.)
+(`watch.facts.LiveFacts` answers the same questions from the disk, for watch.)
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ it does not resolve). `status` counts the doctrines and FAILs each validator a r
 this majordomus does not have and each test file a project rule names that is not there
 (the vendored rules' tests are Majordomus's own suite); `list` adds one INFO a rule; `show`
 is one rule's record (12 for an id the set does not hold). Each view also says which clients
-are held at the moment of action through their own hooks and which cannot be (`actreach`).
+are held at the moment of action through their own hooks and which cannot be (`act.reach`).
 Exit 10 when anything is missing.
 """
 

@@ -66,7 +66,7 @@ def context_budget(facts: Facts) -> Iterator[Finding]:
 
 def _clients(facts: Facts, budget: int) -> Iterator[Finding]:
     """Each client over what it loads into every conversation, judged as `update --check`
-    judges it (`clientloads`), from what `update` would write now."""
+    judges it (`receipt.client_loads`), from what `update` would write now."""
     from mj_policy.receipt import client_loads as clientloads
 
     told = facts.get("targets")

@@ -2,12 +2,12 @@
 
 Each `project/*.md` rule's front matter must parse and be closed (no unknown key); a blocking
 rule must name a validator, or nothing could fail it (that the validator exists is
-`vendorcheck.validator_findings`'s); each test file a project rule names must be there; and
+`doctrine.vendor.validator_findings`'s); each test file a project rule names must be there; and
 the whole set, vendored and project rules together,
 must resolve (identity, the reserved namespace, dependencies, cycles) by
 `mj_policy.rules.effective.resolve`, the function `rules` itself resolves with. The vendored
 package is
-`vendorcheck`'s.
+`doctrine.vendor`'s.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ def _show_stamp(projection: Projection) -> str:
 
 def inspect(facts: Facts, projection: Projection) -> Seen:
     """The target judged as `update --check` judges it: the file against what `update` would
-    write now (`rendered` in the targets fact), worded by `projectionverdict`; against its own
+    write now (`rendered` in the targets fact), worded by `projection.verdict`; against its own
     stamp only when the layer cannot render it (another doctrine says why)."""
     target = projection.target
     told = facts.get("targets")

@@ -129,10 +129,10 @@ def question_lines(facts: Facts) -> Iterator[Finding]:
 
 
 def state_identity(facts: Facts) -> Iterator[Finding]:
-    """Whether the state here is this checkout's (`mj_state.stateid`): gone while git's config
+    """Whether the state here is this checkout's (`mj_state.state_id`): gone while git's config
     binds it, or carried over from another clone, is a FAIL."""
     told = facts.facts.get("state-identity")
     if told:
-        from mj_state import stateid
+        from mj_state import state_id as stateid
 
         yield from stateid.findings(told)

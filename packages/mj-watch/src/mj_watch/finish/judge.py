@@ -46,11 +46,11 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
 
 
 def _foreign_state(records: list[Record]) -> list[Finding]:
-    """The state judged not this checkout's (`mj_state.stateid`): nothing it says is judged."""
+    """The state judged not this checkout's (`mj_state.state_id`): nothing it says is judged."""
     told = [r for r in records if r.get("kind") == "fact" and r.get("fact") == "state-identity"]
     if not told:
         return []
-    from mj_state import stateid
+    from mj_state import state_id as stateid
 
     return [f for f in stateid.findings(told[0]) if f.level == "FAIL"]
 

@@ -1,4 +1,4 @@
-"""The POSIX shell grammar a hook uses, parsed into `sh_ast` nodes by recursive descent.
+"""The POSIX shell grammar a hook uses, parsed into `shell.syntax` nodes by recursive descent.
 
 Simple commands with assignments and redirections (here-documents included), pipelines, `!`,
 `&&` / `||` lists, `;` `&` and newlines, `{ }`, `( )`, `if`, `while`, `until`, `for`, `case`

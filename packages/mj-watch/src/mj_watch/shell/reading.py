@@ -1,5 +1,5 @@
-"""What a builder of compound commands (`sh_compound`) asks of the parser standing on its
-reserved word: the parser's reading interface, as a type. `sh_parser.Parser` is one; this module
+"""What a builder of compound commands (`shell.compound`) asks of the parser standing on its
+reserved word: the parser's reading interface, as a type. `shell.parser.Parser` is one; this module
 is imported for types only, so the builders and the parser that calls them are no circle."""
 
 from __future__ import annotations

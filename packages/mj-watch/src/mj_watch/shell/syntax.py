@@ -1,4 +1,4 @@
-"""The syntax tree of a POSIX shell script, as `sh_parser` builds it, and what a word says.
+"""The syntax tree of a POSIX shell script, as `shell.parser` builds it, and what a word says.
 
 A word is a list of parts: literal text (quoted or not), parameter expansions, command
 substitutions, arithmetic, pathname patterns, tildes. A word has a *static* value only when

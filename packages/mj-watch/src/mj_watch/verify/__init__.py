@@ -1,6 +1,7 @@
 """`majordomus verify`, CI's judge: the re-runs (`rerun`: every claimed completion's pinned
 verification run again in a throw-away copy of the commit it names, and `doctor` and
-`update --check` at head, `headlayer`), the judgement (`verdict`, pure: coverage, witness, re-proof,
+`update --check` at head, `verify.head_layer`), the judgement (`verdict`, pure: coverage, witness,
+re-proof,
 layer), and the reports CI reads (`reports`: JUnit XML and SARIF 2.1.0, `junit`, `sarif`). The
 facts of the range, the base policy and the published ledgers are `mj_state.verifyfacts`'s.
 

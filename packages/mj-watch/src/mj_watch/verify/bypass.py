@@ -1,7 +1,7 @@
 """Commits made past the declared hooks (the layer judgement's second half; pure).
 
 The pre-commit hook the base policy declares as `doctor --commit` records each pass: a
-`hook.passed` ledger line naming the tree being committed (`mj_state.hookpass`). A commit of
+`hook.passed` ledger line naming the tree being committed (`mj_state.hook_pass`). A commit of
 the range that changes a judged path and whose tree no published pass names was made while the
 hook would have had its say and did not (`git commit --no-verify`, or a clone whose ledger was
 not published after it): WARN, FAIL when the base policy sets `verify.require_hooks: true`,

@@ -9,7 +9,7 @@ an argument vector without a shell, stdin closed, under the base policy's timeou
 from a directory the base policy allows (`mj_state.finish.verification.run`). Nothing else is run: a
 command the head's policy or the claim names is never run. One `verify-reproof` fact a claim
 (`status` ran, tree-differs, no-tree or unpinned); claims naming one commit share its run.
-Then `headlayer`.
+Then `verify.head_layer`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 from mj_core.stream.stage import Stage
 
 from mj_watch.verify import cover
-from mj_watch.verify import headlayer
-from mj_watch.verify import heldbefore
+from mj_watch.verify import head_layer as headlayer
+from mj_watch.verify import held_before as heldbefore
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,10 +8,11 @@
 - witness: each published ledger is one chain that only grew, else FAIL naming commit and line;
   with `--witness FILE`, each ledger the remote held when `base` was judged is still published,
   its lines those it held with lines added, else FAIL naming the first line that differs
-  (`heldbefore`).
+  (`verify.held_before`).
 - reproof: each claimed completion re-proven (OK) or FAIL naming task, commit and command.
 - layer: `doctor` and `update --check` at head exit 0, else FAIL naming what they found; a
-  client hook that failed open for a task of the range is FAIL naming the task (`failopen`); a
+  client hook that failed open for a task of the range is FAIL naming the task
+  (`verify.fail_open`); a
   commit whose tree no published pre-commit pass names is WARN, FAIL with
   `verify.require_hooks: true` (`bypass`).
 """
@@ -25,9 +26,9 @@ from mj_core.stream.stage import Stage
 
 from mj_watch.verify import bypass
 from mj_watch.verify import cover
-from mj_watch.verify import failopen
-from mj_watch.verify import heldbefore
-from mj_watch.verify import judgelines
+from mj_watch.verify import fail_open as failopen
+from mj_watch.verify import held_before as heldbefore
+from mj_watch.verify import judge_lines as judgelines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

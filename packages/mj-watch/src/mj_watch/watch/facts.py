@@ -1,4 +1,4 @@
-"""What `watch` judges: the records of `mj-watch facts --for watch` (`watchgather`), read into
+"""What `watch` judges: the records of `mj-watch facts --for watch` (`watch.gather`), read into
 the shapes the drift checks ask for — the layer, the ledger, the task, git identity. The task is
 the ledger's; a copy (`current.yaml`) that does not parse is kept as its one-line reason, so the
 state check can report it instead of the run failing. `LiveFacts` answers doctor's questions

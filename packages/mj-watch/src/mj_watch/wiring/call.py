@@ -4,7 +4,7 @@
 A hook that is exactly `#!/bin/sh` and one `<plain words> || exit $?` line (what `init` prints
 and most repositories keep) is proven here, at the cost of a string comparison: every path
 reaches the words as a simple command and `|| exit $?` carries their status. The full proof
-(`hookproof`) agrees on every such text; tests hold the two equal.
+(`wiring.prove`) agrees on every such text; tests hold the two equal.
 """
 
 from __future__ import annotations

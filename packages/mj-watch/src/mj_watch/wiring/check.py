@@ -3,9 +3,9 @@
 Declared but not wired is the default end state of every governance layer; this check is the
 product. Each `policy.enforcement[]` entry gets one finding: OK naming the file and line that
 runs it, FAIL (10) with a command that shows what is missing, or INFO for `manual`. A git hook
-is judged by the static proof of `hookproof` (a `<hook>.d/` runner and the sub-hook holding the
+is judged by the static proof of `wiring.prove` (a `<hook>.d/` runner and the sub-hook holding the
 call both proven); with `doctor --prove` the hooks are also run (`proving`) and that verdict
-is the entry's. Judged over the `hooks` fact (`hookfacts`): the judge reads no file.
+is the entry's. Judged over the `hooks` fact (`wiring.facts`): the judge reads no file.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from mj_watch.wiring.call import Verdict
 
     Record = dict[str, Any]
-    Hooks = Record  # the `hooks` fact (`hookfacts.gather`)
+    Hooks = Record  # the `hooks` fact (`wiring.facts.gather`)
 
     Proofs = dict[str, Finding]  # entry name → the verdict of running its hook
     Judged = tuple[Finding, bool]  # a finding, and whether it is about what the script does
@@ -83,7 +83,7 @@ def entries(policy: dict[str, Any]) -> list[Entry]:
 
 
 def check(told: Hooks, policy: dict[str, Any], proofs: Proofs | None = None) -> Iterator[Finding]:
-    """One finding per enforcement entry, judged over the `hooks` fact (`hookfacts`)."""
+    """One finding per enforcement entry, judged over the `hooks` fact (`wiring.facts`)."""
     for entry in entries(policy):
         found = list(_entry(told, entry))
         proof = (proofs or {}).get(entry.name)

@@ -1,4 +1,4 @@
-"""What single commands do to a hook, as the proof in `hookeval` needs to know it.
+"""What single commands do to a hook, as the proof in `wiring.evaluate` needs to know it.
 
 Before the declared call only commands that cannot end the script, skip the call or change what
 it runs are allowed: `:`, `true`, `false`, `echo`, `printf`, `test` / `[`, `command -v`,

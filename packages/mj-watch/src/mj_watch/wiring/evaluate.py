@@ -5,7 +5,8 @@ The script is walked as the shell would run it, over an abstract state (phase, f
 whether the call ran): each construct maps one state to the set of its outcomes (carry on, exit
 with a status, the call succeeded, break, continue). A status the proof cannot know is ANY and
 both branches are followed. In the `PRE` phase (the call has not run) only commands from
-`hookcmds.SAFE` may run and nothing may end the script; at the call the proof splits: the call
+`wiring.commands.SAFE` may run and nothing may end the script; at the call the proof splits: the
+call
 succeeded (done: what follows cannot undo a passing check) or failed (phase `FAIL`), after
 which every way the script ends must carry the call's own status. Whatever the walk cannot
 follow raises `Unproven` with the line and the reason. `strict=False` (for undeclared hooks)

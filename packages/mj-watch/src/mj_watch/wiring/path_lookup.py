@@ -78,7 +78,7 @@ def lookups(root: Path, names: list[str], texts: list[str]) -> dict[str, Any]:
     each path name and each word with a slash that a hook or CI text gives the same name; and
     for each of them named `majordomus`, the file it is (`programs`: its absolute path, or None
     when it does not resolve) and whether that is the file this process runs as (`self`)."""
-    from mj_core import selfexe
+    from mj_core import self_exe as selfexe
 
     which_of: dict[str, bool] = {}
     runnable: dict[str, bool] = {}
@@ -103,7 +103,7 @@ def lookups(root: Path, names: list[str], texts: list[str]) -> dict[str, Any]:
 
 def _program(programs: dict[str, Record], own: str | None, word: str, path: Path | None) -> None:
     """What `word` runs, when it names majordomus: the file, and whether it is `own`."""
-    from mj_core import selfexe
+    from mj_core import self_exe as selfexe
 
     if Path(word).name != selfexe.NAME:
         return

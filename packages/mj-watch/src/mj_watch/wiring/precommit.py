@@ -146,7 +146,7 @@ def runs(settings: dict[str, Any], declared: Sequence[str], names: Sequence[str]
 
 def judge(told: Record, hook_id: str, declared: Sequence[str], names: Sequence[str]) -> Verdict:
     """Is hook `hook_id` configured to run `declared` and installed in the hooks directory?
-    Judged over the `hooks` fact (`hookfacts`): the configuration's text and the hook files."""
+    Judged over the `hooks` fact (`wiring.facts`): the configuration's text and the hook files."""
     config = parse(told.get("precommit"))
     if not isinstance(config, dict):
         return f"{CONFIG} is missing or does not parse", f"ls -l {CONFIG}"

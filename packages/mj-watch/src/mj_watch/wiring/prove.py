@@ -10,7 +10,7 @@ The script must be read by a real shell: no `#!` line (git then runs it with `sh
 or dash from a system directory, directly or through `/usr/bin/env`, with at most one option
 cluster of `-e -u -x -v`. CRLF line endings are refused: with them the kernel looks for
 `/bin/sh\\r` and git cannot run the hook at all (and without a `#!` every word ends in `\\r`).
-Everything else is FAIL "unproven" with the line and the reason; see `hookeval` for the walk.
+Everything else is FAIL "unproven" with the line and the reason; see `wiring.evaluate` for the walk.
 """
 
 from __future__ import annotations

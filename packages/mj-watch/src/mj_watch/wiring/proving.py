@@ -152,7 +152,7 @@ def _shims(entry: Entry, shim: Path, tree: Path, calls: Path) -> None:
 
     forms = [entry.args, [*entry.args, *PRINTING.get(tuple(entry.args), ())]]
     wanted = "|".join(dict.fromkeys(shlex.quote(" ".join(form)) for form in forms))
-    body = (  # the entry's own call (as `hookcall.same_args` reads it) exits SENTINEL; others 0
+    body = (  # the entry's own call (as `wiring.call.same_args` reads it) exits SENTINEL; others 0
         "#!/bin/sh\n"
         f'{{ printf \'%s\\0\' "$0" "$@"; }} > {shlex.quote(str(calls))}/$$\n'
         f'case "$*" in {wanted}) exit {SENTINEL};; esac\n'

@@ -2,7 +2,7 @@
 
 A state is (phase, flags, `$?`, whether the call ran in this round of a runner's loop). The
 phase is PRE until the declared call runs and FAIL on the path where it failed. `$?` is one of
-`hookcmds.ZERO`, `NONZERO`, `FAILED` (the failing call's own status) or `ANY`.
+`wiring.commands.ZERO`, `NONZERO`, `FAILED` (the failing call's own status) or `ANY`.
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def reach(ev: Walking, c: ast.Simple, st: State) -> set[Out]:
 
 
 def prefix_command(ev: Walking, c: Command, flags: int, special: bool = False) -> None:
-    """Raise unless `c` may run before the call (see `hookcmds`)."""
+    """Raise unless `c` may run before the call (see `wiring.commands`)."""
     if not isinstance(c, ast.Simple):
         raise Unproven(c.line, "a compound command in a pipeline before the call")
     nounset = bool(flags & NOUNSET)

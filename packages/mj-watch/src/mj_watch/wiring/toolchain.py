@@ -9,7 +9,7 @@ never OK on a guess:
   starts with `-` (tox ignores its status) or an environment with `ignore_outcome = true` loses
   the failure; a call behind a factor condition or a `{…}` substitution is unproven.
 - `package.json` (read by `json`): a `scripts` entry, run by npm with `sh -c`, proven as a hook
-  is (`hookproof`): the call reached on every path and its status carried out.
+  is (`wiring.prove`): the call reached on every path and its status carried out.
 - `Makefile` and `justfile` (`mj_watch.wiring.toolchain_make`): a recipe line, run by its own `sh
 -c`.
 A file with another name is not a toolchain file this tool reads.

@@ -2,7 +2,7 @@
 
 No parser of either language is a dependency, so only what these files state plainly is
 proven: make and just run each recipe line by itself with `sh -c` and stop the recipe when it
-fails, so a recipe line is proven as a one-line hook is (`hookproof`). What would decide what
+fails, so a recipe line is proven as a one-line hook is (`wiring.prove`). What would decide what
 runs, or how, beyond that line is FAIL "unproven", never OK on a guess: a make variable or a
 just interpolation in the line (`$(…)`, `${…}`, `{{…}}`; make's `$$` is a plain `$`), a line
 continued with `\\`, a shebang recipe, make's `.ONESHELL`, `SHELL`, `include` or conditionals,

@@ -1,7 +1,7 @@
-"""What the steps of a hook's walk (`hookstep`: a simple command, `hookloop`: a loop) ask of the
-walker (`hookeval.Eval`): its settings, what it has reached, and the walk of a nested list, as a
-type. `Eval` is one; this module is imported for types only, so the walker and the steps it
-calls are no circle."""
+"""What the steps of a hook's walk (`wiring.step`: a simple command, `wiring.loop`: a loop) ask of
+the walker (`wiring.evaluate.Eval`): its settings, what it has reached, and the walk of a nested
+list, as a type. `Eval` is one; this module is imported for types only, so the walker and the
+steps it calls are no circle."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ import os
 
 from mj_core.findings import Finding
 
-from mj_state.worktreeid import worktree_id
+from mj_state.worktree_id import worktree_id
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from mj_core.findings import Finding
 from mj_core.stream.stage import Stage
 
 from mj_state import mirror
-from mj_state.remote import claimdoc
+from mj_state.remote import claim_doc as claimdoc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -190,7 +190,9 @@ def prompt(view: View) -> Section | Excluded | None:
     fact = view.facts.get("prompt")
     if fact is None:
         return None
-    from mj_context import promptvalues  # only a briefing that asks for a prompt renders one
+    from mj_context import (
+        prompt_values as promptvalues,  # only a briefing that asks for a prompt renders one
+    )
 
     if promptvalues.nests_context(fact):
         return Excluded(

@@ -1,4 +1,4 @@
-"""`python -m mj_watch.bench.mcpfirst`: how long a client waits for `majordomus mcp` to answer
+"""`python -m mj_watch.bench.mcp_first`: how long a client waits for `majordomus mcp` to answer
 `initialize`, side by side with `majordomus version`, and (`--before`) with another
 installation's `majordomus mcp` (the code before a change).
 
@@ -29,7 +29,7 @@ INITIALIZE = (
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m mj_watch.bench.mcpfirst", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m mj_watch.bench.mcp_first", description=__doc__)
     parser.add_argument("--repo", help="measure here instead of on a generated fixture")
     parser.add_argument("--fixture", choices=["small", "large"], default="large")
     parser.add_argument("--samples", type=int, default=15)

@@ -21,10 +21,10 @@ from mj_policy.layer import loader as layer_mod
 from mj_policy.layer.loader import Layer
 
 from mj_state import identity
-from mj_state.contextreads import documents
-from mj_state.contextreads import history
-from mj_state.contextreads import prompt
-from mj_state.contextreads import reasoning
+from mj_state.context_reads import documents
+from mj_state.context_reads import history
+from mj_state.context_reads import prompt
+from mj_state.context_reads import reasoning
 from mj_state.records import decisions
 from mj_state.records import questions
 from mj_state.records import resolve as resolver
@@ -139,7 +139,7 @@ def _profile(lay: Layer, task: Record | None) -> Record:
 
 
 def _questions(lay: Layer, task: Record | None, situation: taskstate.Situation) -> Record:
-    """The task's open questions, the file's and the ledger's together (`taskstate.blockers`)."""
+    """The task's open questions, the file's and the ledger's together (`task.state.blockers`)."""
     if task is None:
         return fact("questions", unresolved=[])
     from mj_state.task.place import Place

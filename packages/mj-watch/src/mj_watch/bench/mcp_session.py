@@ -1,4 +1,4 @@
-"""`python -m mj_watch.bench.mcpsession`: `majordomus mcp` timed in one SDK client session.
+"""`python -m mj_watch.bench.mcp_session`: `majordomus mcp` timed in one SDK client session.
 
 `majordomus bench "mcp serve"` times the whole process (start, one `initialize`, end); this
 times what a session adds: from spawning the server to its first `initialize` reply, the
@@ -22,7 +22,7 @@ from typing import Any
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m mj_watch.bench.mcpsession", description=__doc__
+        prog="python -m mj_watch.bench.mcp_session", description=__doc__
     )
     parser.add_argument("--repo", help="measure here instead of on a generated fixture")
     parser.add_argument("--fixture", choices=["small", "large"], default="large")

@@ -20,10 +20,10 @@ from mj_policy.layer.loader import load
 
 from mj_state import mirror
 from mj_state.ledger import store as ledger
-from mj_state.remote import claimdoc
+from mj_state.remote import claim_doc as claimdoc
 from mj_state.remote import clone
+from mj_state.remote import config as remoteconf
 from mj_state.remote import held
-from mj_state.remote import remoteconf
 from mj_state.remote import segment
 from mj_state.remote import store
 from mj_state.remote import transport

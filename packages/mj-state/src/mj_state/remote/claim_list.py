@@ -9,9 +9,9 @@ from mj_core.stream.stage import Stage
 from mj_policy.layer.loader import load
 
 from mj_state import mirror
-from mj_state.remote import claimdoc
+from mj_state.remote import claim_doc as claimdoc
+from mj_state.remote import config as remoteconf
 from mj_state.remote import held
-from mj_state.remote import remoteconf
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

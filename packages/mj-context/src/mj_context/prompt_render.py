@@ -9,9 +9,9 @@ from __future__ import annotations
 from mj_core.errors import UsageError
 from mj_core.stream.stage import Stage
 
-from mj_context import briefrender as render
+from mj_context import brief_render as render
 from mj_context import build
-from mj_context import promptvalues
+from mj_context import prompt_values as promptvalues
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
