@@ -23,7 +23,7 @@ def test_every_module_is_placed_in_one_concept() -> None:
     assert len(found) > 300
     concepts = {conceptgen.concept_of(name) for name in found if "." in name}
     assert concepts == {c for c, _, _ in conceptgen.CONCEPTS}  # no concept is left empty
-    with pytest.raises(SystemExit, match=r"mj_state\.unplaced: no concept"):
+    with pytest.raises(conceptgen.Stop, match=r"mj_state\.unplaced: no concept"):
         conceptgen.concept_of("mj_state.unplaced")
 
 
@@ -49,6 +49,17 @@ def test_an_import_added_makes_the_folder_docstring_stale(tree: Path) -> None:
         "packages/mj-watch/src/mj_watch/shell/__init__.py",
     ]
     assert "Imports: `mj_policy.archive`." in wanted[shell.parent / "__init__.py"]
+
+
+def test_an_index_without_its_markers_is_refused(tree: Path) -> None:
+    index = tree / conceptgen.INDEX
+    index.write_text(index.read_text().replace(conceptgen.END, ""))
+    with pytest.raises(conceptgen.Stop, match="no `<!-- concepts:begin"):
+        conceptgen.generate(tree)
+
+
+def test_an_unknown_argument_is_a_usage_error() -> None:
+    assert conceptgen.main(["--chek"]) == 2
 
 
 def test_a_module_added_makes_the_index_stale(tree: Path) -> None:

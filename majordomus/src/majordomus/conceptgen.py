@@ -99,6 +99,14 @@ MARK = "Imports:"  # where the generated lines of a folder's docstring begin
 WIDTH = 96
 
 
+class Stop(Exception):
+    """What the generator cannot go on from, with its exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def modules(root: Path) -> dict[str, Path]:
     """Every module of the sources by dotted name (a folder by its `__init__`)."""
     found = {}
@@ -173,7 +181,7 @@ def docstring(path: Path, generated: str) -> str:
     tree = ast.parse(text)
     first = tree.body[0] if tree.body else None
     if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)):
-        raise SystemExit(f"{path}: no docstring to say what the folder owns")
+        raise Stop(f"{path}: no docstring to say what the folder owns", 10)
     own = str(first.value.value).split("\n\n" + MARK)[0].strip()
     rest = "\n".join(text.split("\n")[first.end_lineno :]).lstrip("\n")
     return f'"""{own}\n\n{generated}\n"""\n' + ("\n" + rest if rest else "")
@@ -183,7 +191,7 @@ def concept_of(name: str) -> str:
     held = [(p, c) for c, _, prefixes in CONCEPTS for p in prefixes
             if name == p or name.startswith(p + ".")]  # fmt: skip
     if not held:
-        raise SystemExit(f"{name}: no concept in majordomus/concepts.py places it")
+        raise Stop(f"{name}: no concept of CONCEPTS (majordomus/conceptgen.py) places it", 10)
     return max(held, key=lambda pc: len(pc[0]))[1]
 
 
@@ -223,22 +231,34 @@ def generate(root: Path) -> dict[Path, str]:
         wanted[path] = docstring(path, block(folder, out, into))
     doc = root / INDEX
     text = doc.read_text(encoding="utf-8")
-    head, _, tail = text.partition(BEGIN)
-    _, _, tail = tail.partition(END)
+    head, begun, tail = text.partition(BEGIN)
+    _, ended, tail = tail.partition(END)
+    if not (begun and ended):
+        raise Stop(f"{INDEX}: no `{BEGIN}` … `{END}` to write the index between", 12)
     wanted[doc] = head + index(found) + tail
     return wanted
 
 
 def main(argv: list[str]) -> int:
-    wanted = generate(ROOT)
+    if argv not in ([], ["--check"]):
+        print("usage: python -m majordomus.conceptgen [--check]", file=sys.stderr)
+        return 2
+    try:
+        wanted = generate(ROOT)
+    except Stop as stop:
+        print(f"conceptgen: {stop}", file=sys.stderr)
+        return stop.code
     stale = [p for p, text in wanted.items() if p.read_text(encoding="utf-8") != text]
     if "--check" in argv:
         for path in stale:
             print(f"{path.relative_to(ROOT)} is stale: run `python -m majordomus.conceptgen`",
                   file=sys.stderr)  # fmt: skip
         return 10 if stale else 0
+    from mj_core.write import atomic
+
     for path in stale:
-        path.write_text(wanted[path], encoding="utf-8")
+        atomic.create(path, wanted[path].encode("utf-8"), replace=True, root=ROOT)
+        print(f"wrote {path.relative_to(ROOT)}")
     return 0
 
 
