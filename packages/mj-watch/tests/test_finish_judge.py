@@ -19,9 +19,19 @@ FACTS = Path(__file__).parent / "finishfacts" / "finish-met.jsonl"
 
 
 def facts(**contract: Any) -> list[dict[str, Any]]:
+    """The met finish facts with `contract` changed; `verify` is the verification stage's run
+    (None: the stage added no fact), `copy` the task's copy as its situation holds it, and
+    `ledger_problems` the ledger's malformed lines."""
     records = [json.loads(line) for line in FACTS.read_text().splitlines()]
     outcome = contract.pop("outcome", None)
     note_text = contract.pop("note_text", None)
+    if "verify" in contract:
+        verify = contract.pop("verify")
+        records[1]["verify"] = verify
+        records = [r for r in records if r.get("fact") != "verification" or verify is not None]
+    trust = records[0]["trust"]
+    trust["situation"]["copy"].update(contract.pop("copy", {}))
+    trust["ledger_problems"] = contract.pop("ledger_problems", [])
     records[0]["contract"].update(contract)
     if outcome is not None:
         records[0]["outcome"] = records[0]["contract"]["outcome"] = outcome
@@ -88,20 +98,8 @@ def test_a_met_contract_gives_the_one_verdict_the_writer_records(tmp_path: Path)
             "blockers",
         ),
         ({"state": {"label": "diverged", "recorded_head": "1" * 40}}, "state"),
-        (
-            {
-                "trust": [
-                    {
-                        "level": "FAIL",
-                        "category": "state",
-                        "subject": "t-20260903194102-ab12",
-                        "message": "current.yaml says outcome completed; the ledger says active",
-                        "reproduce": "cat .ai/local/state/current.yaml",
-                    }
-                ]
-            },
-            "state",
-        ),
+        ({"copy": {"outcome": "completed"}}, "state"),
+        ({"ledger_problems": [[3, "not a JSON object"]]}, "ledger"),
         ({"note": {"source": "--note n.md", "path": "/nowhere/n.md", "sections": []}}, "note"),
     ],
 )
@@ -125,3 +123,11 @@ def test_a_partial_outcome_needs_a_next_action(tmp_path: Path) -> None:
         facts(outcome="partial", note=note, note_text="# Next Action\ngo on\n"), tmp_path
     )
     assert code == 0 and len(verdicts(stream)) == 1
+
+
+def test_two_verification_facts_are_not_judged(tmp_path: Path) -> None:
+    """A stream that says twice what the verification did is ambiguous: nothing is judged."""
+    records = facts()
+    records.insert(1, dict(records[1]))
+    code, stream = judge(records, tmp_path)
+    assert code == 12 and verdicts(stream) == []

@@ -18,6 +18,7 @@ TABLE = LazyTable(
         "question-resolve": "mj_state.records.asking",
         "question-list": "mj_state.records.asking",
         "facts": "mj_state.facts",
+        "verification": "mj_state.finish.verification_run",
         "record": "mj_state.finish.write",
         "log": "mj_state.appending",
         "checkpoint": "mj_state.records.checkpoint",

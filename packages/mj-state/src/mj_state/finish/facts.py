@@ -1,11 +1,13 @@
 """`mj-state facts --for finish`: what `mj-watch finish` judges, as one `finish` fact.
 
-The task as the ledger records it and every fact of its contract (scope, state, the record's
-trust, blockers, the note — a handover's or `--note`'s, its text included —, the profile's
-extras), judged by the policy and profile as the task's head held them (`task.rules`); for
-`completed`, the verification is run here (it is a fact about the world: what
-the pinned commands said of this tree). With no active task, why not, what in the copy
-contradicts the ledger, and (for `--check`) the commits after a finish no verification covered.
+The task as the ledger records it and every fact of its contract (scope, state, blockers, the
+note — a handover's or `--note`'s, its text included —, the profile's extras), judged by the
+policy and profile as the task's head held them (`task.rules`); what the record's trust is
+judged from (`trust`: the situation, the ledger's malformed lines); for `completed`, what the
+`verification` stage runs (`verification`: the policy's section as the task's head held it,
+`--verify-command`, the scope whose untracked files the verified tree holds). With no active
+task, why not, and (for `--check`) the commits after a finish. It gathers: nothing is judged
+and nothing is run here.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def gather(root: Path, options: argparse.Namespace) -> Iterator[Record]:
 
         pushes = pushrange.from_stdin()
     layer, altered = _at_start(layer, situation)
-    facts = finishing.facts(
+    contract = finishing.facts(
         layer,
         task,
         outcome,
@@ -72,17 +74,27 @@ def gather(root: Path, options: argparse.Namespace) -> Iterator[Record]:
 
         from mj_state.task import obligations
 
-        facts["obligations"] = obligations.facts(layer, task, git.head(layer.root) or "")
+        contract["obligations"] = obligations.facts(layer, task, git.head(layer.root) or "")
     note_text = None
+    fields: Record = {}
     if not check:
         if options.note:
-            facts["note"], note_text = finishing.read_note(layer, options.note)
-        elif facts["note"].get("path"):
-            shown = facts["note"]["path"]
+            contract["note"], note_text = finishing.read_note(layer, options.note)
+        elif contract["note"].get("path"):
+            shown = contract["note"]["path"]
             note_text = yamlstrict.read_text(layer.root / shown, shown, limits.NOTE)
         if outcome == "completed":
-            facts.update(_verified(layer, task, options.verify_command))
-    yield _fact(task=task, outcome=outcome, check=check, contract=facts, note_text=note_text)
+            fields["verification"] = _verification(layer, task, options.verify_command)
+    trust = _trust(Place.of(layer), situation)
+    yield _fact(
+        task=task,
+        outcome=outcome,
+        check=check,
+        contract=contract,
+        note_text=note_text,
+        trust=trust,
+        **fields,
+    )
 
 
 def _at_start(layer: Layer, situation: taskstate.Situation) -> tuple[Layer, list[str]]:
@@ -101,32 +113,40 @@ def _fact(**fields: Any) -> Record:
 def _without_task(layer: Layer, situation: taskstate.Situation, *, check: bool) -> Record:
     from mj_core.git import questions as git
 
-    distrust = [f.record() for f in finishing.trust_findings(layer, situation)]
     own = situation.own
     commits: list[list[str]] = []
-    if check and own is not None and own.outcome != "handed_over" and not distrust:
+    if check and own is not None and own.outcome != "handed_over":
         code, out, _ = git.run("log", "--format=%H %T", f"{own.start_head}..HEAD", cwd=layer.root)
         commits = [line.split(" ", 1) for line in out.splitlines()] if code == 0 else []
+    place = Place.of(layer)
     return _fact(
         task=None,
         check=check,
-        distrust=distrust,
+        trust=_trust(place, situation),
         situation=situation.fact(),
-        place=Place.of(layer).fact(),
+        place=place.fact(),
         commits=commits,
     )
 
 
-def _verified(layer: Layer, task: Record, given: str | None) -> Record:
-    """The verification facts: the pinned (or given) commands run, the tree they ran on."""
-    from mj_state.finish import verification as verifying
+def _trust(place: Place, situation: taskstate.Situation) -> Record:
+    """What the record's trust is judged from (`mj_watch.finish.trust`): the situation
+    without the task's lines, the ledger's malformed lines, the state directory. The line
+    numbers that set the task's fields, which cost counting every ledger line before the
+    task's, are gathered only for a copy that is missing or differs from the ledger: the
+    findings that name them."""
+    own = situation.own
+    missing = situation.copy is None and situation.copy_problem is None
+    numbered = own is not None and (missing or bool(situation.disagreements()))
+    return {
+        "state": place.state,
+        "situation": situation.fact(rows=False, numbered=numbered),
+        "ledger_problems": [[number, reason] for number, reason in situation.scan.problems],
+    }
 
-    policy = layer.policy.data
-    argvs, problem = verifying.plan(policy, given)
-    if problem:
-        return {"verify_problem": problem}
-    tree = verifying.tree(layer.root, layer.state, [str(s) for s in task["scope"]])
-    allow = verifying.allowed(verifying.allow_paths(policy))
-    run = verifying.run(layer.root, argvs, verifying.timeout(policy), allow)
-    run["tree"] = tree
-    return {"verify": run}
+
+def _verification(layer: Layer, task: Record, given: str | None) -> Record:
+    """What the `verification` stage runs: the policy's section as the task's head held it,
+    the command given, and the scope whose untracked files the verified tree holds."""
+    section = layer.policy.data.get("verification") or {}
+    return {"policy": section, "given": given, "scope": [str(s) for s in task["scope"]]}

@@ -1,10 +1,9 @@
-"""The state side of `finish`: the facts the contract is judged on, the verification run, the write.
+"""The state side of `finish`: the facts the contract is judged on, and the write.
 
-`facts` gathers what `mj_watch.finish.contract` judges (JSON-native), the task taken from the ledger
-and the record's trust included; `mj_state.finish.verification` runs the verification. `record`
-writes
-only after every line passed: the completion note, `task.finished` (with the verified tree),
-then the task's copy with its outcome and refreshed head and working tree.
+`facts` gathers what `mj_watch.finish.contract` judges (JSON-native), the task taken from the
+ledger; `mj_state.finish.verification` is the verification the `verification` stage runs.
+`record` writes only after every line passed: the completion note, `task.finished` (with the
+verified tree), then the task's copy with its outcome and refreshed head and working tree.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from mj_core import files
 from mj_core import limits
 from mj_core.errors import MissingArtifact
 from mj_core.errors import UsageError
-from mj_core.findings import Finding
 from mj_core.git import where as gitwhere
 from mj_core.yaml import strict as yamlstrict
 from mj_policy.layer.loader import Layer
@@ -45,7 +43,7 @@ def facts(
     pushes: list[tuple[str, str, str, str]] | None = None,
     altered: list[str] | None = None,
 ) -> Record:
-    """Scope, state and the record's trust always; blockers, note, decisions and profile only
+    """Scope and state always; blockers, note, decisions and profile only
     for a real finish. `task` is the task as the ledger records it. A finish judges the files
     the task touched (the working tree's and its commits'); `--check` the commits a push sends
     (`pushes`: git's pre-push lines; None: by hand, the task's commits up to HEAD). Either way
@@ -80,7 +78,6 @@ def facts(
         "base": base,
         "pushed": pushed,  # `--check`: which commits were judged, and how to list them
         "state": {"label": identity.label(root, task, here), "recorded_head": str(task["head"])},
-        "trust": [f.record() for f in trust_findings(layer, situation)],
         "profile": {},
         "paths": {
             "questions": place.questions,
@@ -114,29 +111,6 @@ def _pushed(
     tips = " ".join(tip[:12] for tip, _ in judged) or "HEAD"
     reproduce = f"git log --format='%h %s' --name-only {tips} --not {base[:12]}"
     return here, touched, writes, {"what": what, "reproduce": reproduce}
-
-
-def trust_findings(layer: Layer, situation: taskstate.Situation) -> list[Finding]:
-    """The FAILs that make the task's record untrustworthy: a copy that does not parse or that
-    departs from the ledger, a malformed line among the task's (a field of another type than
-    declared included), a ledger whose chain over the task's lines does not hold."""
-    from mj_state.ledger import chain
-
-    place = Place.of(layer)
-    found: list[Finding] = []
-    if situation.copy_problem is not None:
-        from mj_state.task import (
-            judge,  # the copy's own verdict, only for a copy that does not parse
-        )
-
-        found.append(judge.unreadable_copy(place, situation.copy_problem))
-    found.extend(taskstate.copy_findings(place, situation))
-    shown = layer.relative(ledger.path(layer.state))
-    for number, reason in situation.scan.problems:
-        where = f"{shown}:{number}"
-        found.append(Finding("FAIL", "ledger", where, reason, f"sed -n '{number}p' {shown}"))
-    found.extend(f for f in chain.findings(situation.scan.chain, shown) if f.level == "FAIL")
-    return found
 
 
 def _acceptance(layer: Layer, task: Record, here: Record, situation: taskstate.Situation) -> Record:

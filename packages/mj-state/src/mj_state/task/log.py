@@ -89,11 +89,13 @@ class Task:
     def active(self) -> bool:
         return bool(self.fields["outcome"] == "active")
 
-    def fact(self) -> Record:
+    def fact(self, *, numbered: bool = True) -> Record:
+        """JSON-native; without `numbered`, no line numbers (0 and none), which spares counting
+        the ledger's lines before the task's."""
         return {
             "fields": self.fields,
-            "lines": self.lines,
-            "started_line": self.started_line,
+            "lines": self.lines if numbered else {},
+            "started_line": self.started_line if numbered else 0,
             "start_head": self.start_head,
         }
 

@@ -102,19 +102,24 @@ class Situation:
         """`record` of this checkout's active task, or None."""
         return self.record() if self.active is not None else None
 
-    def fact(self) -> Record:
-        """This situation as a fact: what a judge needs of it, JSON-native."""
+    def fact(self, *, rows: bool = True, numbered: bool = True) -> Record:
+        """This situation as a fact: what a judge needs of it, JSON-native (`rows`: with the
+        task's ledger lines, which judging the record's trust alone does not need; `numbered`:
+        with the line numbers that set the task's fields, `tasklog.Task.fact`)."""
         task = self.task
+        scan = self.scan
         return {
             "kind": "fact",
             "fact": "situation",
             "root": str(self.root),
             "here_id": self.here_id,
-            "task": None if task is None else task.fact(),
+            "task": None if task is None else task.fact(numbered=numbered),
             "copy": self.copy,
             "copy_problem": self.copy_problem,
-            "rows": [[r[0], v] for r, v in zip(self.scan.rows, self.scan.values, strict=True)],
-            "chain": self.scan.chain.fact(),
+            "rows": [[r[0], v] for r, v in zip(scan.rows, scan.values, strict=True)]
+            if rows
+            else [],
+            "chain": scan.chain.fact(),
         }
 
     @classmethod

@@ -1,7 +1,9 @@
 """`mj-watch finish`: the finish contract judged over `mj-state facts --for finish`.
 
-A judge: it reads the one `finish` fact on stdin (or a file) and never the repository. Every
-contract line is a finding; a met contract (not under `--check`) ends in a `verdict` record
+A judge: it reads the one `finish` fact on stdin (or a file), and the `verification` fact
+`mj-state verification` adds, and never the repository. The record's trust is judged first
+(`trust`): a record that cannot be trusted fails whatever the outcome claimed. Every contract
+line is a finding; a met contract (not under `--check`) ends in a `verdict` record
 that `mj-state record` writes; a refused one in a `record` naming the blocking doctrines.
 `--check` is inert (exit 0) with no active task or a finished one (naming, as INFO, commits no
 verification covered), and refuses a copy that contradicts the ledger. With no active task a
@@ -17,6 +19,7 @@ from mj_core.stream.stage import Context
 from mj_core.stream.stage import Stage
 
 from mj_watch.finish import contract
+from mj_watch.finish import trust
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -39,10 +42,11 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     if fact.get("inert"):
         yield from _inert(str(fact["inert"]))
         return
+    distrust = trust.findings(fact["trust"])
     if fact.get("task") is None:
-        yield from _without_task(fact)
+        yield from _without_task(fact, distrust)
         return
-    yield from _judge(fact)
+    yield from _judge(fact, distrust, _ran(records))
 
 
 def _foreign_state(records: list[Record]) -> list[Finding]:
@@ -65,13 +69,26 @@ def _the_fact(records: Any) -> Record:
     return fact
 
 
-def _without_task(fact: Record) -> Iterator[Record]:
+def _ran(records: list[Record]) -> Record:
+    """What the verification stage found: the run, or why nothing could run (none: it did
+    not run, which `verification_ran` fails)."""
+    told = [r for r in records if r.get("kind") == "fact" and r.get("fact") == "verification"]
+    if len(told) > 1:
+        raise MissingArtifact("finish: the facts carry more than one verification fact")
+    if not told:
+        return {}
+    if told[0].get("problem"):
+        return {"verify_problem": told[0]["problem"]}
+    return {"verify": told[0].get("verify")}
+
+
+def _without_task(fact: Record, distrust: list[Finding]) -> Iterator[Record]:
     """No active task here by the ledger: a copy that says otherwise fails (10); otherwise
     `--check` is inert (reporting commits no verification covered) and a finish is refused."""
     from mj_state.task import state as taskstate
 
-    if fact.get("distrust"):
-        yield from fact["distrust"]
+    if distrust:
+        yield from (finding.record() for finding in distrust)
         action = "checked" if fact.get("check") else "refused"
         yield {"kind": "record", "action": action, "blocking": ["majordomus.state-freshness"]}
         return
@@ -135,8 +152,8 @@ def _inert(reason: str) -> Iterator[Record]:
     yield {"kind": "record", "action": "checked", "blocking": []}
 
 
-def _judge(fact: Record) -> Iterator[Record]:
-    facts = fact["contract"]
+def _judge(fact: Record, distrust: list[Finding], ran: Record) -> Iterator[Record]:
+    facts = {**fact["contract"], **ran, "trust": [finding.record() for finding in distrust]}
     lines = contract.evaluate(facts)
     yield from (line.finding.record() for line in lines)
     blocking = contract.blocking(lines)
