@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_knowledge import harvest
-from mj_knowledge import notes
 from mj_knowledge import pointers
+from mj_policy.knowledge import notes
 
 SESSION = "s-20260912101500-7f1a"
 TASK = "t-20260912101512-b7c2"

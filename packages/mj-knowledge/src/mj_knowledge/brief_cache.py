@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 
-from mj_knowledge import cache
+from mj_policy.knowledge import cache
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -37,8 +37,7 @@ _TRAILER = 32  # the last bytes of the index: a SHA-1 (20 bytes) or SHA-256 (32)
 def material(root: Path, selection: list[Any]) -> str | None:
     """What the fact for `selection` is keyed by, or None when the index is not read plainly."""
     from mj_core.git import layout as gitlayout
-
-    from mj_knowledge import sources
+    from mj_policy.knowledge import sources
 
     if os.environ.get("GIT_INDEX_FILE"):
         return None

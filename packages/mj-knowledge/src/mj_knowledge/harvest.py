@@ -18,8 +18,7 @@ and writes nothing.
 from __future__ import annotations
 
 from mj_core.stream.stage import Stage
-
-from mj_knowledge import notes
+from mj_policy.knowledge import notes
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

@@ -19,8 +19,7 @@ briefing's failure.
 from __future__ import annotations
 
 from mj_core.stream.stage import Stage
-
-from mj_knowledge import cache
+from mj_policy.knowledge import cache
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -145,15 +144,14 @@ def computed(root: Path, claims: list[str], cap: int, issue: str | None = None) 
     """The `knowledge` fact from the graph (its cache when `knowledge` left one for this
     listing, else compiled)."""
     from mj_core.errors import MjError
-
-    from mj_knowledge import stages
+    from mj_policy.knowledge import index as graphindex
 
     try:
-        index = stages.index_fact(root)
-        result = stages.compute(root, index, ("nodes",), store=False)
+        index = graphindex.index_fact(root)
+        result = graphindex.compute(root, index, ("nodes",), store=False)
         edges = cache.edge_lookup(root, str(index["key"])) if "edges" not in result else None
         if edges is None:  # compiled now, or a cache without its edges
-            result = result if "edges" in result else stages.compute(root, index, store=False)
+            result = result if "edges" in result else graphindex.compute(root, index, store=False)
             edges = lookup(result["edges"])
         chosen = select(result["nodes"], edges, in_scope(result["nodes"], claims), issue)
     except MjError as exc:
@@ -175,8 +173,7 @@ def lookup(rows: list[list[Any]]) -> Edges:
 
 def _candidates(root: Path, facts: dict[str, Record]) -> Record:
     from mj_core.errors import MjError
-
-    from mj_knowledge import notes
+    from mj_policy.knowledge import notes
 
     branch = (facts.get("git") or {}).get("branch")
     if not notes.listed(root, notes.CANDIDATES):  # none waiting: no survey, no episodes read

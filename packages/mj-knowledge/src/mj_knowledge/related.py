@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from mj_core.errors import MissingArtifact
 from mj_core.stream.stage import Stage
+from mj_policy.knowledge import index as graphindex
 
 from mj_knowledge import pointers
-from mj_knowledge import stages
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 
 def related(root: Path, node: str | None, paths: list[str]) -> list[Record]:
-    index = stages.index_fact(root)
-    result = stages.compute(root, index, store=False)
+    index = graphindex.index_fact(root)
+    result = graphindex.compute(root, index, store=False)
     nodes = result["nodes"]
     if node and not any(row[0] == node for row in nodes):
         raise MissingArtifact(

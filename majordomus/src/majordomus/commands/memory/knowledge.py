@@ -124,7 +124,7 @@ def _write_bytes(inv: Invocation, block: list[str], data: bytes | memoryview) ->
 def line(record: Record) -> str:
     """One record as the line a person reads."""
     from mj_core.findings import render_text
-    from mj_knowledge import listing
+    from mj_policy.knowledge import listing
 
     if record.get("kind") in ("source", "node", "edge"):
         return listing.line(record)

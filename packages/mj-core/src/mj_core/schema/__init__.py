@@ -2,5 +2,5 @@
 required keys (`required`), the compiled predicate (`fast`) and full validation (`full`).
 
 Imports: `mj_core`, `mj_core.stream`, `mj_core.write`, `mj_core.yaml`.
-Imported by: `mj_core.declaration`, `mj_knowledge`, `mj_policy`, `mj_state`, `mj_watch`.
+Imported by: `mj_core.declaration`, `mj_policy`, `mj_state`, `mj_watch`.
 """

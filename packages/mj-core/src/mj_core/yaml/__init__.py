@@ -3,5 +3,5 @@ readers `fast` and `flat`), scalar typing (`scalars`) and the writer (`write`).
 
 Imports: `mj_core`.
 Imported by: `mj_core.declaration`, `mj_core.schema`, `mj_core.stream`, `majordomus`,
-`mj_knowledge`, `mj_policy`, `mj_state`, `mj_watch`.
+`mj_policy`, `mj_state`, `mj_watch`.
 """

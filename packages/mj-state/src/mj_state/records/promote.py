@@ -1,13 +1,22 @@
 """`mj-state knowledge-promote <id> [--class <c>]` (the evidence on stdin): a person's promotion
 of a candidate to `status: verified`, refused (15) while a task is active in this checkout — a
-task's worker does not verify its own knowledge. The write is `mj_knowledge.review.promote`'s;
-its `knowledge.promoted` line, written by `mj-state log`, names who promoted it as git knows
-them (`promoted_by`), and that writer refuses it too while a task is active here.
+task's worker does not verify its own knowledge. Its `knowledge.promoted` line, written by
+`mj-state log`, names who promoted it as git knows them (`promoted_by`), and that writer
+refuses it too while a task is active here.
+
+The write is `curated/<id>.md` — the candidate's front matter with `status: verified` (and
+`--class` when given), its body and a `# Evidence` section with what stdin said — refusing to
+overwrite a curated record, then the candidate is removed. Only a candidate awaiting review is
+promoted (`mj_policy.knowledge.awaiting`); evidence that carries a conversation is 15, and an
+empty one is 2. Nothing is written then.
 """
 
 from __future__ import annotations
 
+import re
+
 from mj_core.errors import Refused
+from mj_core.errors import UsageError
 from mj_core.findings import Finding
 from mj_core.stream.stage import Stage
 
@@ -22,6 +31,9 @@ if TYPE_CHECKING:
     from mj_policy.layer.loader import Layer
 
     Record = dict[str, Any]
+
+CLASS = re.compile(r"^[a-z][a-z0-9-]{0,63}$")
+STDIN = "<stdin>"
 
 
 def refuse_while_active(root: Path, what: str) -> None:
@@ -53,7 +65,7 @@ def unpromoted(root: Path, values: list[Any], base: str) -> list[Record]:
     this checkout's ledger names and that is new or changed since `base` (the active task's
     start, else HEAD): only `knowledge promote` writes `verified`. One committed before `base`
     was judged where it was promoted (and by `verify`, which reads the published ledgers)."""
-    from mj_knowledge import notes
+    from mj_policy.knowledge import notes
 
     promoted = {str(v.get("knowledge")) for v in values
                 if type(v) is dict and v.get("event") == "knowledge.promoted"}  # fmt: skip
@@ -81,7 +93,7 @@ def unpromoted(root: Path, values: list[Any], base: str) -> list[Record]:
 def unpromoted_here(lay: Layer) -> list[Record]:
     """`unpromoted` for `knowledge check`: this checkout's whole ledger, and new since the
     active task's start (else HEAD), as doctor judges it."""
-    from mj_knowledge import notes
+    from mj_policy.knowledge import notes
 
     if not notes.listed(lay.root, notes.CURATED):
         return []
@@ -100,13 +112,49 @@ def unpromoted_here(lay: Layer) -> list[Record]:
     return unpromoted(lay.root, scan.values, base)
 
 
+def promote(root: Path, options: argparse.Namespace, evidence: str) -> Iterator[Record]:
+    from mj_core.write import atomic
+    from mj_policy.knowledge import awaiting
+    from mj_policy.knowledge import notes
+
+    note = awaiting.candidate(root, options.id)
+    said = awaiting.said(evidence, f"{STDIN} (the evidence)")
+    front = dict(note.data, status="verified")
+    if options.knowledge_class is not None:
+        if not CLASS.match(options.knowledge_class):
+            raise UsageError(f"--class {options.knowledge_class!r}: lower-case letters, digits, -")
+        front["class"] = options.knowledge_class
+    body = f"{note.body.strip(chr(10))}\n\n# Evidence\n\n{said}\n"
+    target = f"{notes.CURATED}/{options.id}.md"
+    atomic.make_dirs(root / notes.CURATED, root=root)
+    atomic.create(root / target, notes.render(front, body), mode=0o644, root=root)
+    (root / note.path).unlink()
+    yield {"kind": "candidate", "action": "promoted", "id": options.id, "path": target,
+           "title": note.text("title"), "class": front["class"]}  # fmt: skip
+    yield {"kind": "append", "event": "knowledge.promoted", "knowledge": options.id,
+           "path": target, "class": front["class"]}  # fmt: skip
+
+
+def evidence(context: Context) -> str:
+    import sys
+
+    from mj_core import files
+    from mj_core import limits
+    from mj_core.yaml import strict as yamlstrict
+
+    stream = context.stdin if context.stdin is not None else sys.stdin.buffer
+    if stream.isatty():
+        raise UsageError("promote: give the evidence on stdin (what shows the claim holds)")
+    return yamlstrict.decode(files.read_stream(stream, STDIN, limits.RECORD), STDIN)
+
+
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    from mj_knowledge import review
+    from mj_policy.knowledge import awaiting
 
     root = context.root()
-    review.awaiting(root, options.id)  # a missing or judged candidate is told first
+    awaiting.candidate(root, options.id)  # a missing or judged candidate is told first
     refuse_while_active(root, "knowledge promote")
-    yield from review.promote(root, options, review.evidence(context))
+    yield from promote(root, options, evidence(context))
 
 
 STAGES = {"knowledge-promote": Stage(run)}

@@ -5,7 +5,7 @@ field, and what was looked for where.
 
 A decision record's `related` and `provenance.derived_from`; a knowledge record's
 `provenance.derived_from`, and each `relations[].target` of a kind the graph leaves to this
-check (the ledger's and git's: a session, decision, task or commit — `mj_knowledge.graph`
+check (the ledger's and git's: a session, decision, task or commit — `mj_policy.knowledge.graph`
 resolves the others against its nodes). `supersedes` and `superseded_by` are the decision
 set's own (`mj_policy.adr.model`).
 
@@ -89,7 +89,7 @@ def adrs(lay: Layer, model: adrmodel.Model, world: World | None = None) -> None:
 def knowledge(lay: Layer, world: World | None = None) -> list[dict[str, Any]]:
     """A FAIL finding record for each unresolved reference of every knowledge record."""
     from mj_core.findings import Finding
-    from mj_knowledge import notes
+    from mj_policy.knowledge import notes
 
     world = world or World(lay)
     out = []

@@ -34,14 +34,14 @@ def nodes(root: Path) -> list[Row]:
     A process that asks again (the MCP server) reads the graph again only when the index's
     key has changed, and asks git for the index only when git's index file or the sources
     file has changed on disk since it last asked (git replaces the index whole, by rename)."""
-    from mj_knowledge import stages
+    from mj_policy.knowledge import index as graphindex
 
     stamp = _stamp(root) if _LAST.get("root") == str(root) else None
     if stamp is not None and _LAST.get("stamp") == stamp:
         return list(_LAST["rows"])
-    fact = stages.index_fact(root)
+    fact = graphindex.index_fact(root)
     if _LAST.get("root") != str(root) or _LAST.get("key") != fact["key"]:
-        rows = stages.compute(root, fact, ("nodes",), store=False)["nodes"]
+        rows = graphindex.compute(root, fact, ("nodes",), store=False)["nodes"]
         tracked = _tracked(str(fact["listing"]))
         listed = rows if isinstance(rows, list) else []  # a forged cache may hold anything
         kept = [r for r in listed if _shaped(r) and r[2] in tracked and r[1] not in OWN_KINDS]
@@ -102,7 +102,7 @@ _DECLARED: dict[str, str] = {}
 def _declared() -> dict[str, str]:
     """The id prefixes whose name the file declares, and the key it is declared by."""
     if not _DECLARED:
-        from mj_knowledge import extract
+        from mj_policy.knowledge import extract
 
         _DECLARED.update(dict.fromkeys(extract.FRONT_ID.values(), "id"), **extract.FIELD_ID)
     return _DECLARED

@@ -78,7 +78,7 @@ def gather(root: Path, mode: str = "check") -> Iterator[Record]:
     yield fact("ledger", count=len(scan.rows), problems=problems)
     yield fact("questions", text=text, problem=problem)
     yield fact("clock", now=clock.now())
-    from mj_knowledge import notes  # a candidate record claiming `verified` (SCHEMAS)
+    from mj_policy.knowledge import notes  # a candidate record claiming `verified` (SCHEMAS)
 
     misplaced = notes.misplaced(root)
     yield fact("knowledge-records", records=len(misplaced), findings=misplaced)

@@ -27,7 +27,7 @@ def fact(
     """The records' defects, each reference that names nothing included (with a layer to
     resolve it in), and each verified record without its promotion (with the ledger's
     `values`); `records: 0` when neither directory holds one."""
-    from mj_knowledge import notes
+    from mj_policy.knowledge import notes
 
     count = sum(len(notes.listed(root, d)) for d in (notes.CANDIDATES, notes.CURATED))
     found = notes.findings(root) if count else []

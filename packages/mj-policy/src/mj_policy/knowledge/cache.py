@@ -5,7 +5,7 @@ and the whole `git ls-files -s` listing, compared byte for byte), `-files.json`,
 `-nodes.json` and `-edges.jsonl` hold the last graph, each part stamped with its key: an
 unchanged repository reads back the parts a reading shows and asks git nothing more.
 `knowledge-listing.jsonl` and `-listing.txt` hold every edge as written out (the JSON Lines a
-tool emits, the lines a person reads, `mj_knowledge.listing`), so listing the edges of an
+tool emits, the lines a person reads, `mj_policy.knowledge.listing`), so listing the edges of an
 unchanged repository copies bytes. `knowledge-entries.json` holds what each source file
 stated, keyed by its blob id, class kind and path, so a changed index re-reads only the blobs
 it has not seen. A cache that is missing, unreadable or of another version is a miss, never an
@@ -228,7 +228,7 @@ def store(
 def _store_listing(root: Path, key: str, rows: list[list[Any]]) -> None:
     from mj_core.write import atomic
 
-    from mj_knowledge import listing
+    from mj_policy.knowledge import listing
 
     head = (json.dumps([VERSION, key]) + "\n").encode()
     for part, data in zip(("jsonl", "text"), listing.edge_listing(rows), strict=True):

@@ -14,7 +14,7 @@ import posixpath
 from mj_core.errors import MjError
 from mj_core.yaml import strict as yamlstrict
 
-from mj_knowledge import mdlinks
+from mj_policy.knowledge import mdlinks
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
-from mj_knowledge import mdlinks
+from mj_policy.knowledge import mdlinks
 
 TARGET = st.sampled_from(["a.md", "docs/b.md", "c.md#part", "d.md?x=1", "#top", "/abs.md",
                           "https://h.example/e.md", "//host/f.md", "<g h.md>", "<i.md>",

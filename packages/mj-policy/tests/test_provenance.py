@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_knowledge import extract
-from mj_knowledge import graph
+from mj_policy.knowledge import extract
+from mj_policy.knowledge import graph
 
 NAMES = st.from_regex(r"[a-z][a-z0-9_-]{0,8}", fullmatch=True)
 TARGETS = st.builds(
