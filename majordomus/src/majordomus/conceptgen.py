@@ -66,7 +66,7 @@ CONCEPTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("archive", "the repository packed by profile",
      ("mj_policy.archive", "majordomus.commands.system.archive")),
     ("briefing", "what the next worker is told, within its budget",
-     ("mj_context", "mj_state.context_facts", "mj_state.context_reads",
+     ("mj_context", "mj_state.brief_render", "mj_state.context_facts", "mj_state.context_reads",
       "majordomus.commands.context.context")),
     ("doctor", "whether what the policy declares is real here, doctrine by doctrine",
      ("mj_watch.doctor", "mj_watch.doctrine", "mj_watch.gather", "mj_watch.repro",

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_context import brief_render as render
 from mj_context import build
+from mj_state import brief_render as render
 
 NOW = "2026-09-03T19:41:02Z"
 TASK_ID = "t-20260903193012-a4f1"

@@ -5,11 +5,12 @@ from __future__ import annotations
 from mj_core.cli import LazyTable
 from mj_core.cli import Tool
 
-# subcommand → the module whose STAGES defines it; a run imports only its own module
+# subcommand → the module whose STAGES defines it; a run imports only its own module (the
+# briefing's text form is mj_state's, where a session's working context stores it)
 TABLE = LazyTable(
     {
         "build": "mj_context.build",
-        "render": "mj_context.brief_render",
+        "render": "mj_state.brief_render",
         "prompt-render": "mj_context.prompt_render",
     }
 )

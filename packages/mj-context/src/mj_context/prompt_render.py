@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from mj_core.errors import UsageError
 from mj_core.stream.stage import Stage
+from mj_state import brief_render as render
 
-from mj_context import brief_render as render
 from mj_context import build
 from mj_context import prompt_values as promptvalues
 

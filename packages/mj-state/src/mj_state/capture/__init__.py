@@ -1,7 +1,7 @@
 """The prompt archive the provider hooks write (`archive`), its upkeep (`store`) and the failure
 log a person acknowledges (`log`).
 
-Imports: `mj_state`, `mj_state.ledger`, `mj_state.session`, `mj_context`, `mj_core`,
-`mj_core.credentials`, `mj_core.stream`, `mj_core.write`, `mj_core.yaml`, `mj_policy.layer`.
+Imports: `mj_state`, `mj_state.ledger`, `mj_state.session`, `mj_core`, `mj_core.credentials`,
+`mj_core.stream`, `mj_core.write`, `mj_core.yaml`, `mj_policy.layer`.
 Imported by: `majordomus`, `mj_watch`.
 """

@@ -125,7 +125,7 @@ def person_text(provider: str, text: str) -> str:
     that block holds this majordomus's briefing; else `text` as it came."""
     if provider not in INJECTING or not text.startswith("<hook_context>"):
         return text
-    from mj_context.brief_render import HEAD  # only for a prompt that begins with a block
+    from mj_state.brief_render import HEAD  # only for a prompt that begins with a block
 
     match = re.match(_INJECTED, text)
     if match is None or not any(line.startswith(HEAD) for line in match.group(1).split("\n")):

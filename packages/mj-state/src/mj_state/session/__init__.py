@@ -2,8 +2,8 @@
 immutable record (`close`, `record`, `envelope`), read back and archived (`read`, `archive`),
 and an episode's facts (`episode_facts`).
 
-Imports: `mj_state`, `mj_state.ledger`, `mj_state.records`, `mj_state.task`, `mj_context`,
-`mj_core`, `mj_core.git`, `mj_core.schema`, `mj_core.stream`, `mj_core.write`, `mj_core.yaml`,
+Imports: `mj_state`, `mj_state.ledger`, `mj_state.records`, `mj_state.task`, `mj_core`,
+`mj_core.git`, `mj_core.schema`, `mj_core.stream`, `mj_core.write`, `mj_core.yaml`,
 `mj_policy.layer`.
 Imported by: `mj_state.capture`, `mj_state.ledger`, `mj_state.records`, `mj_state.recover`,
 `mj_state.search`, `majordomus`.

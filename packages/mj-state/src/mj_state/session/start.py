@@ -39,7 +39,7 @@ CONTEXT_KIND = "session-context"
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    from mj_context import brief_render as briefrender
+    from mj_state import brief_render as briefrender
 
     arrived = list(context.records(getattr(options, "input", None)))
     root = context.root()

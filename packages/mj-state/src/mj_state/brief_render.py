@@ -1,4 +1,6 @@
-"""`mj-context render`: the built briefing as text for a person or one JSON document.
+"""`mj-context render`: the built briefing as text for a person or one JSON document. The
+stage is `mj-context`'s; the module is here because a session's working context stores the
+briefing as this text (`mj_state.session.start`), and the prompt archive knows its first line.
 
 Both forms come from the same records, so they carry the same selection. A FAIL finding in the
 stream (the budget could not be met) is not printed: after the briefing, the stage ends with
