@@ -15,7 +15,7 @@ STATE = ".ai/local/state"
 
 
 def start(repo: Repo, scope: str = "lib") -> str:
-    result = repo.run("mj-state", "start", "fix the callback", "--scope", scope)
+    result = repo.mj("start", "--json", "fix the callback", "--scope", scope)
     assert result.code == 0, result
     return result.out.split('"id":"', 1)[1].split('"', 1)[0]
 

@@ -27,7 +27,7 @@ def test_add_appends_the_exact_entry_shape(layer_repo: Repo) -> None:
 
 
 def test_task_is_computed_from_the_active_task(layer_repo: Repo) -> None:
-    started = layer_repo.run("mj-state", "start", "t", "--scope", "lib")
+    started = layer_repo.mj("start", "--json", "t", "--scope", "lib")
     task = started.out.split('"id":"', 1)[1].split('"', 1)[0]
     layer_repo.mj("decision", "add", "a", "--why", "b", "--rejected", "c", "--evidence", "d")
     assert f"Task: {task}\n" in (layer_repo.root / LOG).read_text()

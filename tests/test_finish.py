@@ -12,7 +12,7 @@ FULL = "# Objective\nFix it.\n\n# Current State\nFixed.\n\n# Next Action\nNone.\
 
 
 def start(repo: Repo, *extra: str) -> str:
-    result = repo.run("mj-state", "start", "fix it", "--scope", "lib", *extra)
+    result = repo.mj("start", "--json", "fix it", "--scope", "lib", *extra)
     assert result.code == 0, result
     return result.out.split('"id":"', 1)[1].split('"', 1)[0]
 

@@ -23,7 +23,7 @@ NOTES = {
 
 def abandoned_work(repo: Repo) -> str:
     """A task on `lib` with a commit outside it (config/), and a note for each outcome."""
-    started = repo.run("mj-state", "start", "fix it", "--scope", "lib")
+    started = repo.mj("start", "--json", "fix it", "--scope", "lib")
     assert started.code == 0, started
     repo.write("lib/a.py", "x = 1\n")
     repo.write("config/app.ini", "debug = true\n")

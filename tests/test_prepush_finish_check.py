@@ -21,7 +21,7 @@ def test_pre_push_blocks_while_scope_is_violated(layer_repo: Repo, tmp_path) -> 
 
     layer_repo.git("push", "-q", "origin", "main")  # inert before the first start
 
-    assert layer_repo.run("mj-state", "start", "fix lib", "--scope", "lib").code == 0
+    assert layer_repo.mj("start", "--json", "fix lib", "--scope", "lib").code == 0
     layer_repo.write("lib/a.py", "x = 1\n")
     layer_repo.commit("in scope")
     layer_repo.git("push", "-q", "origin", "main")
@@ -47,7 +47,7 @@ def _remote(repo: Repo, tmp_path) -> Path:
     hook.write_text(HOOK)
     hook.chmod(0o755)
     repo.git("push", "-q", "origin", "main")
-    assert repo.run("mj-state", "start", "fix lib", "--scope", "lib").code == 0
+    assert repo.mj("start", "--json", "fix lib", "--scope", "lib").code == 0
     return remote
 
 

@@ -24,7 +24,7 @@ MCP = ("claude-code", "codex", "gemini", "cursor")
 
 
 def start(repo: Repo) -> None:
-    result = repo.run("mj-state", "start", "fix it", "--scope", "lib,.ai/repo/skills")
+    result = repo.mj("start", "--json", "fix it", "--scope", "lib,.ai/repo/skills")
     assert result.code == 0, result
 
 

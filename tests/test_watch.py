@@ -52,7 +52,7 @@ def working(layer_repo: Repo) -> Repo:
     """Projections written and committed, an active task claiming src/."""
     assert layer_repo.run("mj-policy", "update").code == 0
     layer_repo.commit("projections")
-    started = layer_repo.run("mj-state", "start", "fix the parser", "--scope", "src")
+    started = layer_repo.mj("start", "--json", "fix the parser", "--scope", "src")
     assert started.code == 0, started
     return layer_repo
 

@@ -395,7 +395,7 @@ def test_a_framework_hook_without_stages_runs_at_its_manifests_stage(
     adopted.git("init", "-q", "--bare", str(remote))
     adopted.git("remote", "add", "origin", str(remote))
     adopted.git("push", "-q", "origin", "main")  # inert before the first start
-    assert adopted.run("mj-state", "start", "fix lib", "--scope", "lib").code == 0
+    assert adopted.mj("start", "--json", "fix lib", "--scope", "lib").code == 0
     adopted.write("config/settings.ini", "x\n")
     adopted.commit("outside the claim")
     blocked = adopted.shell("git push origin main")

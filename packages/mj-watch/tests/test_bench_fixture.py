@@ -67,7 +67,7 @@ def _files_read_by_context(tmp_path: Path, name: str, sizes: fixture_history.Siz
     fixture_history.write(root, layer.load(root).state, sizes)
     env = scenario.environment()
     bin_dir = Path(sys.executable).parent
-    start = [str(bin_dir / "mj-state"), "start", "measured task", "--scope", "docs"]
+    start = [str(bin_dir / "majordomus"), "start", "measured task", "--scope", "docs"]
     subprocess.run(start, cwd=root, env=env, check=True, capture_output=True)
     shown = subprocess.run(
         [str(bin_dir / "majordomus"), "context"],

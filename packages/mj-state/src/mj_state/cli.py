@@ -10,7 +10,8 @@ from mj_core.cli import Tool
 # subcommand → the module whose STAGES defines it; a run imports only its own module
 TABLE = LazyTable(
     {
-        "start": "mj_state.task.start",
+        "start-judge": "mj_state.task.start_judge",
+        "start-write": "mj_state.task.start",
         "check": "mj_state.task.check",
         "touch": "mj_state.task.check",
         "history": "mj_state.history",

@@ -1,8 +1,8 @@
-"""`mj-state facts --for context|check|finish`: what one judge is given, as `fact` records.
+"""`mj-state facts --for context|check|finish|start`: what one judge is given, as `fact` records.
 
 Each judge's facts are gathered by their own module, imported only when asked for, so a hook's
 `check` does not load what a briefing reads: `context_facts` (the default), `task.check_facts`,
-`finish.facts`.
+`finish.facts`, `task.start_facts`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, An
         from mj_state.finish import facts as finishfacts
 
         return finishfacts.gather(context.root(), options)
+    if options.of == "start":
+        from mj_state.task import start_facts as startfacts
+
+        return startfacts.gather(context.root(), options)
     from mj_state import context_facts as contextfacts
 
     return contextfacts.collect(context.root(), options.prompt)

@@ -229,8 +229,9 @@ def stage_argv(step: Record, spec: Record, values: Any, *, json_output: bool) ->
 def _fill(word: str, values: Any, *, json_output: bool) -> str:
     if word == "@format":
         return "json" if json_output else "text"
-    if word.startswith("{") and word.endswith("}"):
-        return str(getattr(values, word[1:-1]))
+    if word.endswith("}") and "{" in word:  # `{name}`, or `--flag={name}` for any value
+        head, _, name = word[:-1].partition("{")
+        return head + str(getattr(values, name))
     return word
 
 

@@ -88,6 +88,21 @@ def write_chained(ledger: Path, line: dict[str, Any]) -> bytes:
     return encoded
 
 
+def end(ledger: Path) -> str:
+    """The ledger's end as `<size>:<last line's digest>` (`0:` when there is none): what a
+    writer compares, before it writes, with the end its facts saw."""
+    try:
+        fd = os.open(ledger, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return "0:"
+    try:
+        size = os.fstat(fd).st_size
+        last, _ = _last_line(fd, size)
+    finally:
+        os.close(fd)
+    return f"{size}:{chain.digest(last) if last is not None else ''}"
+
+
 def _last_line(fd: int, size: int) -> tuple[bytes | None, int]:
     """(the ledger's last line without its newline, its offset); (None, 0) when empty."""
     if size == 0:

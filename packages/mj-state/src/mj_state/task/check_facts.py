@@ -18,7 +18,7 @@ from mj_state import mirror
 from mj_state.records import questions
 from mj_state.task import explain
 from mj_state.task import overlap
-from mj_state.task import start
+from mj_state.task import start_facts
 from mj_state.task import state as taskstate
 from mj_state.task.place import Place
 
@@ -50,7 +50,7 @@ def gather(root: Path, mode: str = "check") -> Iterator[Record]:
     if record is not None:
         name = str(record["profile"])
         data = layer.profile(name).data
-        yield fact("profile", name=name, data=data, interval=start.interval(layer, name))
+        yield fact("profile", name=name, data=data, interval=start_facts.interval(layer, name))
     if record is not None and mode == "explain":
         yield fact("doctrines", items=[list(d) for d in explain.doctrines(layer)])
         return

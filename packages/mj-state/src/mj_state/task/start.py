@@ -1,19 +1,21 @@
-"""`mj-state start`: begin the one scoped task of this checkout.
+"""`mj-state start-write`: the one write of `start` — the verdict `mj-state start-judge` gave.
 
-Writes `state/current.yaml` (identity from git), archives a previous terminal record first, and
-appends one `task.started` line; then reports overlap with other worktrees as INFO.
+It trusts no verdict: under the plan's lock (with an issue the plan keeps) it gathers the facts
+the verdict rests on again and judges them again (`start_judge.decide`); a verdict that is not
+that judgement — a task became active meanwhile, the ledger moved, the issue was claimed, or
+the verdict was written by hand — is refused (15) with nothing written. Then, identity asked of
+git here: the state bound to this checkout, a previous terminal record archived, the task's
+claims taken on the remote when there is one, one `task.started` line, the copy
+`state/current.yaml`. It passes every other record on (the overlap, the claims naming nothing).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 
 from mj_core import clock
 from mj_core import ids
-from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
-from mj_core.errors import UsageError
 from mj_core.findings import Finding
 from mj_core.git import questions as git
 from mj_core.stream.stage import Context
@@ -23,9 +25,7 @@ from mj_policy.layer.loader import load
 
 from mj_state import identity
 from mj_state.ledger import store as ledger
-from mj_state.task import overlap
 from mj_state.task import record as tasks
-from mj_state.task import scope
 from mj_state.task import state as taskstate
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -39,175 +39,132 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    layer = load(context.root())
-    text = task_line(options.task)
-    promised = _promised(options)
-    found = _from_issue(layer, promised) if "issue" in promised else None
-    seeded = found[0] if found is not None else None
-    if not options.scope and seeded is None:
-        raise UsageError("start: --scope is required (or --issue, whose scope seeds it)")
-    claims = scope.normalise(layer.root, options.scope or ",".join(seeded or []))
-    take_over = bool(getattr(options, "take_over", False))
-    with overlap.Survey(layer.root, claims) as survey, _issue_claim(layer, promised, found,
-                                                                   take_over):  # fmt: skip
-        record, archived, shared = begin(
-            layer, text, claims, options.profile, options.owner, promised=promised,
-            take_over=take_over,
-        )  # fmt: skip
-        yield {
-            "kind": "record",
-            "action": "started",
-            "path": layer.relative(tasks.current_path(layer)),
-            "archived": archived,
-            "task": record,
-            "checkpoint_interval": interval(layer, record["profile"]),
-            "instructions": instructions(layer.policy.data),
-        }
-        for finding in survey.findings():
-            yield finding.record()
-        for finding in shared:
-            yield finding.record()
-        for claim in claims:
-            yield from _claims_nothing(layer.root, claim)
+    yield from write(context.root(), list(context.records(options.input)))
 
 
-def _claims_nothing(root: Path, claim: str) -> Iterator[Record]:
-    """A WARN for a scope path that is neither on disk nor tracked (a typo claims nothing);
-    git is asked only about a path that is not on disk."""
-    if os.path.lexists(root / claim) or git.ls_files(root, f":(literal){claim}"):
-        return
-    import shlex
-
-    quoted = shlex.quote(claim)
-    yield Finding(
-        "WARN",
-        "scope",
-        claim,
-        "neither tracked nor present: this scope claims nothing that exists (a typo?)",
-        f"git ls-files -- {quoted} | head -n 1; ls -d {quoted}",
-    ).record()
+def write(root: Path, arrived: list[Record]) -> Iterator[Record]:
+    """The one `start` verdict on the stream written; every other record passed on, in the
+    order a person reads them: the task started, the overlap, what the remote said, the rest."""
+    verdicts = [r for r in arrived if r.get("kind") == "verdict"]
+    if len(verdicts) != 1 or verdicts[0].get("action") != "start":
+        raise Refused("start: the stream carries no one start verdict; nothing written")
+    rest = [r for r in arrived if r is not verdicts[0]]
+    record, said = _started(root, verdicts[0])
+    yield record
+    cut = next((i for i, r in enumerate(rest) if r.get("category") == "scope"), len(rest))
+    yield from rest[:cut]
+    yield from (finding.record() for finding in said)
+    yield from rest[cut:]
 
 
-def task_line(task: str) -> str:
-    """The task as one non-empty line; anything else → 2."""
-    text = task.strip()
-    if not text or "\n" in text or "\r" in text:
-        raise UsageError("start: the task is one non-empty line")
-    return text
+def _started(root: Path, verdict: Record) -> tuple[Record, list[Finding]]:
+    """Judged again under the plan's lock (with an issue the plan keeps) from facts gathered
+    again: a verdict that is not the judgement of what is here now writes nothing (15)."""
+    from mj_state import state_id as stateid
+    from mj_state.task import start_facts as startfacts
+    from mj_state.task import start_judge as startjudge
+    from mj_state.task.place import Place
+
+    layer = load(root)
+    asked = _request(verdict)
+    with _locked(layer, verdict) as lock:
+        facts = startfacts.decisive(layer, asked)
+        told = stateid.fact(root)
+        decided = startjudge.decide(told, Place.of(layer).fact(), facts)
+        moved = [k for k in startjudge.DECIDED if decided[k] != verdict.get(k)]
+        if moved:
+            raise Refused(
+                f"start: the verdict is not the judgement of this checkout now ({', '.join(moved)}"
+                " differ); nothing written"
+            )
+        if lock is not None:
+            lock.claim(str(decided["promised"]["issue"]), git.branch(root), facts["holder"])
+        record, archived, said = begin(layer, decided)
+    return {
+        "kind": "record",
+        "action": "started",
+        "path": decided["path"],
+        "archived": archived,
+        "task": record,
+        "checkpoint_interval": decided["checkpoint_interval"],
+        "instructions": decided["instructions"],
+    }, said
 
 
-def _promised(options: argparse.Namespace) -> Record:
-    """`requires` (tokens of share/obligations.yaml; unknown → 2) and `issue`, when given."""
-    out: Record = {}
-    if getattr(options, "requires", None):
-        from mj_state.task import obligations
+def _request(verdict: Record) -> Record:
+    """The request the verdict judged, each field of the shape `start` takes; else 15."""
+    from mj_state.task import start_facts as startfacts
 
-        out["requires"] = obligations.checked(options.requires, "start: --requires")
-    issue = getattr(options, "issue", None)
-    if issue is not None:
-        if not issue.strip() or any(c in issue for c in "\n\r\t /"):
-            raise UsageError(f"start: --issue {issue!r}: an issue id is one word")
-        out["issue"] = issue.strip()
-    return out
+    asked = verdict.get("request")
+    if not isinstance(asked, dict) or not _shaped(asked, startfacts.REQUEST):
+        raise Refused("start: the verdict's request is not one `start` takes; nothing written")
+    return dict(asked)
 
 
-def _issue_claim(
-    layer: Layer, promised: Record, found: tuple[list[str], str] | None, take_over: bool
-) -> contextlib.AbstractContextManager[None]:
-    """The plan issue's claim among this clone's worktrees (`plan.lock`), as `plan start` takes
-    it, held while the task starts; nothing for an issue no plan here keeps."""
+def _shaped(asked: Record, names: tuple[str, ...]) -> bool:
+    """Exactly `names`: each text or nothing, the last (`take_over`) true or false."""
+    if set(asked) != set(names) or not isinstance(asked[names[-1]], bool):
+        return False
+    return all(asked[name] is None or isinstance(asked[name], str) for name in names[:-1])
+
+
+def _locked(layer: Layer, verdict: Record) -> contextlib.AbstractContextManager[Any]:
+    """The clone's plan lock while the task starts on an issue the plan keeps, as `plan start`
+    takes it; nothing otherwise."""
     import contextlib
 
-    if found is None:
+    if not verdict.get("issue_path"):
         return contextlib.nullcontext()
     from mj_state.plan import lock as planlock
 
-    return planlock.issue_claim(layer.root, str(promised["issue"]), found[1], take_over)
+    return planlock.CloneLock(layer.root)
 
 
-def _from_issue(layer: Layer, promised: Record) -> tuple[list[str], str] | None:
-    """The plan issue `--issue` names: its scope (what `--scope` defaults to) and its file, and
-    its `evidence_required` obligation tokens, added to `requires`; 12 when the plan lacks it,
-    None when this repository keeps no plan."""
-    from mj_policy.plan import model as planmodel
-
-    from mj_state.task import obligations
-
-    try:
-        model = planmodel.load(layer)
-    except MissingArtifact:
-        return None  # no plan kept here: the id names an issue elsewhere (a tracker's)
-    item = model.issues.get(promised["issue"])
-    if item is None:
-        raise MissingArtifact(
-            f"start: --issue {promised['issue']}: no such issue in {model.directory}"
-        )
-    tokens = [t for t in item.data.get("evidence_required") or [] if t in obligations.vocabulary()]
-    if tokens:
-        promised["requires"] = list(dict.fromkeys([*(promised.get("requires") or []), *tokens]))
-    return [str(p) for p in item.data.get("scope") or []], str(item.path)
-
-
-def begin(
-    layer: Layer,
-    text: str,
-    claims: list[str],
-    profile: str | None,
-    owner: str | None,
-    *,
-    promised: Record | None = None,
-    take_over: bool = False,
-) -> tuple[Record, str | None, list[Finding]]:
-    """Validate, archive what the previous task left, append `task.started`, write the copy.
-
-    The ledger decides whether a task is active here, never `current.yaml` (an edited copy
-    neither blocks a start nor lets one through); its line is written first, the copy after.
+def begin(layer: Layer, decided: Record) -> tuple[Record, str | None, list[Finding]]:
+    """Bind the state, archive what the previous task left, append `task.started`, write the
+    copy. Identity is git's, asked here; the ledger's line is written first, the copy after.
     With a remote, the task's claims are taken there before anything is written (`_remote`).
     """
-    name = profile or str(layer.policy.data["profiles"]["default"])
-    layer.profile(name)  # absent → 12 naming profiles/
     from mj_state import state_id as stateid
 
-    stateid.bind(layer)  # a state that is not this checkout's is refused; else bound to it
+    stateid.bind(layer)  # judged this checkout's state just now; bound to it when unbound
     git.ahead(identity.calls(layer.root))  # git answers while the ledger is read
     try:
         situation = taskstate.read_task(layer)
-        previous = _previous(layer, situation)
+        if situation.active is not None:  # judged none just now: a start beside this one
+            raise Refused(f"start: task {situation.active.id} became active; nothing written")
+        previous = situation.record() if situation.own is not None else situation.copy
         where = identity.identity(layer.root)
     finally:
         git.settle()
-    if not where["head"]:
-        raise MissingArtifact(
-            "start: this repository has no commit yet — a task is anchored to a commit; "
-            "commit once (e.g. the adopted .ai/ layer), then start"
-        )
+    name, promised = str(decided["profile"]), dict(decided["promised"])
     moment = clock.now()
     record: Record = {
         "id": ids.task_id(),
-        "task": text,
+        "task": decided["task"],
         "profile": name,
-        "owner": owner or tasks.default_owner(),
-        "scope": claims,
-        **(promised or {}),
+        "owner": decided["owner"],
+        "scope": list(decided["scope"]),
+        **promised,
         "started_at": clock.iso(moment),
         "checkpoint_at": clock.iso(moment),
         "outcome": "active",
         **where,
     }
-    claim, said = _remote(layer, record, take_over)
+    claim, said = _remote(layer, record, bool(decided["take_over"]))
     archived = None
     if previous is not None:
         archived = layer.relative(tasks.archive(layer, previous, stray=situation.own is None))
     from mj_state.task import rules as startrules
 
     payload = {
-        "task": text,
+        "task": record["task"],
         "profile": name,
-        "scope": claims,
+        "scope": record["scope"],
         "owner": record["owner"],
         "worktree_id": where["worktree_id"],
         "working_tree": where["working_tree"],
-        **(promised or {}),
+        **promised,
         "rules": startrules.record(layer, str(where["head"]), name),
     }
     if claim is not None:
@@ -240,34 +197,4 @@ def _remote(layer: Layer, record: Record, take_over: bool) -> tuple[Record | Non
     return claim, [*said, *met]
 
 
-def _previous(layer: Layer, situation: taskstate.Situation) -> Record | None:
-    """What to archive before starting: the ledger's ended task (as the ledger tells it), or a
-    copy the ledger does not know (another checkout's, or a stray); an active task here → 15."""
-    active = situation.active
-    if active is not None:
-        shown = layer.relative(ledger.path(layer.state))
-        raise Refused(
-            f"{shown}: task {active.id} is active (finish it with `majordomus finish` or "
-            "`majordomus handover --close`; no flag discards it)"
-        )
-    if situation.own is not None:
-        return situation.record()
-    return situation.copy
-
-
-def interval(layer: Layer, profile: str) -> str:
-    """The profile's checkpoint interval, else the policy default."""
-    data = layer.profile(profile).data
-    value = data.get("checkpoint_interval") if isinstance(data, dict) else None
-    return str(value or layer.policy.data["profiles"]["checkpoint_interval_default"])
-
-
-def instructions(policy: dict[str, Any]) -> str | None:
-    """The always-loaded projection target: what a worker reads first."""
-    for projection in policy.get("projections") or []:
-        if projection.get("always_loaded"):
-            return str(projection["target"])
-    return None
-
-
-STAGES = {"start": Stage(run)}
+STAGES = {"start-write": Stage(run)}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import shlex
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -77,7 +76,7 @@ def large(root: Path, env: dict[str, str], scale: int) -> None:
     for number in range(WORKTREES):
         where = root.parent / f"{root.name}-wt-{number}"
         _scenario.git_ok(root, "worktree", "add", "-q", str(where), "-b", f"wt-{number}")
-        _tool(where, env, "mj-state", "start", f"work {number}", "--scope", f"src/pkg_{number:03d}")
+        _majordomus(where, env, "start", f"work {number}", "--scope", f"src/pkg_{number:03d}")
 
 
 def governed(root: Path) -> None:
@@ -113,10 +112,6 @@ def records(root: Path, env: dict[str, str], skills: int = 200, adrs: int = 500)
 
 def _majordomus(root: Path, env: dict[str, str], *args: str) -> None:
     _run(root, env, (*executable(), *args), f"majordomus {shlex.join(args)}")
-
-
-def _tool(root: Path, env: dict[str, str], name: str, *args: str) -> None:
-    _run(root, env, (str(Path(sys.executable).parent / name), *args), f"{name} {shlex.join(args)}")
 
 
 def _run(root: Path, env: dict[str, str], argv: tuple[str, ...], shown: str) -> None:

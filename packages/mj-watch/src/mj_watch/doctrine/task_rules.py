@@ -90,13 +90,13 @@ def recorded_scope(facts: Facts) -> Iterator[Finding]:
 
 
 def checkpoint_freshness(facts: Facts) -> Iterator[Finding]:
-    from mj_state.task import start
+    from mj_state.task import start_facts
 
     found = _active(facts)
     if found:
         layer, record = found
         try:
-            interval = start.interval(layer, str(record["profile"]))
+            interval = start_facts.interval(layer, str(record["profile"]))
         except MjError:
             return  # a missing or broken profile is the policy check's finding
         from mj_core import clock

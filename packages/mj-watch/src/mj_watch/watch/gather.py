@@ -23,7 +23,7 @@ from mj_policy.prompts import assets as prompts
 from mj_state import identity
 from mj_state.ledger import store as ledger
 from mj_state.records import store as records
-from mj_state.task import start
+from mj_state.task import start_facts
 from mj_state.task import state as taskstate
 from mj_state.task.place import Place
 
@@ -90,7 +90,7 @@ def _task(root: Path, lay: Layer, situation: taskstate.Situation) -> Record:
     record = situation.record()
     profile = str(record["profile"]) if record else ""
     try:
-        interval = start.interval(lay, profile)
+        interval = start_facts.interval(lay, profile)
     except MjError:
         interval = str(lay.policy.data["profiles"]["checkpoint_interval_default"])
     label, touched, writes = None, None, None
