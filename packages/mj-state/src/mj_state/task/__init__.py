@@ -1,6 +1,7 @@
 """The one scoped task: its record and its lines in the ledger (`record`, `log`, `state`, `tail`,
-`active`), `start` and the rules it is judged by, scope and obligations, `check` (`check_facts`,
-`judge`, `explain`, `place`), overlap with other worktrees, the tool's own writes, and evidence.
+`active`), `start` (`start_facts`, `start_judge`, and the writer `start`) and the rules it is
+judged by, scope and obligations, `check` (`check_facts`, `judge`, `explain`, `place`), overlap
+with other worktrees, the tool's own writes, and evidence.
 
 Imports: `mj_state`, `mj_state.finish`, `mj_state.ledger`, `mj_state.plan`, `mj_state.records`,
 `mj_state.remote`, `mj_core`, `mj_core.git`, `mj_core.schema`, `mj_core.stream`,
