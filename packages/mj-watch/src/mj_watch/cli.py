@@ -8,6 +8,7 @@ from mj_core.cli import Tool
 # subcommand → the module whose STAGES defines it; a run imports only its own module
 TABLE = LazyTable(
     {
+        "adr-propose": "mj_watch.adr.propose",
         "doctor": "mj_watch.doctor.judge",
         "doctrine": "mj_watch.doctrine.command",
         "doctrine-show": "mj_watch.doctrine.command",

@@ -1,36 +1,37 @@
-"""`mj-state adr-propose "<title>" [--from <type>:<value>]… [--tag <t>]… [--supersedes <id>]`:
-one new decision record, `status: proposed`, with its ledger line `adr.proposed`.
+"""`mj-state adr-propose-write`: the one write of `adr propose` — the verdict `mj-watch
+adr-propose` gave, written: one new decision record, `status: proposed`, with its ledger line
+`adr.proposed`.
 
-The id is one above the highest number claimed anywhere (`mj_policy.adr.claims`: this tree,
-the sibling worktrees, every ref's tip, every checkout's ledger), allocated while the ADR
-directory of every worktree is locked (`flock` on the directories, in path order), so proposals
-racing in one checkout or in several get distinct numbers and no hole. Acceptance is a person's
-edit: `--status` is refused (15). `--from` names evidence (`decision|session|commit|issue|file|
-test`), each resolved as `adr check` resolves it (one that names nothing is 10; a commit is
-written by its full id), and makes the record `extracted`.
-`--supersedes` writes both sides: the new record's `supersedes` and the old one's
-`superseded_by`; the two files and the ledger line land together or not at all.
+It passes the judge's stream on; a `verdict` record (and only that) becomes the write. It does
+not take the verdict on trust: under the lock of the ADR directory of every worktree (`flock`
+on the directories, in path order) it gathers the facts again (`mj_state.records.adr_facts`)
+for what the verdict asks and judges them again (`mj_state.records.adr_judge`): a refusal
+there is the command's, and a verdict that differs from the one judged now is refused (15),
+nothing written. The id is one above the highest number claimed anywhere
+(`mj_policy.adr.claims`: this tree, the sibling worktrees, every ref's tip, every checkout's
+ledger), taken here under that lock and never from the stream, so proposals racing in one
+checkout or in several get distinct numbers and no hole; with a remote, the number is taken
+there too (`refs/majordomus/adr/<n>`) before the file is written. `--supersedes` writes both
+sides: the new record's `supersedes` and the old one's `superseded_by`; the two files and the
+ledger line land together or not at all.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
-import re
 
 from mj_core import clock
-from mj_core.errors import ContractUnmet
-from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
-from mj_core.errors import UsageError
 from mj_core.stream.stage import Stage
 from mj_core.write import atomic
 from mj_core.yaml import write as yamlwrite
 from mj_policy.adr import claims as adrclaims
-from mj_policy.adr import model as adrmodel
 from mj_policy.layer.loader import load
 
 from mj_state.ledger import store as ledger
+from mj_state.records import adr_facts as adrfacts
+from mj_state.records import adr_judge as adrjudge
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -40,67 +41,20 @@ if TYPE_CHECKING:
     from typing import Any
 
     from mj_core.stream.stage import Context
-    from mj_policy.layer.loader import Layer
 
     Record = dict[str, Any]
 
-TYPES = ("decision", "session", "commit", "issue", "file", "test")
-NOTE = "acceptance is a person's edit: set `status: accepted` in the file when it is decided"
 
-
-def _evidence(lay: Layer, given: list[str]) -> list[str]:
-    """Each `--from` as it will be written (a path relative to the root, a commit by its full
-    id), every one resolved (`mj_state.records.references`): one that names nothing is 10."""
-    from mj_core import paths
-
-    from mj_state.records.references import World
-
-    out = []
-    for item in given:
-        kind, _, value = item.partition(":")
-        if kind not in TYPES or not value:
-            raise UsageError(f"--from {item}: not <type>:<value>, type one of {', '.join(TYPES)}")
-        if kind in ("file", "test"):
-            value = paths.relative_from_root(lay.root, value, what=f"--from {kind}:")
-        elif kind == "commit":
-            value = _commit(lay.root, value)
-        out.append(f"{kind}:{value}")
-    world = World(lay)
-    world.prepare(out)
-    for item, ref in zip(given, out, strict=True):
-        why = world.why_not(ref)
-        if why is not None:
-            raise ContractUnmet(f"--from {item}: dangling — {why}; nothing was written")
-    return out
-
-
-def _commit(root: Path, value: str) -> str:
-    """The full id of the commit `value` names (a ref moves; the record keeps the commit)."""
-    from mj_core.git import questions as git
-
-    found = git.out("rev-parse", "--verify", "--quiet", "--end-of-options", f"{value}^{{commit}}",
-                    cwd=root)  # fmt: skip
-    return found.strip() if found else value
-
-
-def _slug(title: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60].rstrip("-")
-    if not slug:
-        raise UsageError(f"title {title!r}: gives no file name (use letters or digits)")
-    return slug
-
-
-def _text(
-    ident: str, title: str, day: str, options: argparse.Namespace, evidence: list[str]
-) -> str:
-    front: dict[str, Any] = {"schema": "adr/v1", "id": ident, "kind": "adr", "title": title,
-                             "status": "proposed", "date": day}  # fmt: skip
-    if options.tag:
-        front["tags"] = list(dict.fromkeys(options.tag))
-    if options.supersedes:
-        front["supersedes"] = [options.supersedes]
-    if evidence:
-        front["provenance"] = {"origin": "extracted", "derived_from": evidence}
+def _text(ident: str, verdict: Record, day: str) -> str:
+    front: dict[str, Any] = {"schema": "adr/v1", "id": ident, "kind": "adr",
+                             "title": verdict["title"], "status": "proposed",
+                             "date": day}  # fmt: skip
+    if verdict["tags"]:
+        front["tags"] = list(verdict["tags"])
+    if verdict["supersedes"]:
+        front["supersedes"] = [verdict["supersedes"]]
+    if verdict["derived_from"]:
+        front["provenance"] = {"origin": "extracted", "derived_from": list(verdict["derived_from"])}
     body = "".join(
         f"\n## {name}\n\n_{hint}_\n"
         for name, hint in (
@@ -110,37 +64,6 @@ def _text(
         )
     )
     return f"---\n{yamlwrite.dump(front)}---\n{body}"
-
-
-def _successor(old: adrmodel.Adr, text: str, ident: str) -> str:
-    """The old record's text with `ident` added to its `superseded_by` (every other line kept);
-    refused (15, nothing written) when that would change anything else."""
-    lines = text.split("\n")
-    if "---" not in lines[1:]:
-        raise Refused(f"{old.path}: its front matter does not end with a '---' line")
-    close = lines.index("---", 1)
-    have = old.ids("superseded_by")
-    start = next((i for i in range(1, close) if lines[i].startswith("superseded_by:")), None)
-    block = ["superseded_by:"] + [f"  - {v}" for v in [*have, ident]]
-    if start is None:
-        lines[close:close] = block
-    else:
-        end = start + 1
-        while end < close and lines[end].startswith((" ", "-")):
-            end += 1
-        lines[start:end] = block
-    new = "\n".join(lines)
-    from mj_core.errors import MjError
-    from mj_core.yaml import strict as yamlstrict
-
-    try:
-        data = yamlstrict.split_front_matter(new, old.path)[0].data
-    except MjError:
-        data = None
-    wanted = {**old.data, "superseded_by": [*have, ident]}
-    if data != wanted:
-        raise Refused(f"{old.path}: adding superseded_by would change more than that key")
-    return new
 
 
 class DirLocks:
@@ -162,44 +85,58 @@ class DirLocks:
             os.close(fd)
 
 
-def propose(root: Path, options: argparse.Namespace) -> Iterator[Record]:
-    if getattr(options, "status", None):
-        raise Refused(f"--status {options.status}: propose writes `status: proposed` only — {NOTE}")
-    title = " ".join(str(options.title or "").split())
-    if not title:
-        raise UsageError("adr propose: give the title, one line")
+def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    arrived = list(context.records(options.input))
+    for record in arrived:
+        if record.get("kind") == "verdict" and record.get("action") == "adr-propose":
+            yield propose(context.root(), record)
+        else:
+            yield record
+
+
+def propose(root: Path, verdict: Record) -> Record:
     lay = load(root)
     directory = lay.section("adrs")
     section = lay.relative(directory)
-    slug = _slug(title)
-    evidence = _evidence(lay, options.source or [])
     atomic.make_dirs(directory, root=root)
     with DirLocks(adrclaims.section_dirs(root, section)):
-        model = adrmodel.load(lay)
-        old = _old(model, options.supersedes)
-        number, claim = _number(lay, adrclaims.gather(root, section).next_number(), title)
+        fact = adrfacts.gather(
+            lay,
+            title=str(verdict["title"]),
+            sources=[str(s) for s in verdict["derived_from"]],
+            tags=[str(t) for t in verdict["tags"]],
+            supersedes=verdict["supersedes"],
+        )
+        if adrjudge.judge(fact) != verdict:
+            raise Refused(
+                f"adr propose {verdict['title']!r}: the verdict is not what its facts give "
+                "under the lock; nothing was written"
+            )
+        number, claim = _number(lay, adrclaims.gather(root, section).next_number(),
+                                str(verdict["title"]))  # fmt: skip
         ident = f"adr-{number:04d}"
         moment = clock.now()
-        path = directory / f"{ident[4:]}-{slug}.md"
-        text = _text(ident, title, clock.day(moment), options, evidence)
-        payload = {"adr": ident, "title": title, **({"claim": claim} if claim else {})}
+        path = directory / f"{ident[4:]}-{adrjudge.slug(str(verdict['title']))}.md"
+        text = _text(ident, verdict, clock.day(moment))
+        payload = {"adr": ident, "title": verdict["title"], **({"claim": claim} if claim else {})}
 
         def logged() -> None:
             ledger.append(root, lay.state, "adr.proposed", payload, moment=moment)
 
         then = logged
+        old = fact["old"]
         if old is not None:
-            old_path = root / old.path
-            new_old = _successor(old, old_path.read_text(encoding="utf-8"), ident)
+            old_path = root / str(old["path"])
+            new_old = adrjudge.successor(str(old["path"]), old["data"], old["text"], ident)
 
             def then() -> None:
                 atomic.create(old_path, new_old.encode("utf-8"), replace=True, root=root,
                               then=logged)  # fmt: skip
 
         atomic.create(path, text.encode("utf-8"), mode=0o644, root=root, then=then)
-    yield {"kind": "adr", "view": "proposed", "id": ident, "title": title,
-           "path": lay.relative(path), "supersedes": [old.id] if old else [],
-           "note": NOTE}  # fmt: skip
+    return {"kind": "adr", "view": "proposed", "id": ident, "title": verdict["title"],
+            "path": lay.relative(path), "supersedes": [old["id"]] if old else [],
+            "note": adrjudge.NOTE}  # fmt: skip
 
 
 def _number(lay: Any, first: int, title: str) -> tuple[int, Record | None]:
@@ -215,19 +152,4 @@ def _number(lay: Any, first: int, title: str) -> tuple[int, Record | None]:
     return taken if taken is not None else (first, None)
 
 
-def _old(model: adrmodel.Model, ident: str | None) -> adrmodel.Adr | None:
-    if not ident:
-        return None
-    old = model.by_id().get(ident)
-    if old is None:
-        raise MissingArtifact(f"--supersedes {ident}: no such record in {model.directory}")
-    if old.doc is None or not isinstance(old.doc.data, dict):
-        raise Refused(f"{old.path}: its front matter does not parse; fix it before superseding it")
-    return old
-
-
-def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    yield from propose(context.root(), options)
-
-
-STAGES = {"adr-propose": Stage(_run)}
+STAGES = {"adr-propose-write": Stage(run)}

@@ -1,0 +1,39 @@
+"""`mj-watch adr-propose`: `adr propose` judged over `mj-state adr-propose-facts`.
+
+A judge: it reads the one `adr-propose` fact on stdin (or a file) and never the repository.
+The judgement is `mj_state.records.adr_judge`'s (the writer runs it again under its lock): a
+`verdict` record naming what `mj-state adr-propose-write` writes, or the refusal, with its code.
+"""
+
+from __future__ import annotations
+
+from mj_core.errors import MissingArtifact
+from mj_core.stream.stage import Stage
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.stream.stage import Context
+
+    Record = dict[str, Any]
+
+
+def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    from mj_state.records import adr_judge as adrjudge
+
+    found = [
+        r
+        for r in context.records(options.input)
+        if r.get("kind") == "fact" and r.get("fact") == "adr-propose"
+    ]
+    if len(found) != 1:
+        raise MissingArtifact(
+            "adr propose: the facts carry no adr-propose fact — `mj-state adr-propose-facts`"
+        )
+    yield adrjudge.judge(found[0])
+
+
+STAGES = {"adr-propose": Stage(run)}

@@ -1,0 +1,88 @@
+"""The writer of `adr propose` takes no verdict on trust.
+
+A worker can pipe anything into `mj-state adr-propose-write`: a
+judge's real stream with its verdict edited, or a verdict written by hand. Each writer judges
+again, under its lock, over what it gathers itself: an edited verdict the judge would refuse is
+refused with the judge's code and words, a verdict of a shape the schema does not know is
+refused (10), and the number or identity written is the writer's own. Nothing is written by a
+refused one: not a file, not a ledger line, not a claim.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import Repo
+
+ADRS = ".ai/repo/adrs"
+LEDGER = ".ai/local/state/ledger.jsonl"
+RECORD = (
+    "---\nschema: adr/v1\nid: adr-0001\nkind: adr\ntitle: First\nstatus: accepted\n"
+    'date: "2026-09-05"\n---\n\n## Context\n\nWhy.\n\n## Decision\n\nWhat.\n\n'
+    "## Consequences\n\nCost.\n"
+)
+
+
+def _stream(repo: Repo, script: str) -> list[dict[str, object]]:
+    """The judge's own stream, as the facts stage and the judge give it."""
+    done = repo.shell(script)
+    assert done.code == 0, done
+    return [json.loads(line) for line in done.out.splitlines()]
+
+
+def _forged(records: list[dict[str, object]], **changed: object) -> str:
+    out = [
+        json.dumps({**record, **changed} if record.get("kind") == "verdict" else record)
+        for record in records
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _files(repo: Repo) -> tuple[list[str], bytes]:
+    found = sorted(str(p.relative_to(repo.root)) for p in (repo.root / ".ai/repo").rglob("*"))
+    ledger = repo.root / LEDGER
+    return found, ledger.read_bytes() if ledger.exists() else b""
+
+
+@pytest.fixture
+def recorded(layer_repo: Repo) -> Repo:
+    layer_repo.write(f"{ADRS}/0001-first.md", RECORD)
+    layer_repo.commit("a record")
+    return layer_repo
+
+
+def _adr_stream(repo: Repo, title: str = "Fine") -> list[dict[str, object]]:
+    return _stream(repo, f"mj-state adr-propose-facts '{title}' | mj-watch adr-propose")
+
+
+@pytest.mark.parametrize(
+    ("changed", "code", "said"),
+    [
+        ({"derived_from": ["file:no/such/file"]}, 10, "dangling — no no/such/file in git's index"),
+        ({"supersedes": "adr-0042"}, 12, "--supersedes adr-0042: no such record"),
+        ({"title": "   "}, 2, "give the title"),
+        ({"title": "Fine\nstatus: accepted"}, 15, "not what its facts give"),
+        ({"number": 1}, 10, "number"),
+        ({"id": "adr-0001"}, 10, "id"),
+    ],
+)
+def test_an_edited_adr_verdict_is_judged_again_and_writes_nothing(
+    recorded: Repo, changed: dict[str, object], code: int, said: str
+) -> None:
+    forged = _forged(_adr_stream(recorded), **changed)
+    before = _files(recorded)
+    result = recorded.run("mj-state", "adr-propose-write", stdin=forged)
+    assert result.code == code and said in result.err, result
+    assert result.err.count("\n") == 1, result
+    assert _files(recorded) == before
+
+
+def test_the_number_is_the_writers_own_never_one_already_used(recorded: Repo) -> None:
+    stream = _adr_stream(recorded, "Second")
+    recorded.write(f"{ADRS}/0002-taken.md", RECORD.replace("adr-0001", "adr-0002"))
+    result = recorded.run("mj-state", "adr-propose-write", stdin=_forged(stream))
+    assert result.code == 0, result
+    names = sorted(p.name for p in (recorded.root / ADRS).glob("*.md"))
+    assert names == ["0001-first.md", "0002-taken.md", "0003-second.md"], names
+    assert '"adr":"adr-0003"' in (recorded.root / LEDGER).read_text()
