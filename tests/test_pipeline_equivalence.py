@@ -112,6 +112,8 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("recover", "all", "--check"), None),
     (("recover", "all"), None),
     (("plan", "waves"), None),
+    (("plan", "start", "I0001"), None),
+    (("plan", "start", "I0003"), None),
     (("sync",), None),
     (("claims",), None),
     (("verify", "--base", "HEAD"), None),
@@ -150,10 +152,14 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
 
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An adopted repository with projections, an active task on `lib`, a checkpoint, a
-    decision, an open question, an archived prompt and a hook's logged failure: every command
-    has something to read or to refuse."""
+    """An adopted repository with projections, a plan (two READY issues, one waiting on the
+    first), an active task on `lib`, a checkpoint, a decision, an open question, an archived
+    prompt and a hook's logged failure: every command has something to read or to refuse."""
     from conftest import make_env
+    from test_plan import BASE
+    from test_plan import PROJECT
+    from test_plan import issue
+    from test_plan import milestone
 
     root = tmp_path_factory.mktemp("seed") / "repo"
     root.mkdir()
@@ -168,6 +174,10 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (("update",), None),
     ):
         assert repo.mj(*args, stdin=stdin).code == 0
+    repo.write(f"{BASE}/project.yaml", PROJECT)
+    milestone(repo, "M000")
+    for ident, deps in (("I0001", ""), ("I0002", ""), ("I0003", "I0001")):
+        issue(repo, ident, deps)
     repo.commit("adopt")
     for args, stdin in (
         (("start", "compose", "--scope", "lib"), None),

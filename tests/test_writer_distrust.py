@@ -1,6 +1,6 @@
-"""The writer of `adr propose` takes no verdict on trust.
+"""The writers of `adr propose` and `plan start` take no verdict on trust.
 
-A worker can pipe anything into `mj-state adr-propose-write`: a
+A worker can pipe anything into `mj-state adr-propose-write` or `mj-state plan-start-write`: a
 judge's real stream with its verdict edited, or a verdict written by hand. Each writer judges
 again, under its lock, over what it gathers itself: an edited verdict the judge would refuse is
 refused with the judge's code and words, a verdict of a shape the schema does not know is
@@ -14,6 +14,10 @@ import json
 
 import pytest
 from conftest import Repo
+from test_plan import BASE
+from test_plan import PROJECT
+from test_plan import issue
+from test_plan import milestone
 
 ADRS = ".ai/repo/adrs"
 LEDGER = ".ai/local/state/ledger.jsonl"
@@ -86,3 +90,65 @@ def test_the_number_is_the_writers_own_never_one_already_used(recorded: Repo) ->
     names = sorted(p.name for p in (recorded.root / ADRS).glob("*.md"))
     assert names == ["0001-first.md", "0002-taken.md", "0003-second.md"], names
     assert '"adr":"adr-0003"' in (recorded.root / LEDGER).read_text()
+
+
+@pytest.fixture
+def planned(layer_repo: Repo) -> Repo:
+    layer_repo.write(f"{BASE}/project.yaml", PROJECT)
+    milestone(layer_repo, "M000")
+    issue(layer_repo, "I0001")
+    issue(layer_repo, "I0002", "I0001")
+    layer_repo.commit("a plan")
+    return layer_repo
+
+
+def _plan_stream(repo: Repo, ident: str) -> list[dict[str, object]]:
+    return _stream(repo, f"mj-state plan-start-facts {ident} | mj-watch plan-start")
+
+
+def _plan(repo: Repo) -> tuple[bytes, bytes, bytes]:
+    ledger = repo.root / LEDGER
+    return (
+        (repo.root / f"{BASE}/issues/I0001.yaml").read_bytes(),
+        (repo.root / f"{BASE}/issues/I0002.yaml").read_bytes(),
+        ledger.read_bytes() if ledger.exists() else b"",
+    )
+
+
+def test_a_verdict_edited_to_start_an_issue_with_an_unmet_dependency_is_refused(
+    planned: Repo,
+) -> None:
+    forged = _forged(_plan_stream(planned, "I0001"), id="I0002", path=f"{BASE}/issues/I0002.yaml")
+    before = _plan(planned)
+    result = planned.run("mj-state", "plan-start-write", stdin=forged)
+    assert result.code == 15 and "plan start I0002: it is BLOCKED" in result.err, result
+    assert "waits on I0001 READY" in result.err and result.err.count("\n") == 1
+    assert _plan(planned) == before
+
+
+def test_a_verdict_judged_before_the_issue_moved_writes_nothing(planned: Repo) -> None:
+    stream = _plan_stream(planned, "I0001")
+    assert planned.mj("checkpoint", stdin="the ledger moves on\n").code == 0
+    before = _plan(planned)
+    result = planned.run("mj-state", "plan-start-write", stdin=_forged(stream))
+    assert result.code == 15 and "moved since it was judged" in result.err, result
+    assert _plan(planned) == before
+
+
+def test_a_verdict_naming_no_holder_does_not_take_another_worktrees_claim(
+    planned: Repo, tmp_path: object
+) -> None:
+    from pathlib import Path
+
+    other = Path(str(tmp_path)) / "other"
+    planned.git("worktree", "add", "-q", str(other), "-b", "other")
+    sibling = Repo(other, planned.env)
+    stream = _plan_stream(planned, "I0001")  # judged while nobody held it
+    assert sibling.mj("plan", "start", "I0001").code == 0
+    before = _plan(planned)
+    result = planned.run("mj-state", "plan-start-write", stdin=_forged(stream, take_over=True))
+    assert result.code == 15 and "moved since it was judged" in result.err, result
+    assert _plan(planned) == before
+    plain = planned.run("mj-state", "plan-start-write", stdin=_forged(stream))
+    assert plain.code == 15 and f"held by the worktree {other} of this clone" in plain.err, plain
+    assert _plan(planned) == before

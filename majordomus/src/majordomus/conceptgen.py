@@ -33,6 +33,7 @@ CONCEPTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
       "majordomus.commands.system.capture")),
     ("plan", "milestones and issues as a dependency graph, and their claims",
      ("mj_policy.plan", "mj_state.plan", "mj_context.plan_sections", "mj_watch.doctor.plan",
+      "mj_watch.plan",
       "majordomus.plan_fast", "majordomus.commands.task.plan")),
     ("knowledge", "the reference graph, its pointers, candidates and promotion",
      ("mj_knowledge", "mj_policy.knowledge", "mj_state.records.promote",

@@ -26,6 +26,8 @@ TABLE = LazyTable(
         "handover": "mj_state.records.handover",
         "decision-add": "mj_state.records.decision_log",
         "plan-write": "mj_state.plan.write",
+        "plan-start-facts": "mj_state.plan.start_facts",
+        "plan-start-write": "mj_state.plan.start_write",
         "adr-propose-facts": "mj_state.records.adr_facts",
         "adr-propose-write": "mj_state.records.adr_propose",
         "adrs": "mj_state.records.adr_check",

@@ -15,6 +15,7 @@ TABLE = LazyTable(
         "doctrine-run": "mj_watch.doctrine.command",
         "facts": "mj_watch.gather",
         "finish": "mj_watch.finish.judge",
+        "plan-start": "mj_watch.plan.start",
         "ratchet": "mj_watch.ratchet.command",
         "ratchet-update": "mj_watch.ratchet.command",
         "watch": "mj_watch.watch.judge",

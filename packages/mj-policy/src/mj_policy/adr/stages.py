@@ -1,5 +1,5 @@
 """`mj-policy adr --view next|affected` and `mj-policy adr-show <id>`: the decision records
-read back (nothing is written here; `mj-state adr-propose` writes). `check` is the judge
+read back (nothing is written here; `mj-state adr-propose-write` writes). `check` is the judge
 `mj-state adrs` runs once each record's references are resolved (a listing's validity too).
 
 `show` an unknown id is 12; `next` is one above the highest number claimed anywhere

@@ -1,23 +1,22 @@
-"""`mj-state plan-write --action start|verify|evidence|done <id>`: move one issue through its
-lifecycle — one marker added to one issue file and one ledger line, under one lock.
+"""`mj-state plan-write --action verify|evidence|done <id>`: move one issue through its
+lifecycle — one marker added to one issue file and one ledger line, under one lock (`start`
+is facts | judge | writer: `mj_state.plan.start_facts`, `start_judge`, `start_write`).
 
 Every writer takes the clone's plan lock (`mj_state.plan.lock`, in git's common directory,
 shared by the clone's worktrees) and `.ai/local/state/plan.lock`, reads the plan again under
 them, judges the issue's derived status, then appends its line to the issue file (every other
-byte stays as written) and publishes the file atomically with its ledger line (`plan.started`,
-`plan.verified`, `plan.evidence`, `plan.done`): both land or neither. So of N concurrent
-`plan start` on one READY issue exactly one wins; the others find it ACTIVE, or claimed by
-another worktree of the clone (`plan.lock`), and are refused.
+byte stays as written) and publishes the file atomically with its ledger line (`plan.verified`,
+`plan.evidence`, `plan.done`): both land or neither.
 No writer acts on a plan holding a lifecycle marker that neither git nor this checkout's ledger
 holds (`plan.markers`, 10): a status moved by hand moves nothing further. The `plan.evidence`
 line carries the entry it appended (type, command, result, artifact, commit), so an entry
 edited afterwards is told from the one written.
 
-`start` needs READY (15 naming what it waits on); `verify` ACTIVE; `evidence` a token the issue
-requires (15) and a `--command` or `--artifact` (2); `done` ACTIVE or VERIFY, every dependency
-DONE (15) and every required token covered (10), and, when this checkout's active task works on
-the issue (`start --issue`), each obligation that task promised met (10). Each prints the next
-READY issue.
+`verify` needs ACTIVE; `evidence` a token the issue requires (15) and a `--command` or
+`--artifact` (2); `done` ACTIVE or VERIFY, every dependency DONE (15) and every required token
+covered (10), and, when this checkout's active task works on the issue (`start --issue`), each
+obligation that task promised met (10) (`mj_state.plan.rules`). Each prints the next READY
+issue.
 """
 
 from __future__ import annotations
@@ -36,6 +35,7 @@ from mj_policy.plan import model as planmodel
 from mj_policy.plan import status as derive
 
 from mj_state.ledger import store as ledger
+from mj_state.plan import rules
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
@@ -49,11 +49,7 @@ if TYPE_CHECKING:
 
     Record = dict[str, Any]
 
-NEEDS = {"start": ("READY",), "verify": ("ACTIVE",), "evidence": ("ACTIVE", "VERIFY"),
-         "done": ("ACTIVE", "VERIFY")}  # fmt: skip
-MARKER = {"start": "started_at", "verify": "verified_at", "done": "completed_at"}
-EVENT = {"start": "plan.started", "verify": "plan.verified", "evidence": "plan.evidence",
-         "done": "plan.done"}  # fmt: skip
+EVENT = {"verify": "plan.verified", "evidence": "plan.evidence", "done": "plan.done"}
 
 
 def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
@@ -62,29 +58,24 @@ def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
     lay = load(root)
     action, ident = options.action, options.id
     with CloneLock(root) as shared, atomic.locked(lay.state / "plan.lock", root=root):
-        yield from _stale(shared)
+        yield from stale(shared)
         model = planmodel.load(lay)
         if model.problems:
             first = model.problems[0]
             raise ContractUnmet(f"{first.where}: {first.message} — run `majordomus plan validate`")
-        _vouched(lay)
+        vouched(lay)
         item = model.issues.get(ident)
         if item is None:
             raise MissingArtifact(f"{ident}: no such issue in {model.directory}")
         statuses = derive.issue_statuses(model)
         met = _linked_task(lay, ident) if action == "done" else set()
-        _allowed(model, statuses, action, ident, met)
+        rules.allowed(model, statuses, action, ident, met)
         moment = clock.now()
         line, payload = _addition(item, action, options, root, moment)
         path = lay.root / item.path
         old = path.read_bytes()
-        new = old + (b"" if old.endswith(b"\n") or not old else b"\n") + line.encode("utf-8")
-        _holds(item, new, action)
-        if action == "start":  # this clone's worktrees first, then (a remote) the clones
-            _local_claim(shared, item, options)
-        claim = _claimed(lay, item, options) if action == "start" else None
-        if claim is not None:
-            payload["claim"] = claim
+        new = rules.appended(old, line)
+        rules.holds(item, new, action)
         atomic.create(path, new, mode=0o644, replace=True, root=root,
                       then=lambda: ledger.append(root, lay.state, EVENT[action], payload,
                                                  moment=moment))  # fmt: skip
@@ -97,10 +88,10 @@ def write(root: Any, options: argparse.Namespace) -> Iterator[Record]:
         from mj_state.remote import hooks
 
         hooks.release_issue(lay, ident)
-    yield from _next(after)
+    yield from next_ready(after)
 
 
-def _stale(shared: CloneLock) -> Iterator[Record]:
+def stale(shared: CloneLock) -> Iterator[Record]:
     """A WARN when the clone's plan lock was last held by a process killed while holding it."""
     from mj_core.findings import Finding
 
@@ -114,40 +105,13 @@ def _stale(shared: CloneLock) -> Iterator[Record]:
         yield Finding("WARN", "plan", str(shared.home / "plan.lock"), message).record()
 
 
-def _local_claim(shared: CloneLock, item: planmodel.Item, options: argparse.Namespace) -> None:
-    """The issue's claim among this clone's worktrees: another worktree that started it holds
-    it (15 naming it) unless `--take-over`; written before the marker, so a crash between the
-    two leaves a claim whose worktree never started the issue, which holds nothing."""
-    held = shared.holder(item.id, item.path)
-    if held is not None and not getattr(options, "take_over", False):
-        raise Refused(
-            f"plan start {item.id}: held by the worktree {held.get('worktree')} of this clone "
-            f"(branch {held.get('branch')}, since {held.get('since')}) — finish it there, or "
-            "take it with --take-over"
-        )
-    shared.claim(item.id, git.branch(shared.root), held)
-
-
 def remote_of(lay: Any) -> bool:
     from mj_state import mirror
 
     return mirror.configured(lay.policy.data)
 
 
-def _claimed(lay: Any, item: planmodel.Item, options: argparse.Namespace) -> Record | None:
-    """With a remote, the issue's claim taken there first (15 naming its holder): of N clones
-    starting one issue, one goes on to write its marker."""
-    if not remote_of(lay):
-        return None
-    from mj_state.remote import hooks
-
-    scope = [str(p) for p in item.data.get("scope") or []]
-    return hooks.claim_issue(
-        lay, item.id, scope, take_over=bool(getattr(options, "take_over", False))
-    )
-
-
-def _vouched(lay: Any) -> None:
+def vouched(lay: Any) -> None:
     """No writer acts on a plan with a marker neither git nor this checkout's ledger holds
     (`plan.markers`): a status moved by hand moves nothing further (10)."""
     from mj_state.plan import markers as planmarkers
@@ -156,29 +120,6 @@ def _vouched(lay: Any) -> None:
     if forged:
         first = forged[0]
         raise ContractUnmet(f"{first.subject}: {first.message} — run `{first.reproduce}`")
-
-
-def _allowed(
-    model: planmodel.Model, statuses: dict[str, str], action: str, ident: str, met: set[str]
-) -> None:
-    status = statuses[ident]
-    if status not in NEEDS[action]:
-        waits = derive.blockers(model, statuses, ident)
-        why = f"; it waits on {', '.join(waits)}" if status == "BLOCKED" and waits else ""
-        raise Refused(
-            f"plan {action} {ident}: it is {status}, not {' or '.join(NEEDS[action])}{why}"
-        )
-    if action != "done":
-        return
-    waits = derive.blockers(model, statuses, ident)
-    if waits:
-        raise Refused(f"plan done {ident}: a dependency is not DONE: {', '.join(waits)}")
-    item = model.issues[ident]
-    covered = {e["covers"] for e in item.data.get("evidence") or []}
-    missing = [t for t in item.data["evidence_required"] if t not in covered | met]
-    if missing:
-        hint = f"`majordomus plan evidence {ident} --covers {missing[0]} ...`"
-        raise ContractUnmet(f"plan done {ident}: no evidence covers {', '.join(missing)} — {hint}")
 
 
 def _linked_task(lay: Any, ident: str) -> set[str]:
@@ -208,8 +149,8 @@ def _addition(
     """The line(s) the action appends to the issue file, and its ledger payload."""
     stamp = clock.iso(moment)
     payload: Record = {"issue": item.id, "milestone": item.data["milestone"]}
-    if action in MARKER:
-        return f"{MARKER[action]}: {stamp}\n", payload
+    if action in rules.MARKER:
+        return f"{rules.MARKER[action]}: {stamp}\n", payload
     token = options.covers
     for flag in ("covers", "type", "result"):
         if not getattr(options, flag, None):
@@ -240,33 +181,7 @@ def _addition(
     return lines, payload | said
 
 
-def _holds(item: planmodel.Item, new: bytes, action: str) -> None:
-    """The file as it would be written parses to what it was plus this one addition (15
-    otherwise, nothing written): an append can never change another key."""
-    from mj_core.errors import MjError
-    from mj_core.yaml import strict as yamlstrict
-
-    try:
-        data = yamlstrict.parse(new.decode("utf-8"), item.path).data
-    except MjError as exc:
-        raise Refused(f"{item.path}: the appended line would not parse ({exc.message})") from None
-    before = dict(item.data)
-    if action == "evidence":
-        grown = list(before.get("evidence") or [])
-        ok = isinstance(data, dict) and list(data.get("evidence") or [])[: len(grown)] == grown
-        ok = ok and len(data["evidence"]) == len(grown) + 1
-        ok = ok and {k: v for k, v in data.items() if k != "evidence"} == {
-            k: v for k, v in before.items() if k != "evidence"}  # fmt: skip
-    else:
-        ok = (
-            isinstance(data, dict)
-            and {k: v for k, v in data.items() if k != MARKER[action]} == before
-        )
-    if not ok:
-        raise Refused(f"{item.path}: appending {action} would change more than its own line")
-
-
-def _next(model: planmodel.Model) -> Iterator[Record]:
+def next_ready(model: planmodel.Model) -> Iterator[Record]:
     statuses = derive.issue_statuses(model)
     ready = [i for i in derive.ranked(model, list(model.issues)) if statuses[i] == "READY"]
     if ready:

@@ -1,0 +1,39 @@
+"""`mj-watch plan-start`: `plan start` judged over `mj-state plan-start-facts`.
+
+A judge: it reads the one `plan-start` fact on stdin (or a file) and never the repository. The
+judgement is `mj_state.plan.start_judge`'s (the writer runs it again under the plan's lock): a
+`verdict` record naming what `mj-state plan-start-write` writes, or the refusal, with its code.
+"""
+
+from __future__ import annotations
+
+from mj_core.errors import MissingArtifact
+from mj_core.stream.stage import Stage
+
+TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    from mj_core.stream.stage import Context
+
+    Record = dict[str, Any]
+
+
+def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    from mj_state.plan import start_judge as startjudge
+
+    found = [
+        r
+        for r in context.records(options.input)
+        if r.get("kind") == "fact" and r.get("fact") == "plan-start"
+    ]
+    if len(found) != 1:
+        raise MissingArtifact(
+            "plan start: the facts carry no plan-start fact — `mj-state plan-start-facts`"
+        )
+    yield startjudge.judge(found[0])
+
+
+STAGES = {"plan-start": Stage(run)}
