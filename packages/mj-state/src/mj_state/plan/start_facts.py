@@ -12,7 +12,6 @@ claim is taken by the writer (a compare-and-swap there, not a fact read before).
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 from mj_core.stream.stage import Stage
@@ -91,6 +90,8 @@ def tip(ledger: Path) -> str:
     finally:
         os.close(fd)
     last = data.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    import hashlib  # only a plan start asks the ledger's tip
+
     return f"{size}:{hashlib.sha256(last).hexdigest()}"
 
 

@@ -13,8 +13,6 @@ moved.
 
 from __future__ import annotations
 
-import hashlib
-
 from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
@@ -56,6 +54,8 @@ def judge(fact: Record) -> Record:
             f"(branch {held.get('branch')}, since {held.get('since')}) — finish it there, or "
             "take it with --take-over"
         )
+    import hashlib  # only a plan start's verdict names the file it judged
+
     return {
         "kind": "verdict",
         "action": "plan-start",
