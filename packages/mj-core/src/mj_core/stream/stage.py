@@ -82,6 +82,17 @@ class Context:
             self.input = streams.Upstream(checked, "<stdin>", whole=whole)
         yield from self.input
 
+    def the_fact(self, path: str | None, name: str, gatherer: str) -> Record:
+        """The one `name` fact of the input: a judge over one fact has nothing to judge with
+        none, and cannot tell which to judge of several (12, naming the stage that gathers it)."""
+        found = [r for r in self.records(path) if r.get("kind") == "fact" and r.get("fact") == name]
+        if len(found) != 1:
+            from mj_core.errors import MissingArtifact
+
+            many = "more than one" if found else "no"
+            raise MissingArtifact(f"the facts carry {many} {name} fact — `{gatherer}`")
+        return found[0]
+
 
 class Stage:
     """One subcommand's code: its run function (its help and options are declared in

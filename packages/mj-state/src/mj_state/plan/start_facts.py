@@ -5,14 +5,12 @@ The request; the plan's problems (`mj_policy.plan.model`); the lifecycle markers
 this checkout's ledger holds (`mj_state.plan.markers`); the issue and every issue it depends on,
 directly or not (each one's path and data: its status and what it waits on are derived from
 them); the issue file's text as it is; the claim another worktree of this clone holds on it
-(`mj_state.plan.lock`); and the tip of this checkout's ledger (its size and the hash of its last
+(`mj_state.plan.lock`); and the tip of this checkout's ledger (its size and the digest of its last
 line), which the writer finds unchanged or writes nothing. Nothing is judged here; the remote's
 claim is taken by the writer (a compare-and-swap there, not a fact read before).
 """
 
 from __future__ import annotations
-
-import os
 
 from mj_core.stream.stage import Stage
 from mj_policy.layer.loader import load
@@ -30,8 +28,6 @@ if TYPE_CHECKING:
     from mj_state.plan.lock import CloneLock
 
     Record = dict[str, Any]
-
-TAIL = 1 << 17  # bytes read from the ledger's end for its last line (a line is at most 64 KiB)
 
 
 def gather(root: Path, ident: str, take_over: bool, shared: CloneLock | None = None) -> Record:
@@ -79,20 +75,10 @@ def _closure(model: planmodel.Model, ident: str) -> dict[str, Record]:
 
 
 def tip(ledger: Path) -> str:
-    """`<size>:<sha256 of the last line>` of the ledger; `0:` when there is none."""
-    try:
-        fd = os.open(ledger, os.O_RDONLY | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return "0:"
-    try:
-        size = os.fstat(fd).st_size
-        data = os.pread(fd, min(size, TAIL), max(0, size - TAIL))
-    finally:
-        os.close(fd)
-    last = data.rstrip(b"\n").rsplit(b"\n", 1)[-1]
-    import hashlib  # only a plan start asks the ledger's tip
+    """The ledger's end, `<size>:<last line's digest>` (`mj_state.ledger.write.end`)."""
+    from mj_state.ledger import write as ledgerwrite
 
-    return f"{size}:{hashlib.sha256(last).hexdigest()}"
+    return ledgerwrite.end(ledger)
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:

@@ -7,7 +7,6 @@ The judgement is `mj_state.records.adr_judge`'s (the writer runs it again under 
 
 from __future__ import annotations
 
-from mj_core.errors import MissingArtifact
 from mj_core.stream.stage import Stage
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -24,16 +23,9 @@ if TYPE_CHECKING:
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_state.records import adr_judge as adrjudge
 
-    found = [
-        r
-        for r in context.records(options.input)
-        if r.get("kind") == "fact" and r.get("fact") == "adr-propose"
-    ]
-    if len(found) != 1:
-        raise MissingArtifact(
-            "adr propose: the facts carry no adr-propose fact — `mj-state adr-propose-facts`"
-        )
-    yield adrjudge.judge(found[0])
+    yield adrjudge.judge(
+        context.the_fact(options.input, "adr-propose", "mj-state adr-propose-facts")
+    )
 
 
 STAGES = {"adr-propose": Stage(run)}

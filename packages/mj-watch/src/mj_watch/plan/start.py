@@ -7,7 +7,6 @@ judgement is `mj_state.plan.start_judge`'s (the writer runs it again under the p
 
 from __future__ import annotations
 
-from mj_core.errors import MissingArtifact
 from mj_core.stream.stage import Stage
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
@@ -24,16 +23,9 @@ if TYPE_CHECKING:
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_state.plan import start_judge as startjudge
 
-    found = [
-        r
-        for r in context.records(options.input)
-        if r.get("kind") == "fact" and r.get("fact") == "plan-start"
-    ]
-    if len(found) != 1:
-        raise MissingArtifact(
-            "plan start: the facts carry no plan-start fact — `mj-state plan-start-facts`"
-        )
-    yield startjudge.judge(found[0])
+    yield startjudge.judge(
+        context.the_fact(options.input, "plan-start", "mj-state plan-start-facts")
+    )
 
 
 STAGES = {"plan-start": Stage(run)}
