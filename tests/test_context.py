@@ -255,7 +255,7 @@ def files_read(repo: Repo) -> int:
 
 def test_only_the_newest_checkpoint_and_handover_are_read(scenario: Repo) -> None:
     handover = "# Objective\nRead less.\n\n# Current State\nDone.\n\n# Next Action\nNone.\n"
-    assert scenario.run("mj-state", "handover", stdin=handover).code == 0
+    assert scenario.run("handover", stdin=handover).code == 0
     files_read(scenario)  # the first run keeps the briefing's pointers; every later one reads them
     one = files_read(scenario)
     for kind in ("checkpoints", "handovers"):

@@ -144,7 +144,7 @@ def test_every_drift_category_is_found_and_reproduced(working: Repo, tmp_path: P
 def test_handover_and_verification_drift(working: Repo, tmp_path: Path) -> None:
     repo = working
     state = ".ai/local/state"
-    closed = repo.run("mj-state", "handover", "--close", stdin=HANDOVER)
+    closed = repo.run("handover", "--close", stdin=HANDOVER)
     assert closed.code == 0, closed
     assert "handover" not in _drift(repo)  # handed over with its handover: consistent
     [record] = (repo.root / state / "handovers").glob("*.md")

@@ -37,6 +37,6 @@ def test_parsing_imports_no_stage_and_running_one_imports_only_its_own_module() 
     assert "mj_state.history" not in before and "mj_state.history" in after
     assert not {
         "mj_state.facts",
-        "mj_state.records.handover",
+        "mj_state.handover.facts",
         "mj_state.records.decision_log",
     } & set(after)

@@ -4,6 +4,10 @@ The oldest records beyond the policy's `retention_max_files` move (never copied,
 deleted) into `state/archive/pruned-<moment>/<store>/`, and one `records.pruned` ledger line
 says how many moved and where; `--dry-run` names them and writes nothing. Record names begin
 with their creation moment, so name order is age order.
+
+As stages: `survey` gathers the `records-prune` fact, `judge` (pure) gives the record of a
+prune that moves nothing or the verdict naming what moves, `carry_out` does that move after
+judging the store again as it is then.
 """
 
 from __future__ import annotations
@@ -46,29 +50,84 @@ def asked(options: argparse.Namespace, kind: str, others: tuple[str, ...]) -> bo
 
 def prune(layer: Layer, kind: str, *, dry_run: bool) -> Record:
     """Move the oldest records of `kind`'s store beyond its cap; the record of what moved."""
+    judged = judge(survey(layer, kind, dry_run=dry_run))
+    return carry_out(layer, judged) if judged["kind"] == "verdict" else judged
+
+
+def survey(layer: Layer, kind: str, *, dry_run: bool) -> Record:
+    """The `records-prune` fact: the store's records, oldest first, its cap, the archive a move
+    now would go to. Nothing judged."""
     store = STORES[kind]
     cap = (layer.policy.data.get(kind) or {}).get("retention_max_files")
     directory = layer.state / store
-    names = _records(directory)
-    over = len(names) - cap if isinstance(cap, int) and not isinstance(cap, bool) else 0
-    moving = names[:over] if over > 0 else []
     archive = layer.state / "archive" / f"pruned-{clock.compact(clock.now())}" / store
-    record: Record = {
-        "kind": "record",
-        "action": "prune",
+    return {
+        "kind": "fact",
+        "fact": "records-prune",
+        "command": kind,
         "store": layer.relative(directory),
         "cap": cap if isinstance(cap, int) and not isinstance(cap, bool) else None,
-        "count": len(names),
-        "moved": [layer.relative(directory / name) for name in moving],
-        "archive": layer.relative(archive) if moving else None,
+        "names": _records(directory),
+        "archive": layer.relative(archive),
         "dry_run": dry_run,
     }
-    if dry_run or not moving:
-        return record
+
+
+def judge(fact: Record) -> Record:
+    """A pure function of the `records-prune` fact: the record of a prune that moves nothing (a
+    dry run, or a store within its cap), else the verdict naming what moves."""
+    names, cap = [str(name) for name in fact["names"]], fact["cap"]
+    over = len(names) - cap if cap is not None else 0
+    moved = [f"{fact['store']}/{name}" for name in names[:over]] if over > 0 else []
+    if fact["dry_run"] or not moved:
+        return {
+            "kind": "record",
+            "action": "prune",
+            "store": fact["store"],
+            "cap": cap,
+            "count": len(names),
+            "moved": moved,
+            "archive": fact["archive"] if moved else None,
+            "dry_run": bool(fact["dry_run"]),
+        }
+    return {
+        "kind": "verdict",
+        "action": "records-prune",
+        "command": fact["command"],
+        "store": fact["store"],
+        "cap": cap,
+        "count": len(names),
+        "moved": moved,
+    }
+
+
+def carry_out(layer: Layer, verdict: Record) -> Record:
+    """The move a `records-prune` verdict names, judged again over the store as it is now: a
+    verdict that is not that judgement moves nothing (15). One `records.pruned` ledger line."""
+    kind = str(verdict.get("command"))
+    if kind not in STORES:
+        raise Refused(f"prune: {kind!r} keeps no record store; nothing was moved")
+    fact = survey(layer, kind, dry_run=False)
+    if judge(fact) != verdict:
+        raise Refused(
+            f"{kind} --prune: the verdict is not what {fact['store']} holds now; nothing was moved"
+        )
+    directory = layer.state / STORES[kind]
+    archive = layer.root / str(fact["archive"])
+    moving = [str(path).rsplit("/", 1)[-1] for path in verdict["moved"]]
     _move(layer, directory, archive, moving)
-    payload = {"store": record["store"], "moved": len(moving), "archive": record["archive"]}
+    payload = {"store": fact["store"], "moved": len(moving), "archive": fact["archive"]}
     ledger.append(layer.root, layer.state, "records.pruned", payload)
-    return record
+    return {
+        "kind": "record",
+        "action": "prune",
+        "store": fact["store"],
+        "cap": fact["cap"],
+        "count": verdict["count"],
+        "moved": list(verdict["moved"]),
+        "archive": fact["archive"],
+        "dry_run": False,
+    }
 
 
 def _records(directory: os.PathLike[str]) -> list[str]:
