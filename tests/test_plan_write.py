@@ -4,6 +4,8 @@ and the ledger as they were; of 8 concurrent starts of one READY issue exactly o
 
 from __future__ import annotations
 
+import fcntl
+import json
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
@@ -98,3 +100,25 @@ def test_of_eight_concurrent_starts_exactly_one_wins(planned: Repo) -> None:
     assert _file(planned, "I0001").count(b"started_at:") == 1
     assert _ledger(planned).count(b'"event":"plan.started"') == 1
     assert planned.mj("history", "--validate").code == 0
+
+
+def test_a_start_reads_the_plan_only_between_two_writes(planned: Repo) -> None:
+    """The facts of `plan start` are gathered under the lock the writer publishes the issue file
+    and its ledger line under: a start that lost a race sees both or neither (15), never a
+    marker without its ledger line (which would read as forged, 10)."""
+    state = planned.root / ".ai/local/state"
+    state.mkdir(parents=True, exist_ok=True)
+    argv = [exe("mj-state"), "plan-start-facts", "I0001"]
+    with open(state / "plan.lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        waiting = subprocess.Popen(argv, cwd=planned.root, env=planned.env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+        with pytest.raises(subprocess.TimeoutExpired):
+            waiting.wait(timeout=1.5)
+        marked = _file(planned, "I0001") + b"started_at: 2026-01-01T00:00:00Z\n"
+        (planned.root / f"{BASE}/issues/I0001.yaml").write_bytes(marked)
+        fcntl.flock(held, fcntl.LOCK_UN)
+    out, err = waiting.communicate(timeout=60)
+    assert waiting.returncode == 0, err
+    fact = json.loads(out.splitlines()[0])
+    assert fact["fact"] == "plan-start" and "started_at" in str(fact["text"]), fact

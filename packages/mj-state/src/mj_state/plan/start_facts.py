@@ -82,7 +82,14 @@ def tip(ledger: Path) -> str:
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    yield gather(context.root(), str(options.id), bool(getattr(options, "take_over", False)))
+    from mj_core.write import atomic
+
+    root = context.root()
+    # the writer publishes the issue file and its ledger line under this lock: read between
+    # the two, the marker would look forged (10) to a start that merely lost the race (15)
+    with atomic.locked(load(root).state / "plan.lock", root=root):
+        fact = gather(root, str(options.id), bool(getattr(options, "take_over", False)))
+    yield fact
 
 
 STAGES = {"plan-start-facts": Stage(_run)}
