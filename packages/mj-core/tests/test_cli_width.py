@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -78,3 +79,25 @@ def test_subparsers_share_the_formatter() -> None:
     parser = Parser(prog="mj-x")
     sub = parser.add_subparsers().add_parser("show")
     assert sub.formatter_class is HelpFormatter
+
+
+def test_the_terminal_is_asked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every argument a parser adds builds a formatter; the terminal is asked the first time
+    only, while `COLUMNS` is still read each time."""
+    from mj_core import cli
+
+    asked: list[int] = []
+
+    def size(fd: int) -> os.terminal_size:
+        asked.append(fd)
+        return os.terminal_size((123, 40))
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(cli, "_TERMINAL", [])
+    monkeypatch.setattr(os, "get_terminal_size", size)
+    parser = Parser(prog="mj-x")
+    for number in range(5):
+        parser.add_argument(f"--option-{number}")
+    assert columns() == 121 and len(asked) == 1
+    monkeypatch.setenv("COLUMNS", "60")
+    assert columns() == 58 and len(asked) == 1

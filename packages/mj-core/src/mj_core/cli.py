@@ -36,22 +36,34 @@ if TYPE_CHECKING:
     Record = dict[str, Any]
 
 
+_TERMINAL: list[int] = []  # asked once: each argument a parser adds builds a formatter
+
+
 def columns() -> int:
     """The width argparse formats help to, found without `shutil` (it imports bz2 and lzma).
 
     The same rule as `shutil.get_terminal_size().columns - 2`: a valid positive `COLUMNS`,
-    else the terminal on standard output, else 80.
+    else the terminal on standard output (asked once per process), else 80.
     """
-    try:
-        width = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        width = 0
-    if width <= 0:
+    given = os.environ.get("COLUMNS")
+    width = 0
+    if given:
         try:
-            width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
+            width = int(given)
+        except ValueError:
             width = 0
+    if width <= 0:
+        if not _TERMINAL:
+            _TERMINAL.append(_terminal())
+        width = _TERMINAL[0]
     return (width or 80) - 2
+
+
+def _terminal() -> int:
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 0
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -148,7 +160,11 @@ def build_parser(
         declared = {chosen: one} if chosen is not None and one is not None else declare.stages(prog)
     parser = Parser(prog=prog, description=description)
     parser.add_argument("--repo", help="repository root (default: the git top-level of cwd)")
-    subs = parser.add_subparsers(dest="subcommand", metavar="<subcommand>", required=True)
+    # `prog` given, argparse does not format a usage to find it (the tool has no positionals,
+    # so that usage is `prog` itself)
+    subs = parser.add_subparsers(
+        dest="subcommand", metavar="<subcommand>", required=True, prog=prog
+    )
     for name in names if chosen is None else [chosen]:
         spec = declared[name]
         sub = subs.add_parser(name, help=spec["help"], description=spec["help"])

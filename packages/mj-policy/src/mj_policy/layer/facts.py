@@ -152,6 +152,9 @@ def manifest_of(entries: dict[str, Record]) -> Document | None:
     text = entry.get("text") if isinstance(entry, dict) else None
     if not isinstance(text, str):
         return None
+    known = layer_mod.admitted(text, layer_mod.MANIFEST)  # loaded in this process already
+    if known is not None:
+        return known[1]
     try:
         doc = yamlstrict.parse(text, layer_mod.MANIFEST)
     except MjError:

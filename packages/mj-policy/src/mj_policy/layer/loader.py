@@ -21,6 +21,8 @@ from mj_core.yaml.strict import Document
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mj_policy.rules.item import Rule
 
 MANIFEST = ".ai/manifest.yaml"
@@ -79,7 +81,7 @@ class Layer:
                 f"{self.relative(directory)}/ ({', '.join(self.profile_names()) or 'none'})"
             )
         shown = self.relative(path)
-        return close(yamlstrict.load_file(path, shown), "profile")
+        return _read(path, shown, "profile", _anything)
 
     def profile_names(self) -> list[str]:
         directory = self.section("profiles")
@@ -128,7 +130,10 @@ def _manifest(root: Path) -> Document:
     path = root / MANIFEST
     if not path.exists():
         raise absent(root)
-    doc = yamlstrict.load_file(path, MANIFEST)
+    return _read(path, MANIFEST, "manifest", _understood)
+
+
+def _understood(doc: Document) -> None:
     schema = doc.data.get("schema") if isinstance(doc.data, dict) else None
     if schema != SCHEMA:
         raise ContractUnmet(
@@ -136,7 +141,6 @@ def _manifest(root: Path) -> Document:
             f"majordomus, which reads {SCHEMA} — use a majordomus that reads it, or rewrite "
             f"the manifest as {SCHEMA}"
         )
-    return close(doc, "manifest")
 
 
 def _policy(root: Path, manifest: Document) -> Document:
@@ -144,7 +148,10 @@ def _policy(root: Path, manifest: Document) -> Document:
     path = root / shown
     if not path.exists():
         raise MissingArtifact(f"{shown}: no policy — `majordomus init --extend` writes one")
-    doc = yamlstrict.load_file(path, shown)
+    return _read(path, shown, "policy", _supported)
+
+
+def _supported(doc: Document) -> None:
     version = doc.data.get("version") if isinstance(doc.data, dict) else None
     if (
         isinstance(doc.data, dict)
@@ -155,7 +162,39 @@ def _policy(root: Path, manifest: Document) -> Document:
             f"{doc.where(('version',))}: policy version {version!r} is not supported — "
             "this majordomus reads version 1 only"
         )
-    return close(doc, "policy")
+
+
+def _anything(doc: Document) -> None:
+    """A profile has no version of its own: its keys are the whole check."""
+
+
+_ADMITTED: dict[tuple[str, str], tuple[str, Document]] = {}  # (name, text) → (kind, document)
+_KEPT = 8  # a command's stages read the same manifest, policy and a profile or two
+
+
+def _read(path: Path, shown: str, kind: str, admit: Callable[[Document], None]) -> Document:
+    """The layer file at `path`, parsed, admitted and closed (`close`). A text this process has
+    already admitted under the same name and kind is not parsed or checked again: a command whose
+    stages each load the layer (`capture`'s session end runs three) reads it once. A layer's
+    Documents are read-only, so one may serve every load of the same text."""
+    text = yamlstrict.read_text(path, shown)
+    known = admitted(text, shown)
+    if known is not None and known[0] == kind:
+        return known[1]
+    doc = yamlstrict.parse(text, shown)
+    if doc.data is None:
+        raise ContractUnmet(f"{shown}:1:1: empty — this file needs content")
+    admit(doc)
+    close(doc, kind)
+    if len(_ADMITTED) >= _KEPT:
+        del _ADMITTED[next(iter(_ADMITTED))]
+    _ADMITTED[(shown, text)] = (kind, doc)
+    return doc
+
+
+def admitted(text: str, shown: str) -> tuple[str, Document] | None:
+    """(kind, Document) when this process has admitted `text` as the layer file `shown`."""
+    return _ADMITTED.get((shown, text))
 
 
 def load(root: Path) -> Layer:
