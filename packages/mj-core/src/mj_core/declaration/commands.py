@@ -85,41 +85,55 @@ def outcomes() -> tuple[str, ...]:
 @cache
 def stages(tool: str) -> dict[str, Record]:
     """A tool's stages: name → declaration with every option it reads (its own, and each a
-    command's pipeline forwards to it), in the order they were declared."""
-    out: dict[str, Record] = {}
-    for entry in declaration()["stages"]:
-        if entry["tool"] == tool:
-            out[str(entry["name"])] = {**entry, "options": list(entry.get("options") or [])}
-    for spec in commands().values():
-        _forward(tool, out, spec)
-    return out
+    command's pipeline forwards to it), in the order they were declared; found from every
+    command here, where `stage` takes what the generator wrote beside the stage."""
+    every = list(commands().values())
+    return {
+        str(entry["name"]): _merged(entry, forwarded(entry, every))
+        for entry in declaration()["stages"]
+        if entry["tool"] == tool
+    }
 
 
 def stage(tool: str, name: str) -> Record | None:
-    """`stages(tool)[name]` (None: no such stage), read without the rest of the declaration."""
+    """`stages(tool)[name]` (None: no such stage), read from the stage's own line: the
+    options commands forward to it are written there (`forwarded`), so no other command's
+    declaration is decoded for it."""
     from mj_core.declaration import one as declread
 
     entry = declread.stage(tool, name)
     if entry is None:
         return None
-    out = {name: {**entry, "options": list(entry.get("options") or [])}}
-    for spec in declread.forwarding(tool, name):
-        _forward(tool, out, spec)
-    return out[name]
+    written = entry.get("forwarded")
+    if not isinstance(written, list):
+        raise InternalError(
+            f"share/{FILE}: stage {tool} {name} carries no forwarded options — broken install "
+            "(run `python -m mj_core.declaration.generate`)"
+        )
+    return _merged(entry, written)
 
 
-def _forward(tool: str, out: dict[str, Record], spec: Record) -> None:
-    """Add to the stages of `tool` in `out` the options command `spec` forwards to them."""
-    for step in spec.get("pipeline") or []:
-        tool_name, stage_name = step["stage"][0], step["stage"][1]
-        if tool_name != tool or stage_name not in out:
-            continue
-        known = {o["name"] for o in out[stage_name]["options"]}
+def _merged(entry: Record, extra: list[Record]) -> Record:
+    own = list(entry.get("options") or [])
+    return {**{k: v for k, v in entry.items() if k != "forwarded"}, "options": own + extra}
+
+
+def forwarded(entry: Record, every: list[Record]) -> list[Record]:
+    """The options the commands in `every` forward to the stage `entry` that it does not
+    declare itself: each once, in the order the commands and their steps name them."""
+    target = [entry["tool"], entry["name"]]
+    known = {o["name"] for o in entry.get("options") or []}
+    found: list[Record] = []
+    for spec in every:
         declared = {o["name"]: o for o in spec.get("options") or []}
-        for name in step.get("forward") or []:
-            if name not in known:
-                out[stage_name]["options"].append(declared[name])
-                known.add(name)
+        for step in spec.get("pipeline") or []:
+            if list(step["stage"][:2]) != target:
+                continue
+            for name in step.get("forward") or []:
+                if name not in known:
+                    found.append(declared[name])
+                    known.add(name)
+    return found
 
 
 class Option:

@@ -19,6 +19,7 @@ import json
 import sys
 
 from mj_core import share
+from mj_core.declaration import commands as declare
 from mj_core.schema import full as schema
 from mj_core.yaml import strict as yamlstrict
 
@@ -45,7 +46,9 @@ def expected() -> bytes:
 
 def lined(data: dict[str, Any]) -> bytes:
     """The declaration as JSON, one command or stage a line (`mj_core.declaration.one`), with
-    the flags that take a value in the head."""
+    the flags that take a value and every command and stage in order (`index`) in the head and,
+    beside each stage, the options commands
+    forward to it (`forwarded`)."""
     flags = {
         str(option["flag"])
         for spec in data["commands"]
@@ -53,9 +56,16 @@ def lined(data: dict[str, Any]) -> bytes:
         if option.get("flag") and option.get("kind", "flag") != "flag"
     }
     rest = {k: v for k, v in data.items() if k not in ("commands", "stages")}
-    head = _json({**rest, "value_flags": sorted(flags)})[:-2]  # without its closing brace
+    index = {
+        "commands": [c["name"] for c in data["commands"]],
+        "stages": [[s["tool"], s["name"]] for s in data["stages"]],
+    }
+    head = _json({**rest, "value_flags": sorted(flags), "index": index})[:-2]  # open brace
     commands = b",\n".join(_json(c).rstrip(b"\n") for c in data["commands"])
-    stages = b",\n".join(_json(s).rstrip(b"\n") for s in data["stages"])
+    every = data["commands"]
+    stages = b",\n".join(
+        _json({**s, "forwarded": declare.forwarded(s, every)}).rstrip(b"\n") for s in data["stages"]
+    )
     return b'%s,"commands":[\n%s\n],"stages":[\n%s\n]}\n' % (head, commands, stages)
 
 
@@ -72,9 +82,12 @@ PROVIDERS = "providers.json"
 
 
 def expected_providers() -> bytes:
-    """The provider table as JSON (its schema is held to it by the tests, not here)."""
+    """The provider table as JSON, one provider a line (`mj_core.share.provider_row` decodes
+    one without the others); its schema is held to it by the tests, not here."""
     doc = yamlstrict.load_file(share.path(PROVIDERS_SOURCE), f"share/{PROVIDERS_SOURCE}")
-    return _json(doc.data)
+    rest = {k: v for k, v in doc.data.items() if k != "providers"}
+    rows = b",\n".join(_json({k: v})[1:-2] for k, v in doc.data["providers"].items())
+    return b'%s,"providers":{\n%s\n}}\n' % (_json(rest)[:-2], rows)
 
 
 def _json(data: Any) -> bytes:

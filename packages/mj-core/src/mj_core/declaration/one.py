@@ -1,10 +1,11 @@
 """One command or one stage of `share/commands.json`, decoded without the rest of the file.
 
 `mj_core.declaration.generate` writes the declaration one entry a line: the head (`version`,
-`groups`,
-`outcomes`, and `value_flags`: every option flag that takes a value, which the dispatcher
-needs before it knows the command) on the first line, then each command (`{"name":…`), a line
-between, then each stage (`{"tool":…,"name":…`), and the closing line. The whole file is the
+`groups`, `outcomes`, `value_flags`: every option flag that takes a value, which the
+dispatcher needs before it knows the command, and `index`: every command's name and every
+stage's tool and name, in order) on the first line, then each command (`{"name":…`), a line
+between, then each stage (`{"tool":…,"name":…`, with the options commands forward to it), and
+the closing line. The whole file is the
 same JSON document (`declare.declaration` reads it whole); a hook's run decodes its head, its
 command and the stages it runs, not the 70 KB of every other command's help. A file in any
 other layout is a broken install (13), as a missing one is.
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
 
 FILE = "commands.json"
 HEAD_END = b',"commands":['  # the first line ends here; its value is closed to read it
-COMMAND = b'{"name":"'
-STAGE = b'{"tool":"'
 
 
 def _broken(what: str) -> InternalError:
@@ -59,21 +58,15 @@ def head() -> Record:
 
 @cache
 def _where() -> tuple[dict[str, int], dict[tuple[str, str], int]]:
-    """The line of each command (by name) and of each stage (by tool and name)."""
-    commands: dict[str, int] = {}
-    stages: dict[tuple[str, str], int] = {}
-    for number, line in enumerate(_lines()):
-        if line.startswith(COMMAND):
-            commands[_text(line, len(COMMAND))] = number
-        elif line.startswith(STAGE):
-            tool = _text(line, len(STAGE))
-            at = len(STAGE) + len(tool.encode()) + len('","name":"')
-            stages[(tool, _text(line, at))] = number
+    """The line of each command (by name) and of each stage (by tool and name), from the head's
+    `index` (each entry's line follows from its place; `_entry` checks the name it finds)."""
+    index = head().get("index")
+    if not isinstance(index, dict):
+        raise _broken("no index in its head (run `python -m mj_core.declaration.generate`)")
+    commands = {str(name): 1 + number for number, name in enumerate(index["commands"])}
+    first = 2 + len(commands)  # after the head, the commands and the line between
+    stages = {(str(t), str(n)): first + number for number, (t, n) in enumerate(index["stages"])}
     return commands, stages
-
-
-def _text(line: bytes, start: int) -> str:
-    return line[start : line.index(b'"', start)].decode("utf-8")
 
 
 def names() -> dict[str, int]:
@@ -100,18 +93,11 @@ def command(name: str) -> Record | None:
 
 
 def stage(tool: str, name: str) -> Record | None:
-    """The stage's own declaration (its options without those forwarded to it)."""
+    """The stage's line: its own options, and those commands forward to it (`forwarded`)."""
     number = _where()[1].get((tool, name))
-    return None if number is None else _entry(number, name)
-
-
-def forwarding(tool: str, name: str) -> list[Record]:
-    """The commands whose pipeline names the stage, in declared order (a line is decoded only
-    when it names the stage's words)."""
-    needle = f'"stage":["{tool}","{name}"'.encode()
-    lines = _lines()
-    return [
-        found
-        for command_name, number in names().items()
-        if needle in lines[number] and (found := command(command_name)) is not None
-    ]
+    if number is None:
+        return None
+    data = _entry(number, name)
+    if data.get("tool") != tool:
+        raise _broken(f"line {number + 1} is not a stage of {tool}")
+    return data
