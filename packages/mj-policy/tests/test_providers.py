@@ -80,3 +80,18 @@ def test_an_unknown_provider_is_10_naming_the_known_ones() -> None:
     message = caught.value.message
     assert message.startswith(".ai/repo/policy.yaml:3:15: unknown provider 'copilot-x'")
     assert "copilot" in message and "\n" not in message
+
+
+def test_one_provider_read_from_its_own_line_is_the_tables() -> None:
+    """`share.provider_row` (the tool hook's reader) and `providers.one` decode one line of
+    the table and give what the whole table gives; a provider the table lacks is None, and a
+    name that spells the end of another row's key matches nothing."""
+    whole = json.loads(share.read_text("providers.json"))["providers"]
+    lines = share.read_text("providers.json").split("\n")
+    assert len(lines) == len(whole) + 3  # the head, a provider a line, the close, the end
+    for key, row in whole.items():
+        assert share.provider_row(key) == row
+        found = providers.one(key)
+        assert found is not None and found.data == providers.table()[key].data
+    for odd in ("nobody", "", 'claude-code":{', "claude"):
+        assert share.provider_row(odd) is None and providers.one(odd) is None

@@ -105,6 +105,17 @@ def table() -> dict[str, Provider]:
     return {str(k): Provider(str(k), dict(v)) for k, v in data["providers"].items()}
 
 
+@cache
+def one(key: str) -> Provider | None:
+    """The provider `key` (None: not in the table), decoded from its own line of the table: a
+    command that asks after a provider or two does not decode them all (one that has read the
+    whole table takes it from there)."""
+    if table.cache_info().currsize:
+        return table().get(key)
+    row = share.provider_row(key)
+    return None if row is None else Provider(key, dict(row))
+
+
 def display(key: str) -> str:
     """The provider's name for a person (its key when the table does not know it)."""
     found = table().get(key)
@@ -129,8 +140,10 @@ def get(key: str, where: str = "") -> Provider:
 def loaded_always(item: Mapping[str, Any]) -> bool:
     """A `projections[]` entry is always loaded when the policy says so or when its provider
     puts its file into every conversation (this table's `always`)."""
-    known = table().get(str(item.get("provider")))
-    return bool(item.get("always_loaded", False)) or (known is not None and known.always)
+    if item.get("always_loaded", False):
+        return True
+    known = one(str(item.get("provider")))
+    return known is not None and known.always
 
 
 def lines_budget(provider: Provider, policy_lines: int) -> int:

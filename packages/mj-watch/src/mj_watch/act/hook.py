@@ -143,16 +143,11 @@ def _record(root: str, event: str, payload: dict[str, Any], task: Any) -> None:
 
 def hook_table(provider: str) -> dict[str, Any]:
     """The provider's `hooks` row of `share/providers.json` (Unjudged: none for it)."""
-    import json
-
     from mj_core import share
 
     from mj_watch.act.intent import Unjudged
 
-    with open(os.path.join(share.directory(), "providers.json"), "rb") as handle:
-        data = json.loads(handle.read())
-    row = (data.get("providers") or {}).get(provider) or {}
-    hooks = row.get("hooks")
+    hooks = (share.provider_row(provider) or {}).get("hooks")
     if not isinstance(hooks, dict) or "tool" not in hooks:
         raise Unjudged(f"no hook table for the provider {provider[:80]!r}")
     return hooks
