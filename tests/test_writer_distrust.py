@@ -152,3 +152,48 @@ def test_a_verdict_naming_no_holder_does_not_take_another_worktrees_claim(
     plain = planned.run("mj-state", "plan-start-write", stdin=_forged(stream))
     assert plain.code == 15 and f"held by the worktree {other} of this clone" in plain.err, plain
     assert _plan(planned) == before
+
+
+def _move_stream(repo: Repo, args: str) -> list[dict[str, object]]:
+    return _stream(repo, f"mj-state plan-move-facts {args} | mj-watch plan-move")
+
+
+def test_a_move_verdict_edited_to_another_issue_is_judged_again(planned: Repo) -> None:
+    assert planned.mj("plan", "start", "I0001").code == 0
+    stream = _move_stream(planned, "--action verify I0001")
+    before = _plan(planned)
+    forged = _forged(stream, id="I0002", path=f"{BASE}/issues/I0002.yaml")
+    result = planned.run("mj-state", "plan-move-write", stdin=forged)
+    assert result.code == 15 and "plan verify I0002: it is BLOCKED" in result.err, result
+    assert _plan(planned) == before
+    honest = planned.run("mj-state", "plan-move-write", stdin=_forged(stream))
+    assert honest.code == 0, honest
+    assert b"verified_at: " in (planned.root / f"{BASE}/issues/I0001.yaml").read_bytes()
+    again = planned.run("mj-state", "plan-move-write", stdin=_forged(stream))  # replayed
+    assert again.code == 15 and "it is VERIFY, not ACTIVE" in again.err, again
+    assert _plan(planned)[0].count(b"verified_at: ") == 1
+
+
+def test_an_evidence_entry_edited_after_judging_writes_nothing(planned: Repo) -> None:
+    text = (planned.root / f"{BASE}/issues/I0001.yaml").read_text(encoding="utf-8")
+    planned.write(f"{BASE}/issues/I0001.yaml",
+                  text.replace("evidence_required: []", "evidence_required: [suite]"))  # fmt: skip
+    planned.commit("a token")
+    assert planned.mj("plan", "start", "I0001").code == 0
+    stream = _move_stream(
+        planned, "--action evidence I0001 --covers suite --type test --result failed "
+        "--command 'make test'")  # fmt: skip
+    verdict = next(r for r in stream if r.get("kind") == "verdict")
+    entry = {**verdict["entry"], "result": "all passed"}  # type: ignore[dict-item]
+    before = _plan(planned)
+    for changed, code in (({"entry": entry}, 15), ({"file": "0" * 64}, 15), ({"move": "done"}, 10)):
+        result = planned.run("mj-state", "plan-move-write", stdin=_forged(stream, **changed))
+        assert result.code == code, (changed, result)  # a done is the judge's own refusal
+        assert _plan(planned) == before
+    assert "result: failed" not in _plan(planned)[0].decode()
+
+
+def test_the_move_judge_without_its_fact_stops_with_12(planned: Repo) -> None:
+    other = planned.run("mj-state", "plan-start-facts", "I0001")  # another stage's whole stream
+    result = planned.run("mj-watch", "plan-move", stdin=other.out)
+    assert result.code == 12 and "mj-state plan-move-facts" in result.err, result

@@ -16,6 +16,7 @@ TABLE = LazyTable(
         "facts": "mj_watch.gather",
         "finish": "mj_watch.finish.judge",
         "plan-start": "mj_watch.plan.start",
+        "plan-move": "mj_watch.plan.move",
         "ratchet": "mj_watch.ratchet.command",
         "ratchet-update": "mj_watch.ratchet.command",
         "watch": "mj_watch.watch.judge",

@@ -49,7 +49,7 @@ def gather(root: Path, ident: str, take_over: bool, shared: CloneLock | None = N
             {"subject": f.subject, "message": f.message, "reproduce": f.reproduce}
             for f in planmarkers.findings(lay)
         ],
-        "issues": _closure(model, ident),
+        "issues": closure(model, ident),
         "text": None,
         "holder": None,
         "tip": tip(lay.state / "ledger.jsonl"),
@@ -60,7 +60,7 @@ def gather(root: Path, ident: str, take_over: bool, shared: CloneLock | None = N
     return fact
 
 
-def _closure(model: planmodel.Model, ident: str) -> dict[str, Record]:
+def closure(model: planmodel.Model, ident: str) -> dict[str, Record]:
     """The issue and every declared issue it depends on, directly or not."""
     found: dict[str, Record] = {}
     todo = [ident]
