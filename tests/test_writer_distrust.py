@@ -1,6 +1,8 @@
-"""The writers of `adr propose` and `plan start` take no verdict on trust.
+"""The writers of `adr propose`, `plan start` and `plan verify|evidence|done` take no verdict
+on trust.
 
-A worker can pipe anything into `mj-state adr-propose-write` or `mj-state plan-start-write`: a
+A worker can pipe anything into `mj-state adr-propose-write`, `mj-state plan-start-write` or
+`mj-state plan-move-write`: a
 judge's real stream with its verdict edited, or a verdict written by hand. Each writer judges
 again, under its lock, over what it gathers itself: an edited verdict the judge would refuse is
 refused with the judge's code and words, a verdict of a shape the schema does not know is
