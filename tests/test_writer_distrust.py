@@ -2,12 +2,11 @@
 on trust.
 
 A worker can pipe anything into `mj-state adr-propose-write`, `mj-state plan-start-write` or
-`mj-state plan-move-write`: a
-judge's real stream with its verdict edited, or a verdict written by hand. Each writer judges
-again, under its lock, over what it gathers itself: an edited verdict the judge would refuse is
-refused with the judge's code and words, a verdict of a shape the schema does not know is
-refused (10), and the number or identity written is the writer's own. Nothing is written by a
-refused one: not a file, not a ledger line, not a claim.
+`mj-state plan-move-write`: a judge's real stream with its verdict edited, or a verdict written
+by hand. Each writer judges again, under its lock, over what it gathers itself: an edited
+verdict the judge would refuse is refused with the judge's code and words, a verdict of a shape
+the schema does not know is refused (10), and the number or identity written is the writer's
+own. Nothing is written by a refused one: not a file, not a ledger line, not a claim.
 """
 
 from __future__ import annotations
