@@ -18,7 +18,6 @@ ledger's tip).
 from __future__ import annotations
 
 from mj_core.errors import ContractUnmet
-from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_policy.plan import status as derive
@@ -39,18 +38,7 @@ STAMP = startjudge.STAMP  # the time while judging; the writer stamps its own
 
 def judge(fact: Record) -> Record:
     ident, action = str(fact["id"]), str(fact["action"])
-    if fact["problems"]:
-        first = fact["problems"][0]
-        raise ContractUnmet(
-            f"{first['where']}: {first['message']} — run `majordomus plan validate`"
-        )
-    if fact["unvouched"]:
-        first = fact["unvouched"][0]
-        raise ContractUnmet(f"{first['subject']}: {first['message']} — run `{first['reproduce']}`")
-    model = startjudge.model_of(fact)
-    item = model.issues.get(ident)
-    if item is None or fact.get("text") is None:
-        raise MissingArtifact(f"{ident}: no such issue in {fact['directory']}")
+    model, item = startjudge.sound(fact)
     met = _met(fact["linked"], ident) if action == "done" else set()
     rules.allowed(model, derive.issue_statuses(model), action, ident, met)
     text = str(fact["text"])

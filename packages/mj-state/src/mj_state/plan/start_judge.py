@@ -32,18 +32,7 @@ STAMP = "1970-01-01T00:00:00Z"  # the marker's time while judging; the writer st
 
 def judge(fact: Record) -> Record:
     ident = str(fact["id"])
-    if fact["problems"]:
-        first = fact["problems"][0]
-        raise ContractUnmet(
-            f"{first['where']}: {first['message']} — run `majordomus plan validate`"
-        )
-    if fact["unvouched"]:
-        first = fact["unvouched"][0]
-        raise ContractUnmet(f"{first['subject']}: {first['message']} — run `{first['reproduce']}`")
-    model = model_of(fact)
-    item = model.issues.get(ident)
-    if item is None or fact.get("text") is None:
-        raise MissingArtifact(f"{ident}: no such issue in {fact['directory']}")
+    model, item = sound(fact)
     rules.allowed(model, derive.issue_statuses(model), "start", ident, set())
     text = str(fact["text"])
     rules.holds(item, rules.appended(text.encode("utf-8"), marker(STAMP)), "start")
@@ -66,6 +55,25 @@ def judge(fact: Record) -> Record:
         "file": hashlib.sha256(text.encode("utf-8")).hexdigest(),
         "tip": str(fact["tip"]),
     }
+
+
+def sound(fact: Record) -> tuple[planmodel.Model, planmodel.Item]:
+    """The plan a writer's fact carries and its issue, or the refusal every plan writer makes
+    first: a plan with a problem (10, naming the first), a marker neither git nor the ledger
+    holds (10), no such issue (12)."""
+    if fact["problems"]:
+        first = fact["problems"][0]
+        raise ContractUnmet(
+            f"{first['where']}: {first['message']} — run `majordomus plan validate`"
+        )
+    if fact["unvouched"]:
+        first = fact["unvouched"][0]
+        raise ContractUnmet(f"{first['subject']}: {first['message']} — run `{first['reproduce']}`")
+    model = model_of(fact)
+    item = model.issues.get(str(fact["id"]))
+    if item is None or fact.get("text") is None:
+        raise MissingArtifact(f"{fact['id']}: no such issue in {fact['directory']}")
+    return model, item
 
 
 def marker(stamp: str) -> str:
