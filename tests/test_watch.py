@@ -103,7 +103,7 @@ def test_every_drift_category_is_found_and_reproduced(working: Repo, tmp_path: P
     )
     # records: a checkpoint written in a linked worktree, carried into this one
     repo.git("worktree", "add", "-q", str(tmp_path / "wt"), "-b", "other")
-    there = Repo(tmp_path / "wt", repo.env).run("mj-state", "checkpoint", stdin="elsewhere\n")
+    there = Repo(tmp_path / "wt", repo.env).mj("checkpoint", stdin="elsewhere\n")
     assert there.code == 0, there
     [carried] = (tmp_path / "wt" / state / "checkpoints").glob("*.md")
     shutil.copy(carried, repo.root / state / "checkpoints" / carried.name)

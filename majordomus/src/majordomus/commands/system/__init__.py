@@ -3,7 +3,7 @@
 
 Imports: `majordomus`, `majordomus.mcp`, `majordomus.tour`, `mj_core`, `mj_core.declaration`,
 `mj_core.git`, `mj_core.stream`, `mj_policy.adoption`, `mj_policy.context`, `mj_policy.hooks`,
-`mj_policy.layer`, `mj_policy.projection`, `mj_state`, `mj_state.capture`, `mj_state.session`,
-`mj_watch.bench`.
+`mj_policy.layer`, `mj_policy.projection`, `mj_state`, `mj_state.capture`,
+`mj_state.checkpoint`, `mj_state.session`, `mj_watch.bench`.
 Imported by: `majordomus`.
 """

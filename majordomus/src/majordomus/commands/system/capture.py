@@ -242,7 +242,9 @@ def _session(root: Path, provider: str, event: str, payload: Record, inv: Invoca
         inv.stdout.flush()
         return
     if event == "compact":
-        _composed(root, "checkpoint", ["--derive"])
+        from mj_state.checkpoint import write as checkpointing
+
+        checkpointing.derived(root)  # `checkpoint --derive`'s stages, in this process
         return
     try:  # the task stays active: a sitting ending is not the task ending
         _composed(root, "handover", ["--derive"])

@@ -23,6 +23,6 @@ here runs and no command opens a connection.
 
 Imports: `mj_state`, `mj_state.ledger`, `mj_core`, `mj_core.git`, `mj_core.stream`,
 `mj_core.write`, `mj_policy.layer`.
-Imported by: `mj_state`, `mj_state.finish`, `mj_state.plan`, `mj_state.records`,
-`mj_state.task`, `mj_state.verifyfacts`.
+Imported by: `mj_state`, `mj_state.checkpoint`, `mj_state.finish`, `mj_state.plan`,
+`mj_state.records`, `mj_state.task`, `mj_state.verifyfacts`.
 """
