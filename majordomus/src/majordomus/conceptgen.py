@@ -18,7 +18,7 @@ from pathlib import Path
 # (concept, what it is, the dotted prefixes of its modules); the longest prefix places a module
 CONCEPTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("task", "the one scoped task: its start, scope, check and finish contract",
-     ("mj_state.task", "mj_state.finish", "mj_state.facts", "mj_watch.finish",
+     ("mj_state.task", "mj_state.evidence", "mj_state.finish", "mj_state.facts", "mj_watch.finish",
       "majordomus.commands.task.start", "majordomus.commands.task.check",
       "majordomus.commands.task.finish", "majordomus.commands.task.evidence")),
     ("ledger", "the append-only, hash-chained record of what happened",
