@@ -29,32 +29,16 @@ from mj_state.records import write as recordwrite
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from collections.abc import Iterator
     from typing import Any
 
     from mj_policy.layer.loader import Layer
 
     Record = dict[str, Any]
 
-STATES = {"restore": "unwritten", "report": "unwritten", "rewrite": "differs",
-          "set-aside": "unrecorded", "adopt": "unrecorded"}  # fmt: skip
 
-
-def plan(layer: Layer) -> Iterator[Record]:
-    values = ledger.scan(ledger.path(layer.state)).values
-    for gap in _gaps(layer, None, values):
-        shown = layer.relative(layer.state / gap.where.split(":", 1)[0])
-        yield {
-            "kind": "recovery",
-            "subject": f"{shown}:{gap.where.split(':', 1)[1]}",
-            "state": STATES[gap.action],
-            "action": gap.action,
-            "done": False,
-            "evidence": gap.message,
-            "path": layer.relative(layer.state / gap.file),
-            "_file": gap.file,
-            "_key": gap.key,
-        }
+def gaps(layer: Layer) -> list[recordpairs.Gap]:
+    """Every gap between the two logs and the ledger, as they stand."""
+    return _gaps(layer, None, ledger.scan(ledger.path(layer.state)).values)
 
 
 def _gaps(layer: Layer, only: str | None, values: list[Any]) -> list[recordpairs.Gap]:
@@ -66,7 +50,7 @@ def _gaps(layer: Layer, only: str | None, values: list[Any]) -> list[recordpairs
 
 def repair(layer: Layer, item: Record) -> None:
     name = str(item["_file"])
-    key = tuple(item["_key"])
+    key = tuple(item["_key"])  # the gap is looked for again under the lock
 
     def change(text: str) -> tuple[str, Callable[[], object] | None] | None:
         values = ledger.scan(ledger.path(layer.state)).values
