@@ -4,9 +4,10 @@ The judge (`mj-watch ratchet`) reads the `ratchet` fact: a metric at or below it
 count is OK, above it FAILs naming both numbers and how it is counted, without an accepted
 count it WARNs and passes; a metric that could not be counted FAILs. A secret-shaped string
 in the tracked tree is a hard zero, never ratcheted: each FAILs naming the file and line, never
-the value. The writer (`mj-watch ratchet-update`) writes the current counts as the baseline
-and records them in the ledger (`ratchet.updated`); a count that went up is refused (15)
-unless `--allow-increase --why`, which also appends `ratchet.raised` with the reason. A
+the value. `ratchet update` is `mj-watch ratchet-update-judge` (a count that went up is refused, 15,
+unless `--allow-increase --why`) and `mj-watch ratchet-update-write` (the current counts written
+as the baseline and recorded in the ledger, `ratchet.updated`, with `ratchet.raised` and the
+reason for a rise). A
 baseline that differs from the newest recorded counts was edited by hand, and FAILs.
 """
 
@@ -14,10 +15,7 @@ from __future__ import annotations
 
 import shlex
 
-from mj_core.errors import ContractUnmet
 from mj_core.errors import MissingArtifact
-from mj_core.errors import Refused
-from mj_core.errors import UsageError
 from mj_core.findings import Finding
 from mj_core.stream.stage import Stage
 
@@ -144,47 +142,4 @@ def _check(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         yield finding.record()
 
 
-def _update(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    if options.why is not None and not options.allow_increase:
-        raise UsageError("ratchet update: --why goes with --allow-increase")
-    if options.allow_increase and not (options.why or "").strip():
-        raise UsageError('ratchet update --allow-increase: say why with --why "<reason>"')
-    told = _fact(context.records(options.input))
-    if not told.get("declared"):
-        raise MissingArtifact(f"{DECLARATION}: absent — declare the metrics to ratchet first")
-    if not told.get("metrics"):
-        raise MissingArtifact(f"{DECLARATION}: declares no metric — nothing to accept")
-    if told.get("secrets"):
-        raise ContractUnmet(
-            "ratchet update: a secret-shaped string is in the tracked tree — a hard zero is never "
-            "recorded (`majordomus ratchet check` names where)"
-        )
-    unmeasured = [m["name"] for m in told["metrics"] if m.get("count") is None]
-    if unmeasured:
-        raise ContractUnmet(
-            f"ratchet update: not counted: {', '.join(unmeasured)} (`ratchet check`)"
-        )
-    old = told.get("baseline") or {}
-    new = {m["name"]: int(m["count"]) for m in told["metrics"]}
-    raised = {
-        name: [old[name], count] for name, count in new.items() if name in old and count > old[name]
-    }
-    if raised and not options.allow_increase:
-        said = ", ".join(f"{name} {a} → {b}" for name, (a, b) in raised.items())
-        raise Refused(f"ratchet update: {said} went up; nothing written (--allow-increase --why)")
-    root = context.root()
-    from mj_core.write import atomic
-
-    text = "version: 1\ncounts:\n" + "".join(f"  {name}: {count}\n" for name, count in new.items())
-    atomic.create(root / BASELINE, text.encode("utf-8"), mode=0o644, root=root, replace=True)
-    from mj_policy.layer.loader import load
-    from mj_state.ledger import store as ledger
-
-    state = load(root).state
-    if raised:
-        ledger.append(root, state, "ratchet.raised", {"raised": raised, "why": options.why})
-    ledger.append(root, state, "ratchet.updated", {"counts": new})  # what `check` vouches by
-    yield {"kind": "record", "action": "ratchet", "path": BASELINE, "counts": new, "raised": raised}
-
-
-STAGES = {"ratchet": Stage(_check), "ratchet-update": Stage(_update)}
+STAGES = {"ratchet": Stage(_check)}
