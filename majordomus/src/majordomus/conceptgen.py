@@ -80,6 +80,7 @@ CONCEPTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
       "majordomus.commands.rules.ratchet")),
     ("search", "the records searched, and served over MCP",
      ("mj_state.search", "mj_watch.doctor.mcp_check", "mj_policy.hooks.mcp_wiring",
+      "mj_policy.mcp_install",
       "majordomus.mcp", "majordomus.commands.memory.search", "majordomus.commands.system.mcp")),
     ("identity", "who and where, computed from git",
      ("mj_state.identity", "mj_state.state_id", "mj_state.worktree_id")),

@@ -11,7 +11,9 @@ from mj_core.cli import Tool
 TABLE = LazyTable(
     {
         "context-validate": "mj_policy.context.stages",
-        "mcp-install": "mj_policy.hooks.mcp_wiring",
+        "mcp-install-facts": "mj_policy.mcp_install.facts",
+        "mcp-install-judge": "mj_policy.mcp_install.judge",
+        "mcp-install-write": "mj_policy.mcp_install.write",
         "context-list": "mj_policy.context.stages",
         "context-resolve": "mj_policy.context.stages",
         "context-explain": "mj_policy.context.stages",

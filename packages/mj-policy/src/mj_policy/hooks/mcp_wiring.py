@@ -1,5 +1,5 @@
-"""The MCP client configurations that start `majordomus mcp`: what `mcp install` adds, and the
-`mcp` fact doctor judges.
+"""The MCP client configurations that start `majordomus mcp`: what `mcp install` adds
+(`mj_policy.mcp_install` judges and writes it), and the `mcp` fact doctor judges.
 
 Each provider whose row in `share/providers.yaml` has an `mcp` block reads its project's MCP
 servers from one file (`config`), JSON or TOML, under one key (`table`). The server entry is
@@ -21,18 +21,13 @@ import os
 from mj_core.errors import ContractUnmet
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
-from mj_core.stream.stage import Stage
 
 from mj_policy import providers
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    import argparse
-    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
-
-    from mj_core.stream.stage import Context
 
     Record = dict[str, Any]
 
@@ -45,7 +40,7 @@ def clients() -> list[providers.Provider]:
     return [p for p in providers.table().values() if p.data.get("mcp")]
 
 
-def _block(provider: providers.Provider) -> dict[str, str]:
+def config_block(provider: providers.Provider) -> dict[str, str]:
     found = provider.data.get("mcp")
     if not isinstance(found, dict):
         known = ", ".join(p.key for p in clients())
@@ -61,7 +56,7 @@ def entry(provider: providers.Provider) -> dict[str, Any]:
 
 def snippet(provider: providers.Provider) -> str:
     """The entry as the person would add it to the file by hand."""
-    block = _block(provider)
+    block = config_block(provider)
     if block["format"] == "toml":
         return _toml(block, entry(provider))
     return json.dumps({block["table"]: {NAME: entry(provider)}}, indent=2) + "\n"
@@ -76,21 +71,26 @@ def _toml(block: dict[str, str], server: dict[str, Any]) -> str:
 
 def read(root: Path, provider: providers.Provider) -> tuple[dict[str, Any] | None, str | None]:
     """(the file parsed, its text); (None, None) when it is absent. Malformed → 10."""
-    block = _block(provider)
+    text = read_text(root, provider)
+    return (None, None) if text is None else (parsed(config_block(provider), text), text)
+
+
+def read_text(root: Path, provider: providers.Provider) -> str | None:
+    """The configuration file's text; None when it is absent. A link → 15, unreadable → 10."""
+    block = config_block(provider)
     path = os.path.join(root, block["config"])
     if os.path.islink(path):
         raise Refused(f"{block['config']}: a symbolic link; not followed")
     try:
         with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+            return handle.read()
     except FileNotFoundError:
-        return None, None
+        return None
     except (OSError, UnicodeDecodeError) as exc:
         raise ContractUnmet(f"{block['config']}:1: unreadable ({exc})") from None
-    return _parsed(block, text), text
 
 
-def _parsed(block: dict[str, str], text: str) -> dict[str, Any]:
+def parsed(block: dict[str, str], text: str) -> dict[str, Any]:
     shown = block["config"]
     try:
         if block["format"] == "toml":
@@ -113,70 +113,35 @@ def state(data: dict[str, Any] | None, provider: providers.Provider) -> str:
     that does not run `majordomus mcp`)."""
     if data is None:
         return "absent"
-    entry = data.get(_block(provider)["table"], {}).get(NAME)
+    entry = data.get(config_block(provider)["table"], {}).get(NAME)
     if entry is None:
         return "unwired"
     wired = isinstance(entry, dict) and os.path.basename(str(entry.get("command", ""))) == NAME
     return "wired" if wired and list(entry.get("args") or [])[:1] == ["mcp"] else "other"
 
 
-def install(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    provider = providers.get(options.provider)
-    block = _block(provider)
-    root = context.root()
-    data, text = read(root, provider)
-    found = state(data, provider)
-    record: Record = {
-        "kind": "mcp",
-        "provider": provider.key,
-        "config": block["config"],
-        "state": found,
-    }
-    if block.get("needs"):
-        record["needs"] = block["needs"]
-    if found == "wired":
-        record["lacks"] = _lacks(data, block, entry(provider))
-    if found == "other":
-        raise Refused(
-            f"{block['config']}: {block['table']}.{NAME} is there and does not run "
-            "`majordomus mcp`; nothing was overwritten"
-        )
-    if not options.write or found == "wired":
-        yield {
-            **record,
-            "action": "print" if not options.write else "present",
-            "text": snippet(provider),
-        }
-        return
-    from mj_core.write import atomic
-
-    new = _added(provider, data, text)
-    atomic.create(root / block["config"], new.encode(), replace=text is not None, root=root)
-    yield {**record, "state": "wired", "action": "wrote", "text": snippet(provider)}
-
-
 def written(provider: providers.Provider, text: str | None) -> str | None:
     """What `install --write` makes of the file's text (None: no file): the text with the
     entry added, or the text as it was when install writes nothing (the entry is there, one of
     that name differs, or the file does not parse)."""
-    block = _block(provider)
+    block = config_block(provider)
     try:
-        data = _parsed(block, text) if text is not None else None
+        data = parsed(block, text) if text is not None else None
     except ContractUnmet:
         return text
     if state(data, provider) in ("wired", "other"):
         return text
-    return _added(provider, data, text)
+    return added(provider, data, text)
 
 
-def _lacks(data: dict[str, Any] | None, block: dict[str, str], server: dict[str, Any]) -> list[str]:
+def lacks(data: dict[str, Any] | None, block: dict[str, str], server: dict[str, Any]) -> list[str]:
     """The keys of the entry majordomus writes that the entry found there does not carry."""
     found = (data or {}).get(block["table"], {}).get(NAME) or {}
     return [key for key in server if key not in ENTRY and found.get(key) != server[key]]
 
 
-def _added(provider: providers.Provider, data: dict[str, Any] | None, text: str | None) -> str:
-    block, server = _block(provider), entry(provider)
+def added(provider: providers.Provider, data: dict[str, Any] | None, text: str | None) -> str:
+    block, server = config_block(provider), entry(provider)
     if block["format"] == "toml":
         before = text or ""
         return (
@@ -194,7 +159,7 @@ def fact(root: Path) -> Record:
     """The `mcp` fact: each client's configuration file and whether it starts this server."""
     found = []
     for provider in clients():
-        block = _block(provider)
+        block = config_block(provider)
         if not os.path.lexists(os.path.join(root, block["config"])):
             continue  # nothing declared for this client: nothing to report
         try:
@@ -217,6 +182,3 @@ def fact(root: Path) -> Record:
                 }
             )
     return {"kind": "fact", "fact": "mcp", "clients": found}
-
-
-STAGES = {"mcp-install": Stage(install)}
