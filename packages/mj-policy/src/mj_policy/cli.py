@@ -40,7 +40,9 @@ TABLE = LazyTable(
         "rule": "mj_policy.rules.stages",
         "vendor-status": "mj_policy.rules.stages",
         "vendor-diff": "mj_policy.rules.stages",
-        "vendor-update": "mj_policy.rules.stages",
+        "vendor-update-facts": "mj_policy.rules.vendor_update_facts",
+        "vendor-update-judge": "mj_policy.rules.vendor_update_judge",
+        "vendor-update-write": "mj_policy.rules.vendor_update_write",
     }
 )
 

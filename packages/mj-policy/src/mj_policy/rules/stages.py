@@ -1,4 +1,5 @@
-"""`mj-policy rules|rule|vendor-status|vendor-diff|vendor-update`: the rule set as records.
+"""`mj-policy rules|rule|vendor-status|vendor-diff`: the rule set as records (`vendor-update-*`:
+`vendor_update_facts`, `vendor_update_judge`, `vendor_update_write`).
 
 `majordomus rules list|show|vendor …` composes these. Resolution errors stop the stage with 10;
 `vendor-status` yields findings (FAIL when the vendored copy fails its manifest, DRIFT when it
@@ -95,19 +96,9 @@ def _diff(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     yield {"kind": "diff", "target": "rules/vendor", "text": vendoring.diff(layer)}
 
 
-def _update(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    layer = layer_mod.load(context.root())
-    changed = vendoring.update(layer, force=options.force)
-    package = layer.relative(layer.section("rules") / "vendor" / vendoring.VENDOR)
-    yield {"kind": "vendored", "package": package, "changed": changed}
-    if changed:
-        yield {"kind": "append", "event": "rules.vendored", "package": vendoring.VENDOR}
-
-
 STAGES = {
     "rules": Stage(_list),
     "rule": Stage(_show),
     "vendor-status": Stage(_status),
     "vendor-diff": Stage(_diff),
-    "vendor-update": Stage(_update),
 }

@@ -2,9 +2,9 @@
 
 `status` compares the two (revisions, the vendored copy's integrity against its own manifest,
 same or different); `diff` is their unified diff; `update` swaps the shipped package in
-atomically — built beside the old one, then exchanged by two renames — and never touches
-`rules/project/`. A vendored copy that no longer matches its own manifest was edited by hand:
-`update` refuses it (15) without `--force`.
+atomically (`swap`: built beside the old one, then exchanged by two renames) and never touches
+`rules/project/`; `vendor_update_judge` refuses (15) a vendored copy that no longer matches its
+own manifest (edited by hand) without `--force`.
 """
 
 from __future__ import annotations
@@ -131,27 +131,7 @@ def diff(layer: Layer) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in out)
 
 
-def update(layer: Layer, *, force: bool) -> list[str]:
-    """Swap in the shipped package; the package-relative files that changed (empty: current)."""
-    target = layer.section("rules") / "vendor" / VENDOR
-    theirs = shipped()
-    if (target / rulepkg.MANIFEST).is_file():
-        problems = integrity(target)
-        if problems and not force:
-            raise Refused(
-                f"{layer.relative(target)}/{problems[0]} — the vendored package was edited by "
-                "hand; `majordomus rules vendor diff` shows it, `--force` replaces it"
-            )
-        changed = status(layer).differing
-        if not changed:
-            return []
-    else:
-        changed = files(theirs)
-    _swap(target, theirs)
-    return changed
-
-
-def _swap(target: Path, source: Path) -> None:
+def swap(target: Path, source: Path) -> None:
     """Build the new copy beside the old one, then exchange them by renames within the vendor
     directory, reached as every write is (`mj_core.write.confine`: no link followed on the way)."""
     from mj_core import ids
