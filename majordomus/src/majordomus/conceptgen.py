@@ -39,6 +39,7 @@ CONCEPTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
       "majordomus.plan_fast", "majordomus.commands.task.plan")),
     ("knowledge", "the reference graph, its pointers, candidates and promotion",
      ("mj_knowledge", "mj_policy.knowledge", "mj_state.records.promote",
+      "mj_state.promote",
       "mj_watch.doctor.knowledge", "majordomus.commands.memory.knowledge")),
     ("ADRs", "architecture decision records and their numbers",
      ("mj_policy.adr", "mj_state.records.adr_check", "mj_state.records.adr_facts",

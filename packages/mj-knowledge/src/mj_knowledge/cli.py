@@ -16,7 +16,9 @@ TABLE = LazyTable(
         "related": "mj_knowledge.related",
         "derive": "mj_knowledge.harvest",
         "candidates": "mj_knowledge.candidates",
-        "reject": "mj_knowledge.review",
+        "reject-facts": "mj_knowledge.reject.facts",
+        "reject-judge": "mj_knowledge.reject.judge",
+        "reject-write": "mj_knowledge.reject.write",
     }
 )
 

@@ -10,6 +10,6 @@ Imports: `mj_state`, `mj_state.finish`, `mj_state.ledger`, `mj_state.remote`,
 `mj_core.schema`, `mj_core.stream`, `mj_core.write`, `mj_core.yaml`, `mj_policy.adr`,
 `mj_policy.knowledge`, `mj_policy.layer`, `mj_policy.rules`.
 Imported by: `mj_state`, `mj_state.checkpoint`, `mj_state.decision`, `mj_state.finish`,
-`mj_state.handover`, `mj_state.question`, `mj_state.recover`, `mj_state.search`,
-`mj_state.session`, `mj_state.task`, `mj_watch`.
+`mj_state.handover`, `mj_state.promote`, `mj_state.question`, `mj_state.recover`,
+`mj_state.search`, `mj_state.session`, `mj_state.task`, `mj_watch`.
 """

@@ -1,14 +1,10 @@
-"""`mj-state knowledge-promote <id> [--class <c>]` (the evidence on stdin): a person's promotion
-of a candidate to `status: verified`, refused (15) while a task is active in this checkout — a
-task's worker does not verify its own knowledge. Its `knowledge.promoted` line, written by
-`mj-state log`, names who promoted it as git knows them (`promoted_by`), and that writer
-refuses it too while a task is active here.
-
-The write is `curated/<id>.md` — the candidate's front matter with `status: verified` (and
-`--class` when given), its body and a `# Evidence` section with what stdin said — refusing to
-overwrite a curated record, then the candidate is removed. Only a candidate awaiting review is
-promoted (`mj_policy.knowledge.awaiting`); evidence that carries a conversation is 15, and an
-empty one is 2. Nothing is written then.
+"""What `knowledge promote` (`mj_state.promote`: facts | judge | writer) shares with the ledger's
+writer and the checks: a promotion is refused (15) while a task is active in this checkout — a
+task's worker does not verify its own knowledge — and its `knowledge.promoted` line, written by
+`mj-state log`, names who promoted it as git knows them (`promoter`), that writer refusing it
+too while a task is active here (`refuse_while_active`). Only `knowledge promote` writes
+`verified`: a curated record no such line names is a FAIL (`unpromoted`). The evidence is read
+from stdin (`evidence`).
 """
 
 from __future__ import annotations
@@ -18,12 +14,9 @@ import re
 from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_core.findings import Finding
-from mj_core.stream.stage import Stage
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    import argparse
-    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
 
@@ -112,29 +105,6 @@ def unpromoted_here(lay: Layer) -> list[Record]:
     return unpromoted(lay.root, scan.values, base)
 
 
-def promote(root: Path, options: argparse.Namespace, evidence: str) -> Iterator[Record]:
-    from mj_core.write import atomic
-    from mj_policy.knowledge import awaiting
-    from mj_policy.knowledge import notes
-
-    note = awaiting.candidate(root, options.id)
-    said = awaiting.said(evidence, f"{STDIN} (the evidence)")
-    front = dict(note.data, status="verified")
-    if options.knowledge_class is not None:
-        if not CLASS.match(options.knowledge_class):
-            raise UsageError(f"--class {options.knowledge_class!r}: lower-case letters, digits, -")
-        front["class"] = options.knowledge_class
-    body = f"{note.body.strip(chr(10))}\n\n# Evidence\n\n{said}\n"
-    target = f"{notes.CURATED}/{options.id}.md"
-    atomic.make_dirs(root / notes.CURATED, root=root)
-    atomic.create(root / target, notes.render(front, body), mode=0o644, root=root)
-    (root / note.path).unlink()
-    yield {"kind": "candidate", "action": "promoted", "id": options.id, "path": target,
-           "title": note.text("title"), "class": front["class"]}  # fmt: skip
-    yield {"kind": "append", "event": "knowledge.promoted", "knowledge": options.id,
-           "path": target, "class": front["class"]}  # fmt: skip
-
-
 def evidence(context: Context) -> str:
     import sys
 
@@ -146,15 +116,3 @@ def evidence(context: Context) -> str:
     if stream.isatty():
         raise UsageError("promote: give the evidence on stdin (what shows the claim holds)")
     return yamlstrict.decode(files.read_stream(stream, STDIN, limits.RECORD), STDIN)
-
-
-def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    from mj_policy.knowledge import awaiting
-
-    root = context.root()
-    awaiting.candidate(root, options.id)  # a missing or judged candidate is told first
-    refuse_while_active(root, "knowledge promote")
-    yield from promote(root, options, evidence(context))
-
-
-STAGES = {"knowledge-promote": Stage(run)}
