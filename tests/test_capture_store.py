@@ -215,8 +215,16 @@ def test_prune_refuses_a_policy_limit_that_is_not_a_positive_integer(layer_repo:
 def test_the_upkeep_actions_print_their_pipeline(layer_repo: Repo) -> None:
     for action, stage in (
         (["render", "--force"], "mj-state capture-render --force"),
-        (["reconcile", "--dry-run"], "mj-state capture-reconcile --dry-run"),
-        (["prune"], "mj-state capture-prune"),
+        (
+            ["reconcile", "--dry-run"],
+            "mj-state capture-reconcile-facts --dry-run | mj-state capture-reconcile-judge"
+            " | mj-state capture-reconcile-write",
+        ),
+        (
+            ["prune"],
+            "mj-state capture-prune-facts | mj-state capture-prune-judge"
+            " | mj-state capture-prune-write",
+        ),
     ):
         result = layer_repo.mj("capture", *action, "--pipeline")
         assert result.code == 0 and result.out.strip() == stage, result

@@ -161,4 +161,4 @@ def test_the_compaction_hook_writes_a_derived_note_through_the_stages(layer_repo
     (path,) = (layer_repo.root / STATE / "checkpoints").iterdir()
     ledger = (layer_repo.root / STATE / "ledger.jsonl").read_text()
     assert path.name in ledger and "task.checkpoint" in ledger
-    assert not (layer_repo.root / STATE / "capture-failures.log").exists()
+    assert not (layer_repo.root / ".ai/local/prompts/failures.log").exists()  # no step failed

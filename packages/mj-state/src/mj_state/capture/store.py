@@ -1,4 +1,6 @@
-"""`mj-state capture-render|capture-reconcile|capture-prune`: upkeep of the prompt archive.
+"""`mj-state capture-render`, and what `capture reconcile` and `capture prune` (facts | judge |
+writer, `mj_state.capture.reconcile`, `mj_state.capture.prune`) read and write: upkeep of the
+prompt archive.
 
 Each archived prompt is a record (`<stem>.json`, `majordomus.capture/v1`) and its rendering
 (`<stem>.md`), both 0600 under `.ai/local/prompts/`. The record is what counts; the rest is
@@ -23,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 
-from mj_core import clock
 from mj_core.errors import MjError
 from mj_core.findings import Finding
 from mj_core.stream.stage import Context
@@ -89,7 +90,7 @@ def _bad(root: Path, path: Path, why: str) -> Record:
     return Finding("FAIL", "prompts", shown, why, f"head -c 300 {shown}").record()
 
 
-def _rewrite(root: Path, path: Path, record: Record) -> None:
+def rewrite(root: Path, path: Path, record: Record) -> None:
     from mj_core.write import atomic
 
     data = (json.dumps(record, indent=2, ensure_ascii=True) + "\n").encode()
@@ -115,7 +116,7 @@ def render(options: argparse.Namespace, context: Context) -> Iterator[Record]:
         yield _entry(root, target, "render", True, "rebuilt" if present else "was missing")
 
 
-def _evidence(root: Path) -> dict[str, set[tuple[str, str]]]:
+def evidence(root: Path) -> dict[str, set[tuple[str, str]]]:
     """provider session → {(episode id, link)} from working contexts and closed records the
     ledger's `session.closed` lines name."""
     from mj_core.yaml import strict as yamlstrict
@@ -165,69 +166,13 @@ def _a_record_path(where: str) -> bool:
     return len(parts) == 4 and parts[:3] == [".ai", "repo", "sessions"] and parts[3].endswith(".md")
 
 
-def reconcile(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    root = context.root()
-    evidence: dict[str, set[tuple[str, str]]] | None = None
-    for path, record, why in records(root):
-        if record is None:
-            yield _bad(root, path, why)
-            continue
-        if record.get("episode_link") != "orphan":
-            continue  # linked, or legacy with no provider session to go by
-        key = record.get("provider_session")
-        if evidence is None:
-            evidence = _evidence(root)
-        found = evidence.get(key, set()) if isinstance(key, str) else set()
-        episodes = sorted({episode for episode, _ in found})
-        if not episodes:
-            yield _entry(root, path, "reconcile", False, f"no episode of {key} survives: orphan")
-            continue
-        if len(episodes) > 1:
-            said = f"{len(episodes)} episodes claim provider session {key}: {', '.join(episodes)}"
-            yield _entry(root, path, "refuse", False, f"{said}; left unlinked")
-            continue
-        links = sorted(link for episode, link in found)
-        link = "session-context" if "session-context" in links else links[0]
-        if not options.dry_run:
-            _rewrite(root, path, {**record, "episode": episodes[0], "episode_link": link})
-        yield _entry(root, path, "reconcile", not options.dry_run, f"{episodes[0]} ({link})")
-
-
-def _limits(root: Path) -> tuple[int, int]:
+def limits(root: Path) -> tuple[int, int]:
     section = load(root).policy.data.get("prompts") or {}
     days = section.get("retention_max_days", DEFAULT_DAYS)
     most = section.get("retention_max_bytes", DEFAULT_BYTES)
     return int(days), int(most)
 
 
-def prune(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    root = context.root()
-    days, most = _limits(root)
-    threshold = clock.iso(clock.now() - days * 86400)
-    kept: list[tuple[Path, Record, int]] = []
-    for path, record, why in records(root):
-        if record is None:
-            yield _bad(root, path, why)
-        elif isinstance(record.get("prompt"), str):
-            kept.append((path, record, len(record["prompt"].encode("utf-8", "surrogatepass"))))
-    total = sum(size for _, _, size in kept)
-    for path, record, size in kept:  # oldest first
-        if str(record["captured_at"]) < threshold:
-            reason = f"older than prompts.retention_max_days ({days})"
-        elif total > most:
-            reason = f"the archive's texts over prompts.retention_max_bytes ({most})"
-        else:
-            continue
-        total -= size
-        if not options.dry_run:
-            stone = {"pruned_at": clock.iso(clock.now()), "reason": reason, "bytes": size}
-            rest = {k: v for k, v in record.items() if k != "prompt"}
-            _rewrite(root, path, {**rest, "tombstone": stone})
-        yield _entry(root, path, "prune", not options.dry_run, f"{size} byte(s): {reason}")
-
-
 STAGES = {
     "capture-render": Stage(render),
-    "capture-reconcile": Stage(reconcile),
-    "capture-prune": Stage(prune),
 }

@@ -4,8 +4,9 @@ rotation (`rotation`).
 
 Imports: `mj_state.session`, `mj_state.task`, `mj_core`, `mj_core.git`, `mj_core.stream`,
 `mj_core.write`, `mj_core.yaml`.
-Imported by: `mj_state`, `mj_state.capture`, `mj_state.checkpoint`, `mj_state.decision`,
-`mj_state.evidence`, `mj_state.finish`, `mj_state.handover`, `mj_state.plan`,
-`mj_state.question`, `mj_state.records`, `mj_state.recover`, `mj_state.remote`,
-`mj_state.search`, `mj_state.session`, `mj_state.task`, `majordomus`, `mj_watch`.
+Imported by: `mj_state`, `mj_state.capture`, `mj_state.capture.acknowledge`,
+`mj_state.checkpoint`, `mj_state.decision`, `mj_state.evidence`, `mj_state.finish`,
+`mj_state.handover`, `mj_state.plan`, `mj_state.question`, `mj_state.records`,
+`mj_state.recover`, `mj_state.remote`, `mj_state.search`, `mj_state.session`, `mj_state.task`,
+`majordomus`, `mj_watch`.
 """
