@@ -71,16 +71,22 @@ def call(*argv: str) -> int:
     out = io.BytesIO()
     if argv[0] == "recover":  # its three stages, in this process, as the command pipes them
         return recovered(list(argv[1:]), out)
+    if argv[0] == "session-close":
+        return staged("session-close", list(argv[1:]), out)
     return main(list(argv), stdin=io.BytesIO(b""), stdout=out, stderr=io.StringIO())
 
 
 def recovered(argv: list[str], out: io.BytesIO) -> int:
-    """`recover <argv>`'s facts | judge | writer in this process; the last stage's exit code
+    return staged("recover", argv, out)
+
+
+def staged(name: str, argv: list[str], out: io.BytesIO) -> int:
+    """`<name> <argv>`'s facts | judge | writer in this process; the last stage's exit code
     (the first stage that fails ends the pipe), its stream on `out`."""
     stream = b""
-    for stage in ("recover-facts", "recover-judge", "recover-write"):
+    for stage in (f"{name}-facts", f"{name}-judge", f"{name}-write"):
         here = io.BytesIO()
-        given = argv if stage == "recover-facts" else []
+        given = argv if stage == f"{name}-facts" else []
         code = main([stage, *given], stdin=io.BytesIO(stream), stdout=here, stderr=io.StringIO())
         stream = here.getvalue()
         if code:

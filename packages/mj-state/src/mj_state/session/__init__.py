@@ -1,5 +1,6 @@
 """Execution episodes: the store (`store`), opened with the briefing (`start`), closed with an
-immutable record (`close`, `record`, `envelope`), read back and archived (`read`, `archive`),
+immutable record (`close_facts`, `close_judge`, `close`: facts | judge | writer; `record`,
+`envelope`), read back and archived (`read`, `archive`),
 and an episode's facts (`episode_facts`).
 
 Imports: `mj_state`, `mj_state.ledger`, `mj_state.records`, `mj_state.task`, `mj_core`,

@@ -1,5 +1,8 @@
-"""`mj-state session-archive [--dry-run]`: the session section brought back under its cap
-(SCHEMAS: the promise `history --rotate` keeps for the ledger).
+"""`mj-state session-archive-facts [--dry-run] | session-archive-judge | session-archive-write`:
+the session section brought back under its cap (SCHEMAS: the promise `history --rotate` keeps
+for the ledger), as facts (`gather`: the policy's block, the records, the archive's names),
+judge (`judge`, which reads only that fact) and writer (`carry_out`, which gathers and judges
+again before it moves anything: an edited or replayed verdict moves nothing, 15).
 
 Only on request, and only when the policy sets `session.archive: true`: the oldest closed
 records beyond `session.retention_max_files` move (never copied, never deleted) into the
@@ -34,41 +37,64 @@ if TYPE_CHECKING:
 ARCHIVE = "archive"
 
 
-def settings(layer: Layer) -> int:
-    """The cap, when the policy asks for archiving; refused (15) when it does not."""
+def gather(layer: Layer, *, dry_run: bool) -> Record:
+    """The `session-archive` fact: the policy's `session` block, the closed records oldest
+    first, the names the archive holds already. Nothing judged."""
     block = layer.policy.data.get("session")
     block = block if isinstance(block, dict) else {}
-    if block.get("archive") is not True:
+    directory = sessions.closed_dir(layer.root)
+    target = directory / ARCHIVE
+    try:
+        archived = sorted(os.listdir(target))
+    except (FileNotFoundError, NotADirectoryError):
+        archived = []
+    return {"kind": "fact", "fact": "session-archive", "dry_run": dry_run,
+            "archive_on": block.get("archive") is True, "cap": block.get("retention_max_files"),
+            "store": layer.relative(directory), "archive": layer.relative(target),
+            "names": sorted(sessions.closed_names(layer.root)), "archived": archived}  # fmt: skip
+
+
+def judge(fact: Record) -> Record:
+    """The record of an archive that moves nothing (a dry run, a section within its cap), else
+    the verdict naming what moves; a refusal raised (15)."""
+    if not fact["archive_on"]:
         raise Refused(
             "session archive: the policy does not set session.archive: true — closed records "
             "are archived only when it does (.ai/repo/policy.yaml)"
         )
-    cap = block.get("retention_max_files")
+    cap = fact["cap"]
     if not isinstance(cap, int) or isinstance(cap, bool):
         raise Refused("session archive: the policy names no session.retention_max_files")
-    return cap
-
-
-def archive(layer: Layer, *, dry_run: bool) -> Record:
-    cap = settings(layer)
-    directory = sessions.closed_dir(layer.root)
-    names = sorted(sessions.closed_names(layer.root))  # oldest first
+    names = [str(name) for name in fact["names"]]
     moving = names[: max(0, len(names) - cap)]
-    target = directory / ARCHIVE
-    record: Record = {"kind": "record", "action": "session-archive",
-                      "store": layer.relative(directory), "cap": cap, "count": len(names),
-                      "moved": [layer.relative(directory / n) for n in moving],
-                      "archive": layer.relative(target), "dry_run": dry_run}  # fmt: skip
-    taken = [n for n in moving if os.path.lexists(target / n)]
+    store, target = str(fact["store"]), str(fact["archive"])
+    record: Record = {"kind": "record", "action": "session-archive", "store": store, "cap": cap,
+                      "count": len(names), "moved": [f"{store}/{n}" for n in moving],
+                      "archive": target, "dry_run": bool(fact["dry_run"])}  # fmt: skip
+    taken = [n for n in moving if n in set(fact["archived"])]
     if taken:
-        raise Refused(f"{layer.relative(target / taken[0])}: already archived; nothing was moved")
-    if dry_run or not moving:
+        raise Refused(f"{target}/{taken[0]}: already archived; nothing was moved")
+    if fact["dry_run"] or not moving:
         return record
-    _move(layer, directory, target, moving)
-    payload = {"moved": len(moving), "kept": len(names) - len(moving),
-               "archive": record["archive"]}  # fmt: skip
+    return {**record, "kind": "verdict"}
+
+
+def carry_out(layer: Layer, verdict: Record) -> Record:
+    """The move a `session-archive` verdict names, judged again over the section as it is now:
+    a verdict that is not that judgement moves nothing (15). One `session.archived` line."""
+    again = judge(gather(layer, dry_run=False))
+    if again != verdict:
+        raise Refused(
+            f"session archive: the verdict is not what {verdict.get('store')} holds now; nothing "
+            "was moved"
+        )
+    directory = sessions.closed_dir(layer.root)
+    moving = [str(path).rsplit("/", 1)[-1] for path in verdict["moved"]]
+    _move(layer, directory, directory / ARCHIVE, moving)
+    payload = {"moved": len(moving), "kept": int(verdict["count"]) - len(moving),
+               "archive": verdict["archive"]}  # fmt: skip
     ledger.append(layer.root, layer.state, "session.archived", payload)
-    return record
+    return {**verdict, "kind": "record"}
 
 
 def _move(layer: Layer, directory: Path, target: Path, names: list[str]) -> None:
@@ -93,10 +119,30 @@ def _move(layer: Layer, directory: Path, target: Path, names: list[str]) -> None
         into.close()
 
 
-def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+def _facts(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_policy.layer.loader import load
 
-    yield archive(load(context.root()), dry_run=bool(options.dry_run))
+    yield gather(load(context.root()), dry_run=bool(options.dry_run))
 
 
-STAGES = {"session-archive": Stage(_run)}
+def _judge(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    yield judge(
+        context.the_fact(options.input, "session-archive", "mj-state session-archive-facts")
+    )
+
+
+def _write(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    from mj_policy.layer.loader import load
+
+    for record in context.records(options.input):
+        if record.get("kind") == "verdict" and record.get("action") == "session-archive":
+            yield carry_out(load(context.root()), record)
+        else:
+            yield record
+
+
+STAGES = {
+    "session-archive-facts": Stage(_facts),
+    "session-archive-judge": Stage(_judge),
+    "session-archive-write": Stage(_write),
+}

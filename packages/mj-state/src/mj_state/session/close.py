@@ -1,34 +1,31 @@
-"""`mj-state session-close`: end this process's episode with its immutable record.
+"""`mj-state session-close-write`: the one write of `session close` — this process's episode
+ended with its immutable record, as the verdict of `mj-state session-close-judge` names it.
 
-The episode: `--provider-session`, else the environment's provider session when it is open
-here, else the pointer. Nothing open → 12 (`--if-none ignore`: 0, nothing written). An optional
-summary on stdin becomes the body (an identity-like line → 10). The steps, in an order a crash
-between any two leaves for `recover` to finish: (1) publish `.ai/repo/sessions/<stamp>--<id>--
-<branch-key>--<short-head>--<16 hex>.md` (0600) with its `session.closed` line (no line, no
-record); (2) append `## Close` to the working context; (3) remove the open file; (4) aim the
-pointer at the one episode still open, or remove it. The stream then carries the episode's
-facts (`mj_state.session.episode_facts`), from which `mj-knowledge derive` after it writes
-candidates.
+It passes the judge's stream on; a `session-close` verdict becomes the close. It does not take
+the verdict on trust: it gathers the facts again for the verdict's episode
+(`mj_state.session.close_facts`) and judges again with the verdict's summary and outcome: a
+refusal there is the command's (a replay finds the episode closed: 12), and a verdict that
+differs (another episode id, one of another checkout) writes nothing (15).
+
+The steps, in an order a crash between any two leaves for `recover` to finish: (1) publish
+`.ai/repo/sessions/<stamp>--<id>--<branch-key>--<short-head>--<16 hex>.md` (0600) with its
+`session.closed` line (no line, no record); (2) append `## Close` to the working context; (3)
+remove the open file; (4) aim the pointer at the one episode still open, or remove it. The
+stream then carries the episode's facts (`mj_state.session.episode_facts`), from which
+`mj-knowledge derive` after it writes candidates.
 """
 
 from __future__ import annotations
 
-import sys
-
 from mj_core import clock
-from mj_core import files
-from mj_core import limits
-from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
 from mj_core.git import questions as git
 from mj_core.stream.stage import Context
 from mj_core.stream.stage import Stage
-from mj_core.yaml import strict as yamlstrict
 from mj_policy.layer.loader import load
 
 from mj_state import identity
 from mj_state.ledger import store as ledger
-from mj_state.records import bodies
 from mj_state.session import envelope
 from mj_state.session import record as sessionrecord
 from mj_state.session import store as sessions
@@ -41,43 +38,43 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from mj_policy.layer.loader import Layer
+
     Record = dict[str, Any]
 
-STDIN = "<stdin>"
 # Test-only fault injection: called with each step's name before it runs. Production code never
 # sets it; it can only simulate a crash between two steps.
 _before_step: Callable[[str], None] | None = None
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    layer = load(context.root())
-    root, state = layer.root, layer.state
-    named = options.provider_session
-    if named is not None:
-        sessions.checked_key(named)
-    key = sessions.here_key(state, named)
-    if key is None or not sessions.open_path(state, key).is_file():
-        if options.if_none == "ignore":
-            yield {"kind": "session", "action": "none", "path": None}
-            return
-        raise MissingArtifact("no open session in this worktree — `majordomus session start`")
-    data = sessions.read_open(state, key, root)
-    if str(data["worktree"]) != str(root):
+    for record in context.records(options.input):
+        if record.get("kind") == "verdict" and record.get("action") == "session-close":
+            yield from closed(load(context.root()), record)
+        else:
+            yield record
+
+
+def closed(layer: Layer, verdict: Record) -> Iterator[Record]:
+    """The close judged again over the episode as it is now, then made."""
+    from mj_state.session import close_facts as closefacts
+    from mj_state.session import close_judge as closejudge
+
+    key, summary = verdict.get("key"), verdict.get("summary")
+    if not sessions.is_key(key):  # a key that is no file name is never opened, nor removed
+        raise Refused(f"session close: {key!r} names no episode; nothing was written")
+    fact = closefacts.gather(
+        layer, key if isinstance(key, str) else None,
+        summary if isinstance(summary, str) else None, None,
+        if_none="refuse", outcome=str(verdict.get("outcome")),
+    )  # fmt: skip
+    if closejudge.judge(fact) != verdict:
         raise Refused(
-            f"{sessions.open_path(state, key).relative_to(root)}: an episode of another "
-            f"checkout ({data['worktree']}); not closed here — `majordomus recover`"
+            f"session close: the verdict is not what this checkout gives now (episode "
+            f"{verdict.get('session_id')}); nothing was written"
         )
-    summary = _summary(context)
-    bodies.refuse_identity(summary, STDIN)
-    yield from close(root, state, key, data, summary, outcome=options.outcome)
-
-
-def _summary(context: Context) -> str:
-    stream = context.stdin if context.stdin is not None else sys.stdin.buffer
-    if stream.isatty():
-        return ""
-    raw = files.read_stream(stream, STDIN, limits.RECORD)
-    return yamlstrict.decode(raw, STDIN).replace("\r\n", "\n").strip("\n")
+    yield from close(layer.root, layer.state, str(key), fact["episode"], str(summary),
+                     outcome=str(verdict["outcome"]))  # fmt: skip
 
 
 def step(name: str) -> None:
@@ -164,4 +161,4 @@ def _commits(root: Path, start: str, head: str) -> list[str]:
     return [line for line in (text or "").split("\n") if line]
 
 
-STAGES = {"session-close": Stage(run)}
+STAGES = {"session-close-write": Stage(run)}

@@ -52,6 +52,11 @@ def contexts_dir(root: Path) -> Path:
     return root / ".ai" / "local" / "session-contexts"
 
 
+def is_key(key: object) -> bool:
+    """Whether `key` names an open episode's file (a provider session id, or the hand key)."""
+    return isinstance(key, str) and re.match(_KEY, key) is not None
+
+
 def checked_key(key: str) -> str:
     """A provider session id usable as a file name; anything else is a usage error."""
     if not re.match(_KEY, key) or key == HAND:
