@@ -38,6 +38,7 @@ TARGETS = [
     "capture session (SessionStart)",
     "capture prompt (UserPromptSubmit)",
     "capture session (SessionEnd)",
+    "capture session (PreCompact)",
     "capture tool (PreToolUse)",
     "capture stop (Stop)",
 ]
@@ -66,6 +67,12 @@ EXTRA: dict[str, tuple[list[str], str, list[tuple[list[str], object]], object]] 
             (["capture", "session", "--event", "start", "--provider", "claude-code"], START),
         ],
         {"hook_event_name": "SessionEnd", "session_id": "bench-1", "reason": "exit"},
+    ),
+    "capture session (PreCompact)": (
+        ["capture", "session", "--event", "compact", "--provider", "claude-code"],
+        "mutating",
+        [(TASK, None), (["checkpoint"], NOTE)],
+        {"hook_event_name": "PreCompact", "session_id": "bench-1", "trigger": "auto"},
     ),
     "capture stop (Stop)": (
         ["capture", "stop", "--provider", "claude-code"],
