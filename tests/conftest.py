@@ -144,6 +144,29 @@ def failures(output: str) -> list[tuple[str, str, str, str]]:
     return found
 
 
+def judged(
+    repo: Repo, tool: str, facts: str, judge: str, *args: str, stdin: str | None = None
+) -> list[dict[str, Any]]:
+    """The judge's stream for `<tool> <facts> <args> | <tool> <judge>`, as a worker who means to
+    feed a writer something else would capture it (each stage must succeed)."""
+    import json
+
+    gathered = repo.run(tool, *facts.split(), *args, stdin=stdin)
+    assert gathered.code == 0, gathered
+    given = repo.run(tool, judge, stdin=gathered.out)
+    assert given.code == 0, given
+    return [json.loads(line) for line in given.out.splitlines()]
+
+
+def forged(records: list[dict[str, Any]], **changed: object) -> str:
+    """A judge's stream with its verdict's fields changed and the rest as it was: what a worker
+    who edits a verdict on its way to the writer feeds it."""
+    import json
+
+    out = [{**r, **changed} if r.get("kind") == "verdict" else r for r in records]
+    return "\n".join(json.dumps(r) for r in out) + "\n"
+
+
 def make_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MJ_"))}
     env.update(GIT_ENV)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 
 from conftest import Repo
+from conftest import forged
+from conftest import judged
 from test_capture import installed
 from test_capture_store import _age
 from test_capture_store import prompt
@@ -22,16 +24,7 @@ LEDGER = ".ai/local/state/ledger.jsonl"
 
 
 def _stream(repo: Repo, action: str, *args: str) -> list[dict[str, object]]:
-    facts = repo.run("mj-state", f"capture-{action}-facts", *args)
-    assert facts.code == 0, facts
-    judged = repo.run("mj-state", f"capture-{action}-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [{**r, **changed} if r.get("kind") == "verdict" else r for r in records]
-    return "\n".join(json.dumps(r) for r in out) + "\n"
+    return judged(repo, "mj-state", f"capture-{action}-facts", f"capture-{action}-judge", *args)
 
 
 def _acknowledged(repo: Repo) -> list[dict[str, object]]:
@@ -46,12 +39,12 @@ def test_a_line_logged_after_judging_stays_for_the_next_run(layer_repo: Repo) ->
     stream = _stream(layer_repo, "acknowledge")
     with log.open("a") as handle:
         handle.write("a third, while the person read\n")
-    done = layer_repo.run("mj-state", "capture-acknowledge-write", stdin=_forged(stream))
+    done = layer_repo.run("mj-state", "capture-acknowledge-write", stdin=forged(stream))
     assert done.code == 0, done
     assert log.read_text() == "a third, while the person read\n"
     (line,) = _acknowledged(layer_repo)
     assert line["failures"] == 2 and line["last"] == "second failure"
-    replay = layer_repo.run("mj-state", "capture-acknowledge-write", stdin=_forged(stream))
+    replay = layer_repo.run("mj-state", "capture-acknowledge-write", stdin=forged(stream))
     assert replay.code == 15 and "nothing was written" in replay.err, replay
     assert log.read_text() == "a third, while the person read\n"
     assert len(_acknowledged(layer_repo)) == 1
@@ -65,7 +58,7 @@ def test_an_edited_acknowledgement_writes_nothing(layer_repo: Repo) -> None:
     for changed in ({"lines": ["first failure"] * 2}, {"lines": ["nothing went wrong"]},
                     {"path": ".ai/local/state/ledger.jsonl"}):  # fmt: skip
         result = layer_repo.run("mj-state", "capture-acknowledge-write",
-                                stdin=_forged(stream, **changed))  # fmt: skip
+                                stdin=forged(stream, **changed))  # fmt: skip
         assert result.code == 15, (changed, result)
         assert log.read_text() == "first failure\nsecond failure\n"
         assert _acknowledged(layer_repo) == []
@@ -84,13 +77,13 @@ def test_an_edited_or_replayed_prune_prunes_nothing(layer_repo: Repo) -> None:
     wider = [item, {**item, "path": kept.relative_to(repo.root).as_posix()}]
     before = snapshot(repo)
     for changed in ({"pruned": wider}, {"pruned": [{**item, "reason": "because"}]}):
-        result = repo.run("mj-state", "capture-prune-write", stdin=_forged(stream, **changed))
+        result = repo.run("mj-state", "capture-prune-write", stdin=forged(stream, **changed))
         assert result.code == 15 and "nothing was pruned" in result.err, (changed, result)
         assert snapshot(repo) == before
-    assert repo.run("mj-state", "capture-prune-write", stdin=_forged(stream)).code == 0
+    assert repo.run("mj-state", "capture-prune-write", stdin=forged(stream)).code == 0
     assert "tombstone" in json.loads(old.read_text()) and "prompt" in json.loads(kept.read_text())
     after = snapshot(repo)
-    replay = repo.run("mj-state", "capture-prune-write", stdin=_forged(stream))
+    replay = repo.run("mj-state", "capture-prune-write", stdin=forged(stream))
     assert replay.code == 15, replay
     assert snapshot(repo) == after
 
@@ -105,12 +98,12 @@ def test_an_edited_reconcile_links_nothing(layer_repo: Repo) -> None:
     before = snapshot(repo)
     for changed in ({"items": [{**item, "episode": "s-20260101000000-abcd-000000000000"}]},
                     {"items": [{**item, "link": "ledger"}]}):  # fmt: skip
-        result = repo.run("mj-state", "capture-reconcile-write", stdin=_forged(stream, **changed))
+        result = repo.run("mj-state", "capture-reconcile-write", stdin=forged(stream, **changed))
         assert result.code == 15 and "nothing was linked" in result.err, (changed, result)
         assert snapshot(repo) == before
-    assert repo.run("mj-state", "capture-reconcile-write", stdin=_forged(stream)).code == 0
+    assert repo.run("mj-state", "capture-reconcile-write", stdin=forged(stream)).code == 0
     assert json.loads(orphan.read_text())["episode_link"] == "session-context"
-    replay = repo.run("mj-state", "capture-reconcile-write", stdin=_forged(stream))
+    replay = repo.run("mj-state", "capture-reconcile-write", stdin=forged(stream))
     assert replay.code == 15, replay
 
 

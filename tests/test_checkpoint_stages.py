@@ -15,6 +15,8 @@ import re
 
 import pytest
 from conftest import Repo
+from conftest import forged
+from conftest import judged
 
 STATE = ".ai/local/state"
 FACTS = "mj-state checkpoint-facts"
@@ -26,19 +28,7 @@ def _start(repo: Repo) -> None:
 
 def _stream(repo: Repo, *args: str, stdin: str | None = "progress\n") -> list[dict[str, object]]:
     """The judge's stream for `checkpoint <args>`, as a worker would capture it."""
-    facts = repo.run("mj-state", "checkpoint-facts", *args, stdin=stdin)
-    assert facts.code == 0, facts
-    judged = repo.run("mj-state", "checkpoint-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [
-        json.dumps({**record, **changed} if record.get("kind") == "verdict" else record)
-        for record in records
-    ]
-    return "\n".join(out) + "\n"
+    return judged(repo, "mj-state", "checkpoint-facts", "checkpoint-judge", *args, stdin=stdin)
 
 
 def _state(repo: Repo) -> list[tuple[str, bytes]]:
@@ -81,9 +71,9 @@ def test_an_edited_verdict_is_judged_again_and_writes_nothing(
     layer_repo: Repo, changed: dict[str, object], code: int, said: str
 ) -> None:
     _start(layer_repo)
-    forged = _forged(_stream(layer_repo), **changed)
+    fed = forged(_stream(layer_repo), **changed)
     before = _state(layer_repo)
-    result = layer_repo.run("mj-state", "checkpoint-write", stdin=forged)
+    result = layer_repo.run("mj-state", "checkpoint-write", stdin=fed)
     assert result.code == code and said in result.err, result
     assert result.err.count("\n") == 1, result
     assert _state(layer_repo) == before
@@ -121,7 +111,7 @@ def test_a_verdict_judged_before_the_task_ended_writes_nothing_after(layer_repo:
     done = layer_repo.mj("finish", "--outcome", "blocked", "--note", "-", stdin=note)
     assert done.code == 0, done
     before = _state(layer_repo)
-    result = layer_repo.run("mj-state", "checkpoint-write", stdin=_forged(stream))
+    result = layer_repo.run("mj-state", "checkpoint-write", stdin=forged(stream))
     assert result.code == 15 and "its active task: none" in result.err, result
     assert _state(layer_repo) == before
 

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import Repo
 from conftest import exe
+from conftest import forged
+from conftest import judged
 
 STATE = ".ai/local/state"
 SHAPED = "AKIA" + "Q7" * 8  # shaped like an access key id: a credential to the detector
@@ -29,19 +31,7 @@ def _start(repo: Repo) -> None:
 
 def _stream(repo: Repo, command: str, *args: str) -> list[dict[str, object]]:
     """The judge's stream for `<command> <args>`, as a worker would capture it."""
-    facts = repo.run("mj-state", f"{command}-facts", *args)
-    assert facts.code == 0, facts
-    judged = repo.run("mj-state", f"{command}-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _fed(records: list[dict[str, object]], **changed: object) -> str:
-    out = [
-        json.dumps({**record, **changed} if record.get("kind") == "verdict" else record)
-        for record in records
-    ]
-    return "\n".join(out) + "\n"
+    return judged(repo, "mj-state", f"{command}-facts", f"{command}-judge", *args)
 
 
 def _state(repo: Repo) -> list[tuple[str, bytes]]:
@@ -102,13 +92,13 @@ def test_an_edited_decision_verdict_writes_nothing(
     stream = _stream(layer_repo, "decision-add", "tabs", "--why", f"key {SHAPED}", "--redact")
     (verdict,) = [r for r in stream if r.get("kind") == "verdict"]
     assert verdict["why"] == "key [REDACTED]" and verdict["task"] != "-"
-    code, err, wrote = _write(layer_repo, "decision-add", _fed(stream, **changed))
+    code, err, wrote = _write(layer_repo, "decision-add", forged(stream, **changed))
     assert code == 15 and err.count("\n") == 1 and not wrote, (code, err)
     assert SHAPED not in err
 
 
 def test_a_decision_verdict_is_written_once(layer_repo: Repo) -> None:
-    stream = _fed(_stream(layer_repo, "decision-add", "tabs", "--why", "taste"))
+    stream = forged(_stream(layer_repo, "decision-add", "tabs", "--why", "taste"))
     code, err, wrote = _write(layer_repo, "decision-add", stream)
     assert code == 0 and wrote, err
     assert layer_repo.mj("decision", "add", "spaces", "--why", "other").code == 0
@@ -120,7 +110,7 @@ def test_a_decision_verdict_is_written_once(layer_repo: Repo) -> None:
 
 def test_an_honest_decision_judged_before_another_is_still_written(layer_repo: Repo) -> None:
     """Another decision added between judging and writing is not a reason to refuse."""
-    stream = _fed(_stream(layer_repo, "decision-add", "tabs", "--why", "taste"))
+    stream = forged(_stream(layer_repo, "decision-add", "tabs", "--why", "taste"))
     assert layer_repo.mj("decision", "add", "spaces", "--why", "other").code == 0
     code, err, wrote = _write(layer_repo, "decision-add", stream)
     assert code == 0 and wrote, err
@@ -144,14 +134,14 @@ def test_an_edited_question_verdict_writes_nothing(
 ) -> None:
     _start(layer_repo)
     stream = _stream(layer_repo, "question-add", f"why {SHAPED}?", "--redact")
-    code, err, wrote = _write(layer_repo, "question-add", _fed(stream, **changed))
+    code, err, wrote = _write(layer_repo, "question-add", forged(stream, **changed))
     assert code == refused and err.count("\n") == 1 and not wrote, (code, err)
     assert SHAPED not in err
 
 
 def test_a_question_verdict_is_written_once(layer_repo: Repo) -> None:
     _start(layer_repo)
-    stream = _fed(_stream(layer_repo, "question-add", "why?"))
+    stream = forged(_stream(layer_repo, "question-add", "why?"))
     assert _write(layer_repo, "question-add", stream)[0] == 0
     code, err, wrote = _write(layer_repo, "question-add", stream)
     assert code == 15 and "a replay" in err and not wrote, err
@@ -163,7 +153,7 @@ def test_a_resolve_judged_before_another_resolve_writes_nothing(layer_repo: Repo
     _start(layer_repo)
     for asked in ("which one?", "which way?"):
         assert layer_repo.mj("question", "add", asked).code == 0
-    stream = _fed(_stream(layer_repo, "question-resolve", "which one", "--answer", "the first"))
+    stream = forged(_stream(layer_repo, "question-resolve", "which one", "--answer", "the first"))
     assert layer_repo.mj("question", "resolve", "1", "--answer", "that").code == 0
     code, err, wrote = _write(layer_repo, "question-resolve", stream)
     assert code == 15 and "question 1 is already resolved" in err and not wrote, err
@@ -188,7 +178,7 @@ def test_an_edited_resolve_verdict_writes_nothing(
     for asked in ("which one?", "which way?"):
         assert layer_repo.mj("question", "add", asked).code == 0
     stream = _stream(layer_repo, "question-resolve", "1", "--answer", f"key {SHAPED}", "--redact")
-    code, err, wrote = _write(layer_repo, "question-resolve", _fed(stream, **changed))
+    code, err, wrote = _write(layer_repo, "question-resolve", forged(stream, **changed))
     assert code == 15 and err.count("\n") == 1 and not wrote, (code, err)
     assert SHAPED not in err
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import Repo
+from conftest import forged
+from conftest import judged
 
 LEDGER = ".ai/local/state/ledger.jsonl"
 PROBE = "ran.txt"  # what a forged command would leave behind
@@ -32,19 +34,7 @@ def repo(layer_repo: Repo) -> Repo:
 
 
 def _stream(repo: Repo, *args: str) -> list[dict[str, object]]:
-    facts = repo.run("mj-state", "evidence-facts", *args)
-    assert facts.code == 0, facts
-    judged = repo.run("mj-state", "evidence-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [
-        json.dumps({**record, **changed} if record.get("kind") == "verdict" else record)
-        for record in records
-    ]
-    return "\n".join(out) + "\n"
+    return judged(repo, "mj-state", "evidence-facts", "evidence-judge", *args)
 
 
 def _evidence(repo: Repo) -> list[dict[str, object]]:
@@ -84,7 +74,7 @@ def test_an_edited_verdict_runs_nothing_and_writes_nothing(repo: Repo, index: in
     stream = _stream(repo, "--covers", "tests", "--command", "false")
     changed, said = _forgeries(stream)[index]
     before = (repo.root / LEDGER).read_bytes()
-    result = repo.run("mj-state", "evidence-write", stdin=_forged(stream, **changed))
+    result = repo.run("mj-state", "evidence-write", stdin=forged(stream, **changed))
     assert result.code in (2, 15) and said in result.err, result
     assert result.err.count("\n") == 1, result
     assert (repo.root / LEDGER).read_bytes() == before
@@ -95,10 +85,10 @@ def test_an_artifact_verdict_cannot_carry_a_hash_or_result_of_its_own(repo: Repo
     stream = _stream(repo, "--covers", "docs", "--artifact", "docs/guide.md")
     before = (repo.root / LEDGER).read_bytes()
     for changed in ({"artifact_hash": "f" * 64}, {"result": "fail"}, {"artifact": "src/a.py"}):
-        result = repo.run("mj-state", "evidence-write", stdin=_forged(stream, **changed))
+        result = repo.run("mj-state", "evidence-write", stdin=forged(stream, **changed))
         assert result.code == 15 and "nothing was run or written" in result.err, (changed, result)
         assert (repo.root / LEDGER).read_bytes() == before
-    done = repo.run("mj-state", "evidence-write", stdin=_forged(stream))
+    done = repo.run("mj-state", "evidence-write", stdin=forged(stream))
     assert done.code == 0, done
     (line,) = _evidence(repo)
     assert line["artifact"] == "docs/guide.md" and line["result"] == "pass"
@@ -108,7 +98,7 @@ def test_a_verdict_judged_before_its_inputs_changed_is_refused(repo: Repo) -> No
     stream = _stream(repo, "--covers", "tests", "--command", "true")
     repo.write("tests/test_a.py", "def test_a():\n    assert False\n")  # after judging
     before = (repo.root / LEDGER).read_bytes()
-    result = repo.run("mj-state", "evidence-write", stdin=_forged(stream))
+    result = repo.run("mj-state", "evidence-write", stdin=forged(stream))
     assert result.code == 15 and "not what this checkout gives now" in result.err, result
     assert (repo.root / LEDGER).read_bytes() == before
 

@@ -10,7 +10,6 @@ judged the same way over the store as it is when the writer runs.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -19,6 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import Repo
 from conftest import exe
+from conftest import forged
+from conftest import judged
 
 STATE = ".ai/local/state"
 BODY = "# Objective\nShip.\n# Current State\nHalf.\n# Next Action\nThe rest.\n"
@@ -31,19 +32,7 @@ def _start(repo: Repo) -> None:
 
 def _stream(repo: Repo, *args: str, stdin: str | None = BODY) -> list[dict[str, object]]:
     """The judge's stream for `handover <args>`, as a worker would capture it."""
-    facts = repo.run("mj-state", "handover-facts", *args, stdin=stdin)
-    assert facts.code == 0, facts
-    judged = repo.run("mj-state", "handover-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [
-        json.dumps({**record, **changed} if record.get("kind") == "verdict" else record)
-        for record in records
-    ]
-    return "\n".join(out) + "\n"
+    return judged(repo, "mj-state", "handover-facts", "handover-judge", *args, stdin=stdin)
 
 
 def _state(repo: Repo) -> list[tuple[str, bytes]]:
@@ -82,9 +71,9 @@ def test_an_edited_verdict_is_judged_again_and_writes_nothing(
     layer_repo: Repo, changed: dict[str, object], code: int, said: str
 ) -> None:
     _start(layer_repo)
-    forged = _forged(_stream(layer_repo), **changed)
+    fed = forged(_stream(layer_repo), **changed)
     before = _state(layer_repo)
-    result = layer_repo.run("mj-state", "handover-write", stdin=forged)
+    result = layer_repo.run("mj-state", "handover-write", stdin=fed)
     assert result.code == code and said in result.err, result
     assert result.err.count("\n") == 1, result
     assert _state(layer_repo) == before
@@ -95,7 +84,7 @@ def test_a_close_judged_without_a_task_closes_nothing(layer_repo: Repo) -> None:
     (verdict,) = [r for r in stream if r.get("kind") == "verdict"]
     assert verdict["closed"] is False and verdict["task_id"] is None
     before = _state(layer_repo)
-    result = layer_repo.run("mj-state", "handover-write", stdin=_forged(stream, closed=True))
+    result = layer_repo.run("mj-state", "handover-write", stdin=forged(stream, closed=True))
     assert result.code == 15, result
     assert _state(layer_repo) == before
 
@@ -108,7 +97,7 @@ def test_a_verdict_judged_in_another_checkout_writes_nothing_here(
     stream = _stream(layer_repo)
     assert layer_repo.mj("finish", "--outcome", "blocked", "--note", "-", stdin=BODY).code == 0
     before = _state(layer_repo)
-    result = layer_repo.run("mj-state", "handover-write", stdin=_forged(stream))
+    result = layer_repo.run("mj-state", "handover-write", stdin=forged(stream))
     assert result.code == 15 and "its active task: none" in result.err, result
     assert _state(layer_repo) == before
 
@@ -131,10 +120,10 @@ def test_a_prune_verdict_moves_only_what_the_store_holds_over_its_cap(layer_repo
     names = sorted(p.name for p in (layer_repo.root / STATE / "handovers").iterdir())
     before = _state(layer_repo)
     for changed in ({"moved": [f"{STATE}/handovers/{n}" for n in names[:2]]}, {"cap": 1}):
-        result = layer_repo.run("mj-state", "handover-write", stdin=_forged(stream, **changed))
+        result = layer_repo.run("mj-state", "handover-write", stdin=forged(stream, **changed))
         assert result.code == 15 and "nothing was moved" in result.err, result
         assert _state(layer_repo) == before
-    done = layer_repo.run("mj-state", "handover-write", stdin=_forged(stream))
+    done = layer_repo.run("mj-state", "handover-write", stdin=forged(stream))
     assert done.code == 0, done
     left = sorted(p.name for p in (layer_repo.root / STATE / "handovers").iterdir())
     assert left == names[1:]

@@ -9,11 +9,12 @@ one judged before a task started, or a replayed one writes nothing (15).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from conftest import Repo
+from conftest import forged
+from conftest import judged
 from test_knowledge_candidates import candidates
 from test_knowledge_candidates import episode
 from test_knowledge_candidates import task_over
@@ -22,16 +23,7 @@ BASE = ".ai/repo/knowledge"
 
 
 def _stream(repo: Repo, tool: str, stage: str, *args: str, stdin: str | None = None) -> list:
-    facts = repo.run(tool, f"{stage}-facts", *args, stdin=stdin)
-    assert facts.code == 0, facts
-    judged = repo.run(tool, f"{stage}-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [{**r, **changed} if r.get("kind") == "verdict" else r for r in records]
-    return "\n".join(json.dumps(r) for r in out) + "\n"
+    return judged(repo, tool, f"{stage}-facts", f"{stage}-judge", *args, stdin=stdin)
 
 
 def _files(repo: Repo) -> list[tuple[str, bytes]]:
@@ -59,16 +51,16 @@ def test_an_edited_promotion_writes_nothing(layer_repo: Repo, candidate: Path) -
     for changed in ({"content": _verified(str(verdict["content"]))},
                     {"path": f"{BASE}/curated/other.md"}, {"class": "hand-picked"}):  # fmt: skip
         result = layer_repo.run("mj-state", "knowledge-promote-write",
-                                stdin=_forged(stream, **changed))  # fmt: skip
+                                stdin=forged(stream, **changed))  # fmt: skip
         assert result.code == 15 and "nothing was written" in result.err, (changed, result)
         assert _files(layer_repo) == before
     done = layer_repo.shell(
-        f"printf '%s' '{_forged(stream).strip()}' | mj-state knowledge-promote-write | mj-state log"
+        f"printf '%s' '{forged(stream).strip()}' | mj-state knowledge-promote-write | mj-state log"
     )
     assert done.code == 0, done
     assert not candidate.exists() and (layer_repo.root / str(verdict["path"])).is_file()
     after = _files(layer_repo)
-    replay = layer_repo.run("mj-state", "knowledge-promote-write", stdin=_forged(stream))
+    replay = layer_repo.run("mj-state", "knowledge-promote-write", stdin=forged(stream))
     assert replay.code == 15 and "already promoted" in replay.err, replay
     assert _files(layer_repo) == after
 
@@ -80,7 +72,7 @@ def test_a_promotion_judged_before_a_task_started_writes_nothing(
                      stdin="tests/t.py\n")  # fmt: skip
     assert layer_repo.mj("start", "verify my own work", "--scope", "lib").code == 0
     before = _files(layer_repo)
-    result = layer_repo.run("mj-state", "knowledge-promote-write", stdin=_forged(stream))
+    result = layer_repo.run("mj-state", "knowledge-promote-write", stdin=forged(stream))
     assert result.code == 15 and "is active in this checkout" in result.err, result
     assert _files(layer_repo) == before
 
@@ -95,14 +87,14 @@ def test_an_edited_or_replayed_rejection_writes_nothing(layer_repo: Repo, candid
         {"by": "someone-else"},
     ]
     for changed in edits:
-        result = layer_repo.run("mj-knowledge", "reject-write", stdin=_forged(stream, **changed))
+        result = layer_repo.run("mj-knowledge", "reject-write", stdin=forged(stream, **changed))
         assert result.code == 15, (changed, result)
         assert _files(layer_repo) == before
-    done = layer_repo.run("mj-knowledge", "reject-write", stdin=_forged(stream))
+    done = layer_repo.run("mj-knowledge", "reject-write", stdin=forged(stream))
     assert done.code == 0, done
     assert "status: rejected" in candidate.read_text()
     after = _files(layer_repo)
-    replay = layer_repo.run("mj-knowledge", "reject-write", stdin=_forged(stream))
+    replay = layer_repo.run("mj-knowledge", "reject-write", stdin=forged(stream))
     assert replay.code == 15 and "not awaiting review" in replay.err, replay
     assert _files(layer_repo) == after
 

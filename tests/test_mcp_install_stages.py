@@ -12,21 +12,14 @@ import json
 
 import pytest
 from conftest import Repo
+from conftest import forged
+from conftest import judged
 
 CONFIG = ".mcp.json"
 
 
 def _stream(repo: Repo, *args: str) -> list[dict[str, object]]:
-    facts = repo.run("mj-policy", "mcp-install-facts", *args)
-    assert facts.code == 0, facts
-    judged = repo.run("mj-policy", "mcp-install-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [{**r, **changed} if r.get("kind") == "verdict" else r for r in records]
-    return "\n".join(json.dumps(r) for r in out) + "\n"
+    return judged(repo, "mj-policy", "mcp-install-facts", "mcp-install-judge", *args)
 
 
 def test_the_stages_write_what_the_command_writes(layer_repo: Repo) -> None:
@@ -57,7 +50,7 @@ def _hostile() -> str:
 )  # fmt: skip
 def test_an_edited_verdict_writes_nothing(layer_repo: Repo, changed: dict[str, object]) -> None:
     stream = _stream(layer_repo, "--provider", "claude-code", "--write")
-    result = layer_repo.run("mj-policy", "mcp-install-write", stdin=_forged(stream, **changed))
+    result = layer_repo.run("mj-policy", "mcp-install-write", stdin=forged(stream, **changed))
     assert result.code == 15 and "nothing was written" in result.err, result
     assert not (layer_repo.root / CONFIG).exists()
     assert not (layer_repo.root / ".cursor/mcp.json").exists()
@@ -69,13 +62,13 @@ def test_a_verdict_judged_before_the_file_changed_or_replayed_writes_nothing(
     stream = _stream(layer_repo, "--provider", "claude-code", "--write")
     other = json.dumps({"mcpServers": {"other": {"command": "x"}}}) + "\n"
     (layer_repo.root / CONFIG).write_text(other)
-    result = layer_repo.run("mj-policy", "mcp-install-write", stdin=_forged(stream))
+    result = layer_repo.run("mj-policy", "mcp-install-write", stdin=forged(stream))
     assert result.code == 15, result
     assert (layer_repo.root / CONFIG).read_text() == other
     (layer_repo.root / CONFIG).unlink()
-    assert layer_repo.run("mj-policy", "mcp-install-write", stdin=_forged(stream)).code == 0
+    assert layer_repo.run("mj-policy", "mcp-install-write", stdin=forged(stream)).code == 0
     written = (layer_repo.root / CONFIG).read_bytes()
-    replay = layer_repo.run("mj-policy", "mcp-install-write", stdin=_forged(stream))
+    replay = layer_repo.run("mj-policy", "mcp-install-write", stdin=forged(stream))
     assert replay.code == 15, replay
     assert (layer_repo.root / CONFIG).read_bytes() == written
 

@@ -13,6 +13,7 @@ import json
 
 import pytest
 from conftest import Repo
+from conftest import forged
 
 DECLARATION = """version: 1
 metrics:
@@ -39,11 +40,6 @@ def _stream(repo: Repo, *args: str) -> list[dict[str, object]]:
     judged = repo.run("mj-watch", "ratchet-update-judge", *args, stdin=facts.out)
     assert judged.code == 0, judged
     return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [{**r, **changed} if r.get("kind") == "verdict" else r for r in records]
-    return "\n".join(json.dumps(r) for r in out) + "\n"
 
 
 def _written(repo: Repo) -> tuple[bytes | None, bytes]:
@@ -75,7 +71,7 @@ def test_the_stages_write_what_the_command_writes(repo: Repo) -> None:
 def test_an_edited_verdict_writes_nothing(repo: Repo, changed: dict[str, object]) -> None:
     stream = _stream(repo)
     before = _written(repo)
-    result = repo.run("mj-watch", "ratchet-update-write", stdin=_forged(stream, **changed))
+    result = repo.run("mj-watch", "ratchet-update-write", stdin=forged(stream, **changed))
     assert result.code == 15 and "nothing written" in result.err, result
     assert _written(repo) == before
 
@@ -88,7 +84,7 @@ def test_a_rise_left_out_of_the_verdict_is_refused(repo: Repo) -> None:
     assert repo.mj("ratchet", "update").code == 0
     repo.write("lib/a.py", "a = 1  # TODO\nb = 2  # TODO\n")
     before = _written(repo)
-    result = repo.run("mj-watch", "ratchet-update-write", stdin=_forged(stream))
+    result = repo.run("mj-watch", "ratchet-update-write", stdin=forged(stream))
     assert result.code == 15 and "went up" in result.err, result
     assert _written(repo) == before
 

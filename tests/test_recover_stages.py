@@ -14,6 +14,7 @@ import time
 
 import pytest
 from conftest import Repo
+from conftest import judged
 
 STATE = ".ai/local/state"
 
@@ -27,11 +28,7 @@ def _stranded(repo: Repo) -> None:
 
 
 def _stream(repo: Repo, *args: str) -> list[dict[str, object]]:
-    facts = repo.run("mj-state", "recover-facts", *args)
-    assert facts.code == 0, facts
-    judged = repo.run("mj-state", "recover-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
+    return judged(repo, "mj-state", "recover-facts", "recover-judge", *args)
 
 
 def _with(records: list[dict[str, object]], verdict: dict[str, object]) -> str:

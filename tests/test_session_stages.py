@@ -10,9 +10,9 @@ nothing.
 
 from __future__ import annotations
 
-import json
-
 from conftest import Repo
+from conftest import forged
+from conftest import judged
 from test_session_archive import _closed
 from test_session_archive import _names
 from test_session_archive import _policy
@@ -21,16 +21,7 @@ STATE = ".ai/local/state"
 
 
 def _stream(repo: Repo, stage: str, *args: str, stdin: str | None = None) -> list:
-    facts = repo.run("mj-state", f"{stage}-facts", *args, stdin=stdin)
-    assert facts.code == 0, facts
-    judged = repo.run("mj-state", f"{stage}-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [{**r, **changed} if r.get("kind") == "verdict" else r for r in records]
-    return "\n".join(json.dumps(r) for r in out) + "\n"
+    return judged(repo, "mj-state", f"{stage}-facts", f"{stage}-judge", *args, stdin=stdin)
 
 
 def _files(repo: Repo) -> list[tuple[str, bytes]]:
@@ -71,13 +62,13 @@ def test_an_edited_or_replayed_close_writes_nothing(layer_repo: Repo) -> None:
         ({"outcome": "finished"}, 10),
     ]
     for changed, code in edits:
-        result = layer_repo.run("mj-state", "session-close-write", stdin=_forged(stream, **changed))
+        result = layer_repo.run("mj-state", "session-close-write", stdin=forged(stream, **changed))
         assert result.code == code, (changed, result)
         assert _files(layer_repo) == before
-    done = layer_repo.run("mj-state", "session-close-write", stdin=_forged(stream))
+    done = layer_repo.run("mj-state", "session-close-write", stdin=forged(stream))
     assert done.code == 0, done
     after = _files(layer_repo)
-    replay = layer_repo.run("mj-state", "session-close-write", stdin=_forged(stream))
+    replay = layer_repo.run("mj-state", "session-close-write", stdin=forged(stream))
     assert replay.code == 12 and "no open session" in replay.err, replay
     assert _files(layer_repo) == after
 
@@ -91,12 +82,12 @@ def test_an_archive_verdict_naming_other_records_moves_nothing(layer_repo: Repo)
     before = _names(layer_repo)
     for changed in ({"moved": moved[:1]}, {"moved": [*moved, "x.md"]}, {"count": 2}):
         result = layer_repo.run("mj-state", "session-archive-write",
-                                stdin=_forged(stream, **changed))  # fmt: skip
+                                stdin=forged(stream, **changed))  # fmt: skip
         assert result.code in (10, 15), (changed, result)
         assert _names(layer_repo) == before
-    assert layer_repo.run("mj-state", "session-archive-write", stdin=_forged(stream)).code == 0
+    assert layer_repo.run("mj-state", "session-archive-write", stdin=forged(stream)).code == 0
     assert len(_names(layer_repo)) == 1
-    replay = layer_repo.run("mj-state", "session-archive-write", stdin=_forged(stream))
+    replay = layer_repo.run("mj-state", "session-archive-write", stdin=forged(stream))
     assert replay.code == 15 and "nothing was moved" in replay.err, replay
 
 

@@ -8,26 +8,18 @@ before the package moved, or a replayed one swaps nothing (15).
 
 from __future__ import annotations
 
-import json
 import shutil
 
 from conftest import Repo
+from conftest import forged
+from conftest import judged
 
 VENDOR = ".ai/repo/rules/vendor/majordomus"
 LEDGER = ".ai/local/state/ledger.jsonl"
 
 
 def _stream(repo: Repo, *args: str) -> list[dict[str, object]]:
-    facts = repo.run("mj-policy", "vendor-update-facts", *args)
-    assert facts.code == 0, facts
-    judged = repo.run("mj-policy", "vendor-update-judge", stdin=facts.out)
-    assert judged.code == 0, judged
-    return [json.loads(line) for line in judged.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [{**r, **changed} if r.get("kind") == "verdict" else r for r in records]
-    return "\n".join(json.dumps(r) for r in out) + "\n"
+    return judged(repo, "mj-policy", "vendor-update-facts", "vendor-update-judge", *args)
 
 
 def _package(repo: Repo) -> list[tuple[str, bytes]]:
@@ -69,7 +61,7 @@ def test_a_force_the_judge_did_not_see_swaps_nothing(layer_repo: Repo) -> None:
     forced = _stream(layer_repo, "--force")
     before = _package(layer_repo)
     unforced = layer_repo.run("mj-policy", "vendor-update-write",
-                              stdin=_forged(forced, force=False))  # fmt: skip
+                              stdin=forged(forced, force=False))  # fmt: skip
     assert unforced.code == 15, unforced
     assert _package(layer_repo) == before
     assert "rules.vendored" not in (layer_repo.root / LEDGER).read_text()
@@ -80,14 +72,12 @@ def test_an_edited_stale_or_replayed_verdict_swaps_nothing(layer_repo: Repo) -> 
     stream = _stream(layer_repo)
     before = _package(layer_repo)
     for changed in ({"changed": ["rules/other.md"]}, {"package": ".ai/repo/rules/project"}):
-        result = layer_repo.run(
-            "mj-policy", "vendor-update-write", stdin=_forged(stream, **changed)
-        )
+        result = layer_repo.run("mj-policy", "vendor-update-write", stdin=forged(stream, **changed))
         assert result.code == 15 and "nothing was swapped" in result.err, (changed, result)
         assert _package(layer_repo) == before
-    assert layer_repo.run("mj-policy", "vendor-update-write", stdin=_forged(stream)).code == 0
+    assert layer_repo.run("mj-policy", "vendor-update-write", stdin=forged(stream)).code == 0
     after = _package(layer_repo)
-    replay = layer_repo.run("mj-policy", "vendor-update-write", stdin=_forged(stream))
+    replay = layer_repo.run("mj-policy", "vendor-update-write", stdin=forged(stream))
     assert replay.code == 15, replay
     assert _package(layer_repo) == after
 

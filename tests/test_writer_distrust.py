@@ -15,6 +15,7 @@ import json
 
 import pytest
 from conftest import Repo
+from conftest import forged
 from test_plan import BASE
 from test_plan import PROJECT
 from test_plan import issue
@@ -34,14 +35,6 @@ def _stream(repo: Repo, script: str) -> list[dict[str, object]]:
     done = repo.shell(script)
     assert done.code == 0, done
     return [json.loads(line) for line in done.out.splitlines()]
-
-
-def _forged(records: list[dict[str, object]], **changed: object) -> str:
-    out = [
-        json.dumps({**record, **changed} if record.get("kind") == "verdict" else record)
-        for record in records
-    ]
-    return "\n".join(out) + "\n"
 
 
 def _files(repo: Repo) -> tuple[list[str], bytes]:
@@ -75,9 +68,9 @@ def _adr_stream(repo: Repo, title: str = "Fine") -> list[dict[str, object]]:
 def test_an_edited_adr_verdict_is_judged_again_and_writes_nothing(
     recorded: Repo, changed: dict[str, object], code: int, said: str
 ) -> None:
-    forged = _forged(_adr_stream(recorded), **changed)
+    fed = forged(_adr_stream(recorded), **changed)
     before = _files(recorded)
-    result = recorded.run("mj-state", "adr-propose-write", stdin=forged)
+    result = recorded.run("mj-state", "adr-propose-write", stdin=fed)
     assert result.code == code and said in result.err, result
     assert result.err.count("\n") == 1, result
     assert _files(recorded) == before
@@ -86,7 +79,7 @@ def test_an_edited_adr_verdict_is_judged_again_and_writes_nothing(
 def test_the_number_is_the_writers_own_never_one_already_used(recorded: Repo) -> None:
     stream = _adr_stream(recorded, "Second")
     recorded.write(f"{ADRS}/0002-taken.md", RECORD.replace("adr-0001", "adr-0002"))
-    result = recorded.run("mj-state", "adr-propose-write", stdin=_forged(stream))
+    result = recorded.run("mj-state", "adr-propose-write", stdin=forged(stream))
     assert result.code == 0, result
     names = sorted(p.name for p in (recorded.root / ADRS).glob("*.md"))
     assert names == ["0001-first.md", "0002-taken.md", "0003-second.md"], names
@@ -119,9 +112,9 @@ def _plan(repo: Repo) -> tuple[bytes, bytes, bytes]:
 def test_a_verdict_edited_to_start_an_issue_with_an_unmet_dependency_is_refused(
     planned: Repo,
 ) -> None:
-    forged = _forged(_plan_stream(planned, "I0001"), id="I0002", path=f"{BASE}/issues/I0002.yaml")
+    fed = forged(_plan_stream(planned, "I0001"), id="I0002", path=f"{BASE}/issues/I0002.yaml")
     before = _plan(planned)
-    result = planned.run("mj-state", "plan-start-write", stdin=forged)
+    result = planned.run("mj-state", "plan-start-write", stdin=fed)
     assert result.code == 15 and "plan start I0002: it is BLOCKED" in result.err, result
     assert "waits on I0001 READY" in result.err and result.err.count("\n") == 1
     assert _plan(planned) == before
@@ -131,7 +124,7 @@ def test_a_verdict_judged_before_the_issue_moved_writes_nothing(planned: Repo) -
     stream = _plan_stream(planned, "I0001")
     assert planned.mj("checkpoint", stdin="the ledger moves on\n").code == 0
     before = _plan(planned)
-    result = planned.run("mj-state", "plan-start-write", stdin=_forged(stream))
+    result = planned.run("mj-state", "plan-start-write", stdin=forged(stream))
     assert result.code == 15 and "moved since it was judged" in result.err, result
     assert _plan(planned) == before
 
@@ -147,10 +140,10 @@ def test_a_verdict_naming_no_holder_does_not_take_another_worktrees_claim(
     stream = _plan_stream(planned, "I0001")  # judged while nobody held it
     assert sibling.mj("plan", "start", "I0001").code == 0
     before = _plan(planned)
-    result = planned.run("mj-state", "plan-start-write", stdin=_forged(stream, take_over=True))
+    result = planned.run("mj-state", "plan-start-write", stdin=forged(stream, take_over=True))
     assert result.code == 15 and "moved since it was judged" in result.err, result
     assert _plan(planned) == before
-    plain = planned.run("mj-state", "plan-start-write", stdin=_forged(stream))
+    plain = planned.run("mj-state", "plan-start-write", stdin=forged(stream))
     assert plain.code == 15 and f"held by the worktree {other} of this clone" in plain.err, plain
     assert _plan(planned) == before
 
@@ -163,14 +156,14 @@ def test_a_move_verdict_edited_to_another_issue_is_judged_again(planned: Repo) -
     assert planned.mj("plan", "start", "I0001").code == 0
     stream = _move_stream(planned, "--action verify I0001")
     before = _plan(planned)
-    forged = _forged(stream, id="I0002", path=f"{BASE}/issues/I0002.yaml")
-    result = planned.run("mj-state", "plan-move-write", stdin=forged)
+    fed = forged(stream, id="I0002", path=f"{BASE}/issues/I0002.yaml")
+    result = planned.run("mj-state", "plan-move-write", stdin=fed)
     assert result.code == 15 and "plan verify I0002: it is BLOCKED" in result.err, result
     assert _plan(planned) == before
-    honest = planned.run("mj-state", "plan-move-write", stdin=_forged(stream))
+    honest = planned.run("mj-state", "plan-move-write", stdin=forged(stream))
     assert honest.code == 0, honest
     assert b"verified_at: " in (planned.root / f"{BASE}/issues/I0001.yaml").read_bytes()
-    again = planned.run("mj-state", "plan-move-write", stdin=_forged(stream))  # replayed
+    again = planned.run("mj-state", "plan-move-write", stdin=forged(stream))  # replayed
     assert again.code == 15 and "it is VERIFY, not ACTIVE" in again.err, again
     assert _plan(planned)[0].count(b"verified_at: ") == 1
 
@@ -188,7 +181,7 @@ def test_an_evidence_entry_edited_after_judging_writes_nothing(planned: Repo) ->
     entry = {**verdict["entry"], "result": "all passed"}  # type: ignore[dict-item]
     before = _plan(planned)
     for changed, code in (({"entry": entry}, 15), ({"file": "0" * 64}, 15), ({"move": "done"}, 10)):
-        result = planned.run("mj-state", "plan-move-write", stdin=_forged(stream, **changed))
+        result = planned.run("mj-state", "plan-move-write", stdin=forged(stream, **changed))
         assert result.code == code, (changed, result)  # a done is the judge's own refusal
         assert _plan(planned) == before
     assert "result: failed" not in _plan(planned)[0].decode()
