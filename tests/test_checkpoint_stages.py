@@ -130,10 +130,10 @@ def test_the_judge_refuses_in_the_order_a_person_meets_the_faults(layer_repo: Re
     redacted, for its length (10); nothing piped is a usage error (2) before either."""
     gathered = layer_repo.run("mj-state", "checkpoint-facts", stdin="x\n").out.splitlines()
     (fact,) = [r for r in map(json.loads, gathered) if r["kind"] == "fact"]
-    long_secret = "key = AKIA" + "Q7" * 8 + "\n" + "line\n" * 600
+    long_body = "key = AKIA" + "Q7" * 8 + "\n" + "line\n" * 600
     cases = [
-        ({"body": long_secret}, 15),
-        ({"body": long_secret, "redact": True}, 10),
+        ({"body": long_body}, 15),
+        ({"body": long_body, "redact": True}, 10),
         ({"body": None, "body_problem": {"code": 2, "message": "no body"}}, 2),
     ]
     for changed, code in cases:
