@@ -48,7 +48,7 @@ def _stage(argv: list[str], inv: Invocation, upstream: Iterable[Record] | None) 
     from mj_core.stream.stage import run_stream
 
     tool = importlib.import_module(TOOLS[argv[0]])
-    options = tool.parse(argv[1:])
+    options = tool.parse_stage(argv[1:])  # argv the tool composed: the stage's parser alone
     context = Context(cwd=inv.cwd, stdin=inv.stdin, upstream=upstream, repo=inv.repo)
     context._root = inv._root  # a root the dispatcher already asked git for is not asked again
     stage = tool.TABLE[options.subcommand]

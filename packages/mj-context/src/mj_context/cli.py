@@ -20,5 +20,6 @@ DESCRIPTION = "the briefing: facts in, sections within a budget out; text and JS
 TOOL = Tool("mj-context", DESCRIPTION, TABLE)
 PROG = TOOL.prog
 parse = TOOL.parse
+parse_stage = TOOL.parse_stage
 main = TOOL.main
 script = TOOL.script

@@ -173,6 +173,21 @@ def build_parser(
     return parser
 
 
+def stage_parser(prog: str, name: str) -> Parser:
+    """One stage's parser alone, for a pipeline composed in one process: the namespace it gives
+    is the one `build_parser`'s gives for `[name, …]` (`subcommand` set by the caller), without
+    the tool's own parser and its subparsers, which a composed stage never needs."""
+    from mj_core.declaration import commands as declare
+
+    spec = declare.stage(prog, name)
+    if spec is None:
+        raise UsageError(f"{prog}: {name!r}: no such stage")
+    parser = Parser(prog=f"{prog} {name}", description=spec["help"])
+    parser.add_argument("--repo", help="repository root (default: the git top-level of cwd)")
+    declare.add_options(parser, spec["options"])
+    return parser
+
+
 def _ended(prog: str, summary: Record, stderr: IO[str] | None) -> int:
     """The exit code of a stage's stream; its own error (not a stopped upstream's) on stderr."""
     code = int(summary.get("exit", ExitCode.INTERNAL_ERROR))
@@ -194,6 +209,15 @@ class Tool:
 
     def parse(self, argv: list[str]) -> argparse.Namespace:
         return build_parser(self.prog, self.table, self.description, argv).parse_args(argv)
+
+    def parse_stage(self, argv: list[str]) -> argparse.Namespace:
+        """`parse` for an argv the tool composed itself (`[stage, options…]`, no global
+        option before it): the stage's parser alone (`stage_parser`)."""
+        if not argv or argv[0] not in self.table:
+            return self.parse(argv)
+        options = stage_parser(self.prog, argv[0]).parse_args(argv[1:])
+        options.subcommand = argv[0]
+        return options
 
     def main(
         self,

@@ -29,5 +29,6 @@ DESCRIPTION = (
 TOOL = Tool("mj-knowledge", DESCRIPTION, TABLE)
 PROG = TOOL.prog
 parse = TOOL.parse
+parse_stage = TOOL.parse_stage
 main = TOOL.main
 script = TOOL.script

@@ -54,5 +54,6 @@ DESCRIPTION = (
 TOOL = Tool("mj-policy", DESCRIPTION, TABLE)
 PROG = TOOL.prog
 parse = TOOL.parse
+parse_stage = TOOL.parse_stage
 main = TOOL.main
 script = TOOL.script

@@ -97,5 +97,6 @@ DESCRIPTION = (
 TOOL = Tool("mj-state", DESCRIPTION, TABLE)
 PROG = TOOL.prog
 parse = TOOL.parse
+parse_stage = TOOL.parse_stage
 main = TOOL.main
 script = TOOL.script

@@ -32,5 +32,6 @@ DESCRIPTION = "the judges: doctor and watch checks as functions from facts to fi
 TOOL = Tool("mj-watch", DESCRIPTION, TABLE)
 PROG = TOOL.prog
 parse = TOOL.parse
+parse_stage = TOOL.parse_stage
 main = TOOL.main
 script = TOOL.script
