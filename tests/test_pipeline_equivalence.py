@@ -113,6 +113,7 @@ CASES: list[tuple[tuple[str, ...], str | None]] = [
     (("session", "close", "--if-none", "ignore"), None),
     (("session", "list"), None),
     (("session", "archive", "--dry-run"), None),
+    (("session", "archive"), None),
     (("session", "latest"), None),
     (("session", "context"), None),
     (("session", "context", "--path"), None),
