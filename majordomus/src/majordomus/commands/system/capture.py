@@ -241,11 +241,10 @@ def _session(root: Path, provider: str, event: str, payload: Record, inv: Invoca
         inv.stdout.write(hookadapters.briefing(provider, str(briefing or "")))
         inv.stdout.flush()
         return
-    if event == "compact":
+    if event == "compact":  # `checkpoint --derive`'s three stages, in this process
         from mj_state.checkpoint import write as checkpointing
 
-        checkpointing.derived(root)  # `checkpoint --derive`'s stages, in this process
-        return
+        return checkpointing.derived(root)
     try:  # the task stays active: a sitting ending is not the task ending
         _composed(root, "handover", ["--derive"])
     except MjError as exc:

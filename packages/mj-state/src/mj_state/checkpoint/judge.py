@@ -36,21 +36,21 @@ STDIN = "<stdin>"  # the body's name in a refusal, as the record writers name it
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    seen = False
+    judged, foreign = False, False
     for record in context.records(options.input):
         fact = record.get("fact") if record.get("kind") == "fact" else None
         if fact == "checkpoint-request":
-            seen = True
+            judged = True
             yield judge(record)
         elif fact == "records-prune":
             from mj_state.records import prune
 
-            seen = True
+            judged = True
             yield prune.judge(record)
         else:
-            seen = seen or record.get("kind") == "record"  # a reading: --show, --list
-            yield record
-    if not seen:  # as `Context.the_fact` says it: nothing to judge with
+            foreign = foreign or fact is not None
+            yield record  # a reading (--show, --list) passes on
+    if foreign and not judged:  # another stage's facts: nothing to judge with (as `the_fact`)
         raise MissingArtifact(
             "the facts carry no checkpoint-request fact — `mj-state checkpoint-facts`"
         )

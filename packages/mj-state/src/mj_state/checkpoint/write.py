@@ -52,12 +52,13 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
             yield record
 
 
-def derived(root: Path) -> list[Record]:
+def derived(root: Path) -> None:
     """`checkpoint --derive`'s three stages in one process, for the PreCompact hook: the body
-    derived, judged, written; a refusal raised with its exit code."""
+    derived, judged, written (and the leases renewed); a refusal raised with its exit code."""
     layer = load(root)
-    verdict = pointjudge.judge(pointfacts.gather(layer, None, derive=True, redact=False))
-    return [checkpoint(layer, verdict), *_renewed(layer)]
+    checkpoint(layer, pointjudge.judge(pointfacts.gather(layer, None, derive=True, redact=False)))
+    for _ in _renewed(layer):
+        pass
 
 
 def checkpoint(layer: Layer, verdict: Record) -> Record:
