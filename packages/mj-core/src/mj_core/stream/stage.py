@@ -82,6 +82,17 @@ class Context:
             self.input = streams.Upstream(checked, "<stdin>", whole=whole)
         yield from self.input
 
+    def carried(
+        self, path: str | None, action: str, write: Callable[[Record], Iterable[Record]]
+    ) -> Iterator[Record]:
+        """A writer's input passed on, the verdict of `action` carried out by `write` (its
+        records in the verdict's place): the loop every facts | judge | writer writer runs."""
+        for record in self.records(path):
+            if record.get("kind") == "verdict" and record.get("action") == action:
+                yield from write(record)
+            else:
+                yield record
+
     def the_fact(self, path: str | None, name: str, gatherer: str) -> Record:
         """The one `name` fact of the input: a judge over one fact has nothing to judge with
         none, and cannot tell which to judge of several (12, naming the stage that gathers it)."""

@@ -30,11 +30,9 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "knowledge-reject":
-            yield from reject(context.root(), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "knowledge-reject", lambda verdict: reject(context.root(), verdict)
+    )
 
 
 def reject(root: Path, verdict: Record) -> Iterator[Record]:

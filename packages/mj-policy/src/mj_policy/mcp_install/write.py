@@ -29,11 +29,9 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "mcp-install":
-            yield install(context.root(), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "mcp-install", lambda verdict: (install(context.root(), verdict),)
+    )
 
 
 def install(root: Path, verdict: Record) -> Record:

@@ -30,11 +30,11 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "vendor-update":
-            yield from update(layer_mod.load(context.root()), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input,
+        "vendor-update",
+        lambda verdict: update(layer_mod.load(context.root()), verdict),
+    )
 
 
 def update(layer: layer_mod.Layer, verdict: Record) -> Iterator[Record]:

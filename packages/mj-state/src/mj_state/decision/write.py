@@ -41,11 +41,9 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "decision-add":
-            yield add(load(context.root()), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "decision-add", lambda verdict: (add(load(context.root()), verdict),)
+    )
 
 
 def add(layer: Layer, verdict: Record) -> Record:

@@ -38,11 +38,9 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "evidence":
-            yield evidence(load(context.root()), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "evidence", lambda verdict: (evidence(load(context.root()), verdict),)
+    )
 
 
 def evidence(layer: Layer, verdict: Record) -> Record:

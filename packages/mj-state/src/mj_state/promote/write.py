@@ -31,11 +31,9 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "knowledge-promote":
-            yield from promote(context.root(), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "knowledge-promote", lambda verdict: promote(context.root(), verdict)
+    )
 
 
 def promote(root: Path, verdict: Record) -> Iterator[Record]:

@@ -55,11 +55,9 @@ def _written(
     action: str,
     write: Callable[[Layer, Record], Record],
 ) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == action:
-            yield write(load(context.root()), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, action, lambda verdict: (write(load(context.root()), verdict),)
+    )
 
 
 def add(layer: Layer, verdict: Record) -> Record:

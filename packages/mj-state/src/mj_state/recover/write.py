@@ -49,11 +49,9 @@ def step(name: str) -> None:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "recover":
-            yield from recover(load(context.root()), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "recover", lambda verdict: recover(load(context.root()), verdict)
+    )
 
 
 def recover(layer: Layer, verdict: Record) -> Iterator[Record]:

@@ -134,11 +134,11 @@ def _judge(options: argparse.Namespace, context: Context) -> Iterator[Record]:
 def _write(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_policy.layer.loader import load
 
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "session-archive":
-            yield carry_out(load(context.root()), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input,
+        "session-archive",
+        lambda verdict: (carry_out(load(context.root()), verdict),),
+    )
 
 
 STAGES = {

@@ -48,11 +48,9 @@ _before_step: Callable[[str], None] | None = None
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "session-close":
-            yield from closed(load(context.root()), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "session-close", lambda verdict: closed(load(context.root()), verdict)
+    )
 
 
 def closed(layer: Layer, verdict: Record) -> Iterator[Record]:

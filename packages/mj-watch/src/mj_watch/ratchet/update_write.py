@@ -31,11 +31,9 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "ratchet-update":
-            yield update(context.root(), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "ratchet-update", lambda verdict: (update(context.root(), verdict),)
+    )
 
 
 def update(root: Path, verdict: Record) -> Record:

@@ -34,11 +34,9 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "capture-acknowledge":
-            yield from acknowledge(context.root(), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "capture-acknowledge", lambda verdict: acknowledge(context.root(), verdict)
+    )
 
 
 def acknowledge(root: Path, verdict: Record) -> Iterator[Record]:

@@ -31,11 +31,9 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "capture-prune":
-            yield from prune(context.root(), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "capture-prune", lambda verdict: prune(context.root(), verdict)
+    )
 
 
 def prune(root: Path, verdict: Record) -> Iterator[Record]:

@@ -30,11 +30,9 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    for record in context.records(options.input):
-        if record.get("kind") == "verdict" and record.get("action") == "capture-reconcile":
-            yield from reconcile(context.root(), record)
-        else:
-            yield record
+    yield from context.carried(
+        options.input, "capture-reconcile", lambda verdict: reconcile(context.root(), verdict)
+    )
 
 
 def reconcile(root: Path, verdict: Record) -> Iterator[Record]:
