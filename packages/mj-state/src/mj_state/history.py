@@ -1,23 +1,14 @@
-"""`mj-state history`: read the ledger back; `--validate` judges it; `--rotate` caps it.
-
-Read-only except `--rotate`, which moves the oldest lines to `ledger.<utc-compact>.jsonl.archived`
-under the ledger's lock until the newest `ledger.retention_max_lines` remain behind the seal,
-its own `ledger.rotated` line among them (never the active task's: `mj_state.ledger.rotation`),
-never
-deletes, refuses (15) to overwrite an archive, and says what each file holds afterwards.
+"""`mj-state history`: read the ledger back; `--validate` judges it. Read-only: `history
+--rotate`, which caps it, is `mj_state.ledger.rotate` (facts | judge | writer).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 
 from mj_core import clock
-from mj_core.errors import ContractUnmet
-from mj_core.errors import Refused
 from mj_core.errors import UsageError
 from mj_core.findings import Finding
-from mj_core.stream import jsonl
 from mj_core.stream.stage import Context
 from mj_core.stream.stage import Stage
 from mj_policy.layer.loader import Layer
@@ -40,8 +31,6 @@ def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     layer = load(context.root())
     if options.validate:
         yield from (finding.record() for finding in validate(layer))
-    elif options.rotate:
-        yield rotate(layer)
     else:
         yield from select(layer, options)
 
@@ -138,69 +127,6 @@ def _summary(count: int, verdict: chain.Verdict) -> str:
     if verdict.sealed:
         text += f" on from {verdict.sealed}"
     return text
-
-
-def rotate(layer: Layer) -> Record:
-    """Archive the oldest lines behind a seal line (`mj_state.ledger.rotation` says how many), and
-    say what the files hold afterwards."""
-    target = ledger.path(layer.state)
-    cap = int(layer.policy.data["ledger"]["retention_max_lines"])
-    nothing = {"kind": "record", "action": "rotate", "moved": 0, "lines": 0, "cap": cap,
-               "counted": 0, "held": 0}  # fmt: skip
-    if not target.exists():
-        return nothing
-    from mj_state.ledger import rotation
-
-    archive = target.with_name(f"ledger.{clock.compact(clock.now())}.jsonl.archived")
-    from mj_core.write import atomic  # the one writer here: the rest of history reads
-
-    with atomic.locked(target) as fd:
-        found = ledger.scan(target)
-        _refuse_broken(layer, found)
-        is_sealed = rotation.sealed(found.values)
-        held = rotation.held_from(found.values)
-        count = rotation.movable(len(found.rows), cap, is_sealed=is_sealed, held=held)
-        counted = rotation.counted(len(found.rows), is_sealed=is_sealed)
-        nothing.update(lines=len(found.rows), counted=counted,
-                       held=len(found.rows) - held if held is not None else 0)  # fmt: skip
-        if not count:
-            return nothing
-        if archive.exists():
-            raise Refused(f"{layer.relative(archive)}: already exists; nothing was moved")
-        data = os.pread(fd, os.fstat(fd).st_size, 0)
-        lines = data.splitlines(keepends=True)
-        cut = count + (1 if is_sealed else 0)
-        # the old seal opens the new archive (its chain runs on from there), never dropped
-        moved, kept = lines[:cut], lines[cut:]
-        seal = _seal(layer, layer.relative(archive), len(moved), found.rows[cut - 1][1])
-        atomic.create(archive, b"".join(moved), mode=0o600)
-        body = seal + b"".join(kept)
-        last = chain.digest(body.rstrip(b"\n").rsplit(b"\n", 1)[-1])
-        # The tip first: a writer that opens the new file before this lock is released must
-        # find the tip that vouches for it (the old file's writers wait on this lock).
-        ledger.write_tip(target, chain.Tip(len(body), last))
-        atomic.create(target, body, mode=0o600, replace=True)
-    payload = {"archived": len(moved), "kept": len(kept), "archive": layer.relative(archive)}
-    ledger.append(layer.root, layer.state, "ledger.rotated", payload)
-    return {**nothing, "moved": len(moved), "archive": payload["archive"], "kept": len(kept),
-            "lines": len(kept) + 2, "counted": len(kept) + 1}  # fmt: skip
-
-
-def _refuse_broken(layer: Layer, found: ledger.Scan) -> None:
-    if not found.chain.ok:
-        shown = layer.relative(ledger.path(layer.state))
-        raise ContractUnmet(
-            f"{shown}: the hash chain does not hold; nothing was rotated "
-            "(see `majordomus history --validate`)"
-        )
-
-
-def _seal(layer: Layer, archive: str, archived: int, last: bytes) -> bytes:
-    line = ledger.envelope(
-        layer.root, layer.state, chain.SEAL, {"archive": archive, "archived": archived}
-    )
-    line["prev"] = chain.digest(last)
-    return jsonl.dumps(line)
 
 
 STAGES = {"history": Stage(run, raw=True)}

@@ -3,7 +3,7 @@
 rotation (`rotation`).
 
 Imports: `mj_state.session`, `mj_state.task`, `mj_core`, `mj_core.git`, `mj_core.stream`,
-`mj_core.write`, `mj_core.yaml`.
+`mj_core.write`, `mj_core.yaml`, `mj_policy.layer`.
 Imported by: `mj_state`, `mj_state.capture`, `mj_state.capture.acknowledge`,
 `mj_state.checkpoint`, `mj_state.decision`, `mj_state.evidence`, `mj_state.finish`,
 `mj_state.handover`, `mj_state.plan`, `mj_state.question`, `mj_state.records`,
