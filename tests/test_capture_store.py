@@ -214,7 +214,11 @@ def test_prune_refuses_a_policy_limit_that_is_not_a_positive_integer(layer_repo:
 
 def test_the_upkeep_actions_print_their_pipeline(layer_repo: Repo) -> None:
     for action, stage in (
-        (["render", "--force"], "mj-state capture-render --force"),
+        (
+            ["render", "--force"],
+            "mj-state capture-render-facts --force | mj-state capture-render-judge"
+            " | mj-state capture-render-write",
+        ),
         (
             ["reconcile", "--dry-run"],
             "mj-state capture-reconcile-facts --dry-run | mj-state capture-reconcile-judge"

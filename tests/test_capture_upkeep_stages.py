@@ -1,4 +1,4 @@
-"""`capture acknowledge`, `capture prune` and `capture reconcile` are facts | judge | writer
+"""`capture acknowledge`, `render`, `prune` and `reconcile` are facts | judge | writer
 (`mj-state capture-<action>-facts | -judge | -write`).
 
 Each writer gathers and judges again before it writes, so a verdict edited after judging, or a
@@ -107,8 +107,30 @@ def test_an_edited_reconcile_links_nothing(layer_repo: Repo) -> None:
     assert replay.code == 15, replay
 
 
+def test_an_edited_render_rebuilds_nothing(layer_repo: Repo) -> None:
+    repo = installed(layer_repo)
+    first = prompt(repo, "ps-1", "one prompt")
+    second = prompt(repo, "ps-1", "another prompt")
+    first.with_suffix(".md").unlink()
+    stream = _stream(repo, "render")
+    (verdict,) = [r for r in stream if r.get("kind") == "verdict"]
+    (item,) = verdict["items"]  # type: ignore[misc]
+    other = {**item, "path": second.relative_to(repo.root).as_posix(), "present": True}
+    before = snapshot(repo)
+    for changed in (
+        {"items": [item, other]},
+        {"force": True},
+        {"items": [{**item, "present": True}]},
+    ):
+        result = repo.run("mj-state", "capture-render-write", stdin=forged(stream, **changed))
+        assert result.code == 15 and "nothing was rebuilt" in result.err, (changed, result)
+        assert snapshot(repo) == before
+    assert repo.run("mj-state", "capture-render-write", stdin=forged(stream)).code == 0
+    assert first.with_suffix(".md").is_file()
+
+
 def test_the_judges_without_their_facts_are_12(layer_repo: Repo) -> None:
     other = layer_repo.run("mj-state", "checkpoint-facts", stdin="x\n")
-    for action in ("acknowledge", "prune", "reconcile"):
+    for action in ("acknowledge", "prune", "reconcile", "render"):
         result = layer_repo.run("mj-state", f"capture-{action}-judge", stdin=other.out)
         assert result.code == 12 and f"capture-{action}-facts" in result.err, result

@@ -1,6 +1,5 @@
-"""`mj-state capture-render`, and what `capture reconcile` and `capture prune` (facts | judge |
-writer, `mj_state.capture.reconcile`, `mj_state.capture.prune`) read and write: upkeep of the
-prompt archive.
+"""What `capture render`, `capture reconcile` and `capture prune` (each facts | judge | writer:
+`mj_state.capture.render`, `.reconcile`, `.prune`) read and write: upkeep of the prompt archive.
 
 Each archived prompt is a record (`<stem>.json`, `majordomus.capture/v1`) and its rendering
 (`<stem>.md`), both 0600 under `.ai/local/prompts/`. The record is what counts; the rest is
@@ -26,9 +25,6 @@ import json
 import os
 
 from mj_core.errors import MjError
-from mj_core.findings import Finding
-from mj_core.stream.stage import Context
-from mj_core.stream.stage import Stage
 from mj_policy.layer.loader import load
 
 from mj_state.capture import archive as capture
@@ -36,7 +32,6 @@ from mj_state.session import store as sessions
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
@@ -75,21 +70,6 @@ def records(root: Path) -> Iterator[tuple[Path, Record | None, str]]:
             yield path, value, ""
 
 
-def _entry(root: Path, path: Path, action: str, done: bool, detail: str) -> Record:
-    return {
-        "kind": "prompt-record",
-        "action": action,
-        "path": path.relative_to(root).as_posix(),
-        "done": done,
-        "detail": detail,
-    }
-
-
-def _bad(root: Path, path: Path, why: str) -> Record:
-    shown = path.relative_to(root).as_posix()
-    return Finding("FAIL", "prompts", shown, why, f"head -c 300 {shown}").record()
-
-
 def rewrite(root: Path, path: Path, record: Record) -> None:
     from mj_core.write import atomic
 
@@ -98,22 +78,6 @@ def rewrite(root: Path, path: Path, record: Record) -> None:
     atomic.create(
         path.with_suffix(".md"), capture.rendering(record), mode=0o600, replace=True, root=root
     )
-
-
-def render(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    from mj_core.write import atomic
-
-    root = context.root()
-    for path, record, why in records(root):
-        if record is None:
-            yield _bad(root, path, why)
-            continue
-        target = path.with_suffix(".md")
-        present = target.exists()
-        if present and not options.force:
-            continue
-        atomic.create(target, capture.rendering(record), mode=0o600, replace=present, root=root)
-        yield _entry(root, target, "render", True, "rebuilt" if present else "was missing")
 
 
 def evidence(root: Path) -> dict[str, set[tuple[str, str]]]:
@@ -171,8 +135,3 @@ def limits(root: Path) -> tuple[int, int]:
     days = section.get("retention_max_days", DEFAULT_DAYS)
     most = section.get("retention_max_bytes", DEFAULT_BYTES)
     return int(days), int(most)
-
-
-STAGES = {
-    "capture-render": Stage(render),
-}

@@ -3,5 +3,5 @@ was captured and how many bytes its text holds, never the text), `judge` names t
 drop, `write` drops them after listing and judging again.
 
 Imports: `mj_state.capture`, `mj_core`, `mj_core.stream`.
-Imported by: `mj_state.capture.reconcile`.
+Imported by: `mj_state.capture.reconcile`, `mj_state.capture.render`.
 """
