@@ -138,3 +138,37 @@ def test_every_refusal_has_its_code_and_writes_nothing(layer_repo: Repo, tmp_pat
     assert not list(tmp_path.glob(".mj-archive-*"))  # no temporary file left behind
     missing = layer_repo.mj("archive", "--out", str(tmp_path / "no/such/dir/a.zip"))
     assert missing.code == 12 and missing.err.count("\n") == 1, missing
+
+
+def test_a_plan_edited_on_its_way_to_the_writer_writes_nothing(layer_repo: Repo) -> None:
+    """The writer plans again for the plan's own profile, format, output and --force: a plan
+    aimed at a tracked file, one with a member the index does not give, or one for a file made
+    since planning, writes nothing (15)."""
+    import json
+
+    _prepared(layer_repo)
+    planned = layer_repo.run("mj-policy", "archive-plan", "context")
+    assert planned.code == 0, planned
+    records = [json.loads(line) for line in planned.out.splitlines()]
+    (plan,) = [r for r in records if r.get("action") == "plan"]
+    readme = layer_repo.root / "lib/a.py"
+    before = readme.read_bytes()
+    edits = [
+        {"out": str(readme), "shown": "lib/a.py", "force": True},
+        {"members": [*plan["members"], ["100644", "0" * 40, "secret.txt"]]},
+    ]
+    for changed in edits:
+        fed = [{**r, **changed} if r is plan else r for r in records]
+        text = "\n".join(json.dumps(r) for r in fed) + "\n"
+        result = layer_repo.run("mj-policy", "archive-write", stdin=text)
+        assert result.code == 15 and result.err.count("\n") == 1, (changed, result)
+        assert readme.read_bytes() == before
+        assert not Path(plan["out"]).exists()
+    taken = Path(plan["out"])
+    taken.parent.mkdir(parents=True, exist_ok=True)
+    taken.write_bytes(b"made meanwhile\n")
+    meanwhile = layer_repo.run("mj-policy", "archive-write", stdin=planned.out)
+    assert meanwhile.code == 15 and taken.read_bytes() == b"made meanwhile\n", meanwhile
+    taken.unlink()
+    honest = layer_repo.run("mj-policy", "archive-write", stdin=planned.out)
+    assert honest.code == 0 and taken.is_file(), honest

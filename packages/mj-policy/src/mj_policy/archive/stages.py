@@ -8,12 +8,13 @@ and under `derived: drop` each file whose `merge` attribute is `derived` in the 
 `.gitattributes`. An unknown profile is 12, one that selects nothing 10, an output that exists
 15 without `--force`, an output inside the working tree elsewhere than `.ai/local/` 15.
 
-The write takes that plan on stdin: each blob's bytes from git (`cat-file --batch`), then
-`_ARCHIVE/MANIFEST.txt` (mode, blob id and path of every member, as the index had them) and
-`_ARCHIVE/restore.sh` (puts the modes back and builds a git index of the files). The archive is
-built in memory, published atomically, then read back: every member's bytes hashed as git
-hashes a blob and compared with the plan, the modes compared too. A read-back that disagrees
-removes the archive and is 13.
+The write takes that plan on stdin and plans again for the plan's own profile, format, output
+and `--force` (a plan that is not that one writes nothing, 15), then each blob's bytes from git
+(`cat-file --batch`), then `_ARCHIVE/MANIFEST.txt` (mode, blob id and path of every member, as
+the index had them) and `_ARCHIVE/restore.sh` (puts the modes back and builds a git index of
+the files). The archive is built in memory, published atomically, then read back: every
+member's bytes hashed as git hashes a blob and compared with the plan, the modes compared too.
+A read-back that disagrees removes the archive and is 13.
 """
 
 from __future__ import annotations
@@ -217,14 +218,22 @@ def write(root: Path, record: Record) -> Record:
 
 
 def _confirmed(root: Path, record: Record) -> Path:
+    """The plan's output, once the plan is what planning again here gives for its own profile,
+    format, output and `--force`: a plan edited on its way (another path, inside the working
+    tree, more members, a `--force` it was not given) writes nothing (15)."""
+    import argparse
     from pathlib import Path
 
-    path = Path(record["out"])
-    if path.exists() and not record.get("force"):
-        raise Refused(f"{record['shown']}: already exists; --force replaces it")
-    if record["format"] not in SUFFIX:
-        raise UsageError(f"archive plan: unknown format {record['format']!r}")
-    return path
+    if record.get("format") not in SUFFIX:
+        raise UsageError(f"archive plan: unknown format {record.get('format')!r}")
+    given = argparse.Namespace(profile=record.get("profile"), format=record["format"],
+                               out=str(record.get("out")), force=bool(record.get("force")),
+                               dry_run=False, list=False)  # fmt: skip
+    again = next(plan(root, given, root), None)
+    if again != {**record, "dry_run": False}:
+        raise Refused(f"{record.get('shown')}: the plan is not what the index gives now; nothing "
+                      "was written")  # fmt: skip
+    return Path(record["out"])
 
 
 def _inside(root: Path, path: Path) -> bool:
