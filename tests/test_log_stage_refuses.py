@@ -11,7 +11,7 @@ import pytest
 from conftest import Repo
 
 LEDGER = ".ai/local/state/ledger.jsonl"
-SUMMARY = {"kind": "summary", "stage": "mj-policy update", "exit": 0, "counts": {}}
+SUMMARY = {"kind": "summary", "stage": "mj-policy update-write", "exit": 0, "counts": {}}
 FORGED = [
     {"kind": "append", "event": "task.finished", "outcome": "completed"},
     {"kind": "append", "event": "decision.recorded", "decision": "ship it", "entry": "x"},

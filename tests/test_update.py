@@ -222,7 +222,7 @@ def test_the_log_stage_writes_no_line_where_there_is_no_layer(tmp_path) -> None:
     env = make_env(tmp_path)
     subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
     owed = '{"kind":"append","event":"projections.updated","policy_sha256":"%s","targets":1}'
-    stream = owed % ("a" * 64) + '\n{"kind":"summary","stage":"mj-policy update","exit":0,'
+    stream = owed % ("a" * 64) + '\n{"kind":"summary","stage":"mj-policy update-write","exit":0,'
     stream += '"counts":{"append":1}}\n'
     done = subprocess.run(
         [str(bin_dir() / "mj-state"), "log"],

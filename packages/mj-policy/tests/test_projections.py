@@ -133,14 +133,15 @@ def test_a_generated_file_is_published_unsynced_and_a_region_host_synced(
     import os
 
     from mj_core.write import temp_files as tempfiles
-    from mj_policy.projection import update
+    from mj_policy.projection import update_plan
+    from mj_policy.projection import update_write
 
     synced: list[int] = []
     real = os.fsync
     monkeypatch.setattr(tempfiles.os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
-    for item in update.plan(root).judged:
+    for item in update_plan.plan(root).judged:
         before = len(synced)
-        update._write(root, item)
+        update_write._write(root, item)
         wrote_synced = len(synced) > before
         assert wrote_synced == (item.rendered.projection.mode == "region"), (
             item.rendered.projection.target

@@ -47,8 +47,11 @@ def _repository(root: Path) -> Path:
     """A layer as `init` + `update` leave it, with the hooks `init` prints installed."""
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, env=ENV, check=True)
     list(skeleton.create(root, extend=False))
-    update = [str(BIN / "mj-policy"), "update"]
-    subprocess.run(update, cwd=root, env=ENV, check=True, capture_output=True)
+    stream = b""
+    for stage in ("update-facts", "update-judge", "update-write"):  # `update`, without its log
+        tool = [str(BIN / "mj-policy"), stage]
+        ran = subprocess.run(tool, cwd=root, env=ENV, input=stream, check=True, capture_output=True)
+        stream = ran.stdout
     for name, line in HOOKS.items():
         hook = root / ".git" / "hooks" / name
         hook.write_text(f"#!/bin/sh\n{line}\n")

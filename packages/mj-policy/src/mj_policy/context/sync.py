@@ -122,11 +122,11 @@ def affected(root: Path, options: argparse.Namespace) -> Iterator[Finding]:
 
 
 def check_sync(root: Path, options: argparse.Namespace) -> Iterator[Finding]:
-    from mj_policy.projection import update
+    from mj_policy.projection import update_plan
 
     tree = contextstages.tree(root)
     yield from contextstages.findings(tree)
-    found = update.plan(root)
+    found = update_plan.plan(root)
     for item in found.judged:
         yield _projection(item)
     for orphan in found.orphans:

@@ -13,7 +13,7 @@ from mj_policy import providers
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from mj_policy.projection.item import Projection
+    from collections.abc import Sequence
 
 
 class Limits:
@@ -27,14 +27,14 @@ class Limits:
         self.bytes = size
 
 
-def limits(projection: Projection, policy_lines: int) -> Limits:
-    """A file's caps: the lowest among the providers that load it (a shared target serves
-    them all)."""
-    found = [client_limit(name, policy_lines) for name in projection.providers]
+def limits(names: Sequence[str], policy_lines: int) -> Limits:
+    """A file's caps: the lowest among the providers `names` that load it (a shared target
+    serves them all)."""
+    found = [client_limit(name, policy_lines) for name in names]
     lines = min(found, key=lambda cap: cap.lines)
     sizes = [
         (p.budget_bytes, p.key)
-        for p in (providers.table().get(name) for name in projection.providers)
+        for p in (providers.table().get(name) for name in names)
         if p is not None and p.budget_bytes is not None
     ]
     size = min(sizes)[0] if sizes else None
@@ -56,18 +56,21 @@ def client_limit(client: str, policy_lines: int) -> Limits:
     return Limits(lines, source, None)
 
 
-def overruns(projection: Projection, lines: int, size: int, policy_lines: int) -> list[str]:
-    """Why the file is over its budget (empty when it fits): one phrase per cap exceeded."""
-    if not projection.always_loaded:
+def overruns(
+    names: Sequence[str], always_loaded: bool, lines: int, size: int, policy_lines: int
+) -> list[str]:
+    """Why a file the providers `names` load is over its budget (empty when it fits, or when
+    it is not `always_loaded`): one phrase per cap exceeded."""
+    if not always_loaded:
         return []
-    cap = limits(projection, policy_lines)
+    cap = limits(names, policy_lines)
     found = []
     if lines > cap.lines:
         found.append(f"{lines} lines, over {cap.lines} ({cap.lines_from})")
     if cap.bytes is not None and size > cap.bytes:
         reader = min(
             (p.budget_bytes, p.key)
-            for p in (providers.table().get(n) for n in projection.providers)
+            for p in (providers.table().get(n) for n in names)
             if p is not None and p.budget_bytes is not None
         )[1]
         found.append(f"{size} bytes, over the {cap.bytes} bytes {reader} reads ({providers.TABLE})")

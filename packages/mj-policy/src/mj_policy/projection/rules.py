@@ -86,4 +86,6 @@ def fits(projection: Projection, generated: str, budget_lines: int) -> bool:
     extra = 2 if projection.mode == "region" else 1
     lines = generated.count("\n") + extra
     size = len(generated.encode("utf-8")) + STAMP_ALLOWANCE
-    return not budgets.overruns(projection, lines, size, budget_lines)
+    return not budgets.overruns(
+        projection.providers, projection.always_loaded, lines, size, budget_lines
+    )

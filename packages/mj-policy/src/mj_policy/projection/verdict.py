@@ -33,6 +33,14 @@ _CHANGES = {
 def finding(target: str, mode: str, state: str, seen: Verified | None, empty: bool) -> Finding:
     """The finding for `target` (`mode` file or region) in `state`; `seen` is its stamp as
     verified (for a hand edit's hashes), `empty` whether a missing target is an empty file."""
+    stamped = seen.stamp.content if seen is not None and seen.stamp is not None else None
+    return worded(target, mode, state, (seen.actual if seen else None, stamped), empty)
+
+
+def worded(
+    target: str, mode: str, state: str, hashes: tuple[str | None, str | None], empty: bool
+) -> Finding:
+    """`finding` over the hashes alone: the generated text's, and the one its stamp names."""
     if state == targets.CURRENT:  # the common case on a hook path: nothing to quote
         return Finding("OK", CATEGORY, target, "current")
     import shlex
@@ -48,9 +56,7 @@ def finding(target: str, mode: str, state: str, seen: Verified | None, empty: bo
         grep = STAMP_GREP[mode].format(t=quoted)
         return Finding("FAIL", CATEGORY, target, message, grep, code=12)
     if state == targets.HAND_EDITED:
-        stamped = seen.stamp.content if seen is not None and seen.stamp is not None else "?"
-        actual = seen.actual if seen is not None else "?"
-        message = f"edited by hand: content {actual}, stamp says {stamped}"
+        message = f"edited by hand: content {hashes[0] or '?'}, stamp says {hashes[1] or '?'}"
         return Finding("FAIL", CATEGORY, target, message, diff, code=10)
     message = _CHANGES.get(state, f"would change ({state})")  # `adoption.handover`'s states too
     return Finding("FAIL", CATEGORY, target, message, diff, code=10)

@@ -87,7 +87,7 @@ def _budget(facts: Facts, seen: Seen, budget: int) -> Iterator[Finding]:
         yield Finding("INFO", "budget", target, f"host file {host} lines; the region is counted")
     reproduce = REGION.format(t=quoted) if seen.projection.mode == "region" else f"wc -l {quoted}"
     size = len(str(told.get("text") or "").encode("utf-8"))
-    cap = budgets.limits(seen.projection, budget)
+    cap = budgets.limits(seen.projection.providers, budget)
     fits = True
     if lines > cap.lines:
         fits = False
