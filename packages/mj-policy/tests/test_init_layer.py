@@ -1,4 +1,5 @@
-"""`mj-policy init` in-process: what it writes, what it refuses, where the hook lines go."""
+"""`init` in-process (`skeleton.create`, its three stages in one call): what it writes, what it
+refuses, where the hook lines go."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """`majordomus init`: create the `.ai/` layer from the shipped skeleton; installs nothing else.
 
-The writing happens in `mj-policy init`; this module prints what was created (with `--import`,
-each rule made and where its text came from, and what was not imported), the hook lines the
+The writing happens in `mj-policy init-write` (after `init-facts` and `init-judge`); this
+module prints what was created (with `--import`, each rule made and where its text came from,
+and what was not imported), the hook lines the
 policy's enforcement asks for (it installs none) and the next commands: followed as printed,
 they end in a first commit that passes its own pre-commit hook. Then, per client the policy
 declares, the steps that wire its session hooks and its MCP server (`initclients`). Those

@@ -1,4 +1,5 @@
-"""`mj-policy init`: write the layer from the shipped skeleton, adding only what is missing.
+"""What `init` writes: the layer from the shipped skeleton, adding only what is missing
+(`mj-policy init-facts | init-judge | init-write`, or `create` in one call).
 
 Sources: `share/skeleton/ai/**` → `.ai/**`, the standard rule package
 `share/standard/majordomus/**` → `.ai/repo/rules/vendor/majordomus/**` byte for byte, the empty
@@ -16,28 +17,20 @@ and says the layer is adopted instead of offering the adoption's steps again.
 
 from __future__ import annotations
 
-import os
-
 from mj_core import share
 from mj_core.errors import Refused
-from mj_core.stream.stage import Stage
-from mj_core.write import atomic
-from mj_core.write import confine
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
-
-    from mj_core.stream.stage import Context
 
 VENDORED = ".ai/repo/rules/vendor/majordomus"
 IGNORE_LINE = ".ai/local"
 TRACKED = ".ai/repo/"
 KEEP = ".gitkeep"
-_IGNORE_FORMS = {".ai/local", "/.ai/local"}  # the directory-only forms miss a link or a file
+IGNORE_FORMS = {".ai/local", "/.ai/local"}  # the directory-only forms miss a link or a file
 
 
 def sources() -> list[tuple[str, Path]]:
@@ -61,75 +54,33 @@ def directories() -> list[str]:
 
 def refuse_existing(root: Path) -> None:
     ai = root / ".ai"
-    if not (ai.exists() or ai.is_symlink()):
-        return
-    if not (ai / "manifest.yaml").exists():
-        raise Refused(
+    if ai.exists() or ai.is_symlink():
+        raise existing(str(root), manifest=(ai / "manifest.yaml").exists())
+
+
+def existing(root: str, *, manifest: bool) -> Refused:
+    """The refusal of `init` (without `--extend`) over a `.ai/` already there."""
+    if not manifest:
+        return Refused(
             f".ai/ exists in {root} without a manifest — move it aside, or run "
             "`majordomus init --extend` to add the missing layer files (nothing is overwritten)"
         )
-    raise Refused(
+    return Refused(
         f".ai/ already exists in {root} (use --extend to add what is missing; "
         "nothing is overwritten)"
     )
 
 
-def _write(root: Path, relative: str, data: bytes, mode: int) -> bool:
-    target = root / relative
-    if target.exists() or target.is_symlink():
-        return False
-    atomic.create(target, data, mode=mode, root=root)
-    return True
-
-
-def _directory(root: Path, relative: str) -> Iterator[str]:
-    """An empty directory of the layer; under the tracked half it gets a `.gitkeep`, because
-    git carries no empty directory and a fresh clone must still resolve every section."""
-    path = root / relative
-    if not relative.startswith(TRACKED):
-        if not path.exists():
-            atomic.make_dirs(path, root=root)
-            yield relative + "/"
-        return
-    if path.is_dir() and any(path.iterdir()):
-        return
-    if _write(root, f"{relative}/{KEEP}", b"", 0o644):
-        yield f"{relative}/{KEEP}"
-
-
-def _ignore(root: Path) -> bool:
-    """Add the `.ai/local` line to `.gitignore` unless a line already ignores it."""
-    path = root / ".gitignore"
-    refusal = confine.check(root, ".gitignore")
-    if refusal:
-        raise Refused(refusal)
-    old = path.read_bytes() if path.exists() else b""
-    if any(line.strip() in _IGNORE_FORMS for line in old.decode("utf-8", "replace").splitlines()):
-        return False
-    sep = b"" if not old or old.endswith(b"\n") else b"\n"
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    atomic.create(
-        path, old + sep + IGNORE_LINE.encode() + b"\n", mode=mode, replace=True, root=root
-    )
-    return True
-
-
 def create(root: Path, *, extend: bool, changed: dict[str, bytes] | None = None) -> Iterator[str]:
-    """Write every missing part of the layer; yield each path created, in order. `changed`:
-    a skeleton file's bytes to write instead of the shipped ones (`init --import`'s policy)."""
-    if not extend:
-        refuse_existing(root)
-    if (root / ".ai").exists() and not (root / ".ai").is_dir():
-        raise Refused(f"{root / '.ai'} exists and is not a directory — move it aside")
-    for relative, source in sources():
-        mode = 0o755 if os.access(source, os.X_OK) else 0o644
-        data = (changed or {}).get(relative) or source.read_bytes()
-        if _write(root, relative, data, mode):
-            yield relative
-    for relative in directories():
-        yield from _directory(root, relative)
-    if _ignore(root):
-        yield f".gitignore:{IGNORE_LINE}"
+    """Write every missing part of the layer; yield each path created, in order: `init`'s
+    three stages in one (`init_facts`, `init_judge`, `init_write`). `changed`: a skeleton
+    file's bytes to write instead of the shipped ones (`init --import`'s policy)."""
+    from mj_policy.layer import init_facts
+    from mj_policy.layer import init_judge
+    from mj_policy.layer import init_write
+
+    verdict = init_judge.judge(init_facts.gather(root, extend=extend, ci=None))
+    yield from init_write.execute(root, verdict, changed)
 
 
 def hatch_open(root: Path) -> bool:
@@ -142,25 +93,3 @@ def adoption(created: int, *, extend: bool) -> dict[str, Any]:
     """The adoption's one ledger line, owed while the hatch was open (`mj-state log` writes it,
     and the hatch then shuts)."""
     return {"kind": "append", "event": "layer.adopted", "created": created, "extend": extend}
-
-
-def _run(options: argparse.Namespace, context: Context) -> Iterator[dict[str, Any]]:
-    root = context.root()
-    if getattr(options, "ci", None):  # the CI job only (`hooks.ci_setup`): no layer, no ledger line
-        from mj_policy.hooks import ci_setup as cisetup
-
-        for relative in cisetup.write(root, options.ci):
-            yield {"kind": "created", "path": relative}
-        return
-    first = hatch_open(root)
-    created = 0
-    for relative in create(root, extend=options.extend):
-        created += 1
-        yield {"kind": "created", "path": relative}
-    if first:
-        yield adoption(created, extend=bool(options.extend))
-
-
-STAGES = {
-    "init": Stage(_run),
-}
