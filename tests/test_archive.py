@@ -147,7 +147,9 @@ def test_a_plan_edited_on_its_way_to_the_writer_writes_nothing(layer_repo: Repo)
     import json
 
     _prepared(layer_repo)
-    planned = layer_repo.run("mj-policy", "archive-plan", "context")
+    facts = layer_repo.run("mj-policy", "archive-facts", "context")
+    assert facts.code == 0, facts
+    planned = layer_repo.run("mj-policy", "archive-judge", stdin=facts.out)
     assert planned.code == 0, planned
     records = [json.loads(line) for line in planned.out.splitlines()]
     (plan,) = [r for r in records if r.get("action") == "plan"]

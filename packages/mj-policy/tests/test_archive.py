@@ -1,4 +1,4 @@
-"""mj_policy.archive.stages: blob ids as git computes them, and a read-back that disagrees with the
+"""mj_policy.archive: blob ids as git computes them, and a read-back that disagrees with the
 plan removes the archive and is 13."""
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 from mj_core.errors import InternalError
+from mj_policy.archive import facts as archivefacts
 from mj_policy.archive import file as archivefile
-from mj_policy.archive import stages as archive
+from mj_policy.archive import judge as archivejudge
+from mj_policy.archive import write as archive
 
 ENV = {
     **os.environ,
@@ -56,7 +58,7 @@ def test_a_read_back_unlike_the_plan_removes_the_archive(
 ) -> None:
     root = _repo(tmp_path)
     out = tmp_path / f"x.{fmt}"
-    (plan,) = archive.plan(root, _options(out), root)
+    (plan,) = archivejudge.judge(archivefacts.gather(root, _options(out), root))
     assert [m[2] for m in plan["members"]] == ["a.txt", "b.txt"]
     real = archivefile.build
 

@@ -1,5 +1,5 @@
-"""`majordomus archive`: the plan of what git's index holds by profile (`stages`) and the archive
-file with its manifest and restore script (`file`).
+"""`majordomus archive`: what git's index holds by profile (`facts`), the plan judged from it
+(`judge`), and the archive written (`write`) with its manifest and restore script (`file`).
 
 Imports: `mj_core`, `mj_core.git`, `mj_core.schema`, `mj_core.stream`, `mj_core.write`,
 `mj_core.yaml`.
