@@ -1,21 +1,22 @@
-"""`mj-state session-start`: open one execution episode, after the briefing it is given.
+"""`mj-state session-start-write`: open one execution episode, as the verdict of `mj-state
+session-start-judge` says (after `mj-state facts | mj-context build | mj-state
+session-start-facts`).
 
-Input: the built briefing (`mj-state facts | mj-context build`). Writes the open episode
-(`state/sessions-open/<key>.yaml`, 0600; identity from git), the ledger's `session.started`
-stamped with the new episode (the open file is removed again when that line cannot be written),
-the pointer, and the working context `.ai/local/session-contexts/<stamp>--<id>.md` holding the
-briefing as it was at the open. An episode of this key already open → 15, unless
-`--if-open keep`, which writes nothing and hands the briefing back (what a provider hook does on
-every SessionStart).
+It passes the judge's stream on; a `session-start` verdict becomes the open. It does not take
+the verdict on trust: it gathers the fact again and judges again with the verdict's briefing,
+and a verdict that differs (an episode opened meanwhile, an edited key or owner, a replay)
+writes nothing (15). Writes the open episode (`state/sessions-open/<key>.yaml`, 0600; identity
+from git, never from the stream), the ledger's `session.started` stamped with the new episode
+(the open file is removed again when that line cannot be written), the pointer, and the
+working context `.ai/local/session-contexts/<stamp>--<id>.md` holding the briefing as it was at
+the open.
 """
 
 from __future__ import annotations
 
 from mj_core import clock
 from mj_core import ids
-from mj_core.errors import MissingArtifact
 from mj_core.errors import Refused
-from mj_core.errors import UsageError
 from mj_core.git import questions as git
 from mj_core.stream.stage import Context
 from mj_core.stream.stage import Stage
@@ -39,75 +40,46 @@ CONTEXT_KIND = "session-context"
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    from mj_state import brief_render as briefrender
-
-    arrived = list(context.records(getattr(options, "input", None)))
-    root = context.root()
-    state = root / ".ai" / "local" / "state"  # the facts stage before this one loaded the layer
-    brief = briefrender.Briefing(arrived)
-    briefing = briefrender.text(brief, None) if brief.head else ""
-    named = options.provider_session
-    if named is not None:
-        sessions.checked_key(named)
-    if (options.provider is None) != (named is None):
-        raise UsageError("--provider and --provider-session go together (a provider hook's)")
-    key = named or sessions.HAND
-    if sessions.open_path(state, key).is_file():
-        yield kept(root, state, key, briefing, keep=options.if_open == "keep")
-        return
-    if not brief.head:
-        raise MissingArtifact("<stdin>: no briefing — pipe mj-state facts | mj-context build")
-    yield opened(root, state, key, options=options, head=brief.head, briefing=briefing)
+    yield from context.carried(
+        getattr(options, "input", None), "session-start", lambda v: start(context.root(), v)
+    )
 
 
-def kept(root: Path, state: Path, key: str, briefing: str, *, keep: bool) -> Record:
-    """The episode already open under `key`: handed back under `keep`, else refused (15)."""
-    data = sessions.read_open(state, key, root)
-    if str(data["worktree"]) != str(root):
+def start(root: Path, verdict: Record) -> Iterator[Record]:
+    """The open judged again over this checkout as it is now, then made."""
+    from mj_state.session import start_facts
+    from mj_state.session import start_judge
+
+    given = {name: verdict.get(name) for name in start_facts.OPTIONS if name != "if_open"}
+    task = verdict.get("task") if isinstance(verdict.get("task"), dict) else None
+    briefing = verdict.get("briefing") if isinstance(verdict.get("briefing"), str) else None
+    again = start_judge.judge(start_facts.gather(root, given), briefing, task)
+    if again != verdict:
         raise Refused(
-            f"{sessions.open_path(state, key).relative_to(root)}: an episode of another "
-            f"checkout ({data['worktree']}); it is not this checkout's — `majordomus recover`"
+            "session start: the verdict is not what this checkout gives now; nothing was written"
         )
-    if not keep:
-        raise Refused(
-            f"episode {data['session_id']} is already open here (key {key}) — close it first "
-            "(`majordomus session close`), or pass --if-open keep"
-        )
-    return {
-        "kind": "session",
-        "action": "kept",
-        "session_id": data["session_id"],
-        "key": key,
-        "path": sessions.open_path(state, key).relative_to(root).as_posix(),
-        "started_at": data["started_at"],
-        "head": str(data["start_head"])[:7],
-        "briefing": briefing,
-    }
+    state = root / ".ai" / "local" / "state"
+    yield opened(root, state, again)
 
 
-def opened(
-    root: Path,
-    state: Path,
-    key: str,
-    *,
-    options: argparse.Namespace,
-    head: Record,
-    briefing: str,
-) -> Record:
+def opened(root: Path, state: Path, verdict: Record) -> Record:
+    """The open episode written, its ledger line, the pointer and the working context."""
     from mj_core.write import atomic
+
+    key, briefing = str(verdict["key"]), str(verdict["briefing"])
 
     moment = clock.now()
     session_id = ids.session_id(moment)
     # git's status asked as the briefing's facts ask it (each file listed): the hook begins both
     # questions once for the two readers (`git.ahead(times=2)`); a dirty tree is a non-empty one
     here = identity.identity(root, git.STATUS_ARGS)
-    data = _open_record(session_id, moment, options, here)
+    data = _open_record(session_id, moment, verdict, here)
     path = sessions.open_path(state, key)
 
     def line() -> None:
         payload = {"owner": data["owner"]}
-        if options.worker:
-            payload["worker"] = options.worker
+        if verdict.get("worker"):
+            payload["worker"] = verdict["worker"]
         where = {"head": here["head"], "branch": here["branch"]}
         ledger.append(
             root,
@@ -121,10 +93,7 @@ def opened(
 
     atomic.create(path, yamlstrict.dump(data).encode(), mode=sessions.MODE, root=root, then=line)
     sessions.point(root, state, key)
-    task = head.get("task") if isinstance(head.get("task"), dict) else None
-    doc = _write_context(
-        root, data, key=key, options=options, task=task, briefing=briefing, moment=moment
-    )
+    doc = _write_context(root, data, key=key, verdict=verdict, moment=moment)
     return {
         "kind": "session",
         "action": "started",
@@ -138,17 +107,17 @@ def opened(
     }
 
 
-def _open_record(session_id: str, moment: int, options: argparse.Namespace, here: Record) -> Record:
+def _open_record(session_id: str, moment: int, verdict: Record, here: Record) -> Record:
     data: Record = {
         "session_id": session_id,
         "started_at": clock.iso(moment),
-        "owner": options.owner or tasks.default_owner(),
+        "owner": verdict.get("owner") or tasks.default_owner(),
     }
-    if options.worker:
-        data["worker"] = options.worker
-    if options.provider:
-        data["provider"] = options.provider
-        data["provider_session"] = options.provider_session
+    if verdict.get("worker"):
+        data["worker"] = verdict["worker"]
+    if verdict.get("provider"):
+        data["provider"] = verdict["provider"]
+        data["provider_session"] = verdict["provider_session"]
     data.update(
         {
             "repository_id": here["repository_id"],
@@ -161,39 +130,33 @@ def _open_record(session_id: str, moment: int, options: argparse.Namespace, here
     return data
 
 
-def _write_context(
-    root: Path,
-    data: Record,
-    *,
-    key: str,
-    options: argparse.Namespace,
-    task: Record | None,
-    briefing: str,
-    moment: int,
-) -> Path:
+def _write_context(root: Path, data: Record, *, key: str, verdict: Record, moment: int) -> Path:
     """The working context: front matter naming the open, the briefing verbatim, `## Notes`."""
     from mj_core.write import atomic
+
+    task = verdict.get("task") or {}
+    provider, worker, briefing = verdict.get("provider"), verdict.get("worker"), verdict["briefing"]
 
     front: Record = {
         "schema": f"{CONTEXT_KIND}/v1",
         "kind": CONTEXT_KIND,  # a document's kind, not a stream's
         "session_id": data["session_id"],
         "opened_at": data["started_at"],
-        "opened_by": "hook" if options.provider else "hand",
+        "opened_by": "hook" if provider else "hand",
     }
-    if options.provider:
-        front["provider"] = options.provider
+    if provider:
+        front["provider"] = provider
         front["provider_session"] = key
     front.update(
         {
             "branch": data["branch"],
             "head": data["start_head"],
-            "task_id": str(task["id"]) if task and task.get("id") else "none",
-            "profile": str(task["profile"]) if task and task.get("profile") else "none",
+            "task_id": task.get("id") or "none",
+            "profile": task.get("profile") or "none",
         }
     )
-    if options.worker:
-        front["worker"] = options.worker
+    if worker:
+        front["worker"] = worker
     body = (
         f"# Working context of session {data['session_id']}\n\n"
         f"## Context at open\n{briefing or '(no briefing)'}\n## Notes\n\n"
@@ -204,4 +167,4 @@ def _write_context(
     return path
 
 
-STAGES = {"session-start": Stage(run)}
+STAGES = {"session-start-write": Stage(run)}
