@@ -1,4 +1,4 @@
-"""`init` in-process (`skeleton.create`, its three stages in one call): what it writes, what it
+"""`init` in-process (`init_write.create`, its three stages in one call): what it writes, what it
 refuses, where the hook lines go."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from mj_core import self_exe as selfexe
 from mj_core import share
 from mj_core.errors import Refused
 from mj_policy.hooks import lines as hooklines
+from mj_policy.layer import init_write
 from mj_policy.layer import loader as layer
 from mj_policy.layer import skeleton
 
@@ -25,7 +26,7 @@ def root(tmp_path: Path) -> Path:
 
 
 def test_create_writes_every_source_byte_for_byte(root: Path) -> None:
-    created = list(skeleton.create(root, extend=False))
+    created = list(init_write.create(root, extend=False))
     for relative, source in skeleton.sources():
         assert (root / relative).read_bytes() == source.read_bytes()
         assert relative in created
@@ -39,7 +40,7 @@ def test_create_writes_every_source_byte_for_byte(root: Path) -> None:
 
 
 def test_the_vendored_package_is_the_shipped_one(root: Path) -> None:
-    list(skeleton.create(root, extend=False))
+    list(init_write.create(root, extend=False))
     shipped = share.path("standard", "majordomus")
     vendored = root / skeleton.VENDORED
     names = sorted(p.relative_to(shipped).as_posix() for p in shipped.rglob("*") if p.is_file())
@@ -49,12 +50,12 @@ def test_the_vendored_package_is_the_shipped_one(root: Path) -> None:
 
 
 def test_extend_twice_creates_nothing_the_second_time(root: Path) -> None:
-    assert list(skeleton.create(root, extend=True))
-    assert list(skeleton.create(root, extend=True)) == []
+    assert list(init_write.create(root, extend=True))
+    assert list(init_write.create(root, extend=True)) == []
 
 
 def test_tracked_directories_get_a_keep_file_local_ones_do_not(root: Path) -> None:
-    list(skeleton.create(root, extend=False))
+    list(init_write.create(root, extend=False))
     for relative in skeleton.directories():
         keep = root / relative / skeleton.KEEP
         assert keep.exists() == relative.startswith(skeleton.TRACKED), relative
@@ -63,23 +64,23 @@ def test_tracked_directories_get_a_keep_file_local_ones_do_not(root: Path) -> No
 def test_a_populated_directory_gets_no_keep_file(root: Path) -> None:
     (root / ".ai/repo/skills/review").mkdir(parents=True)
     (root / ".ai/repo/skills/review/SKILL.md").write_text("x\n")
-    list(skeleton.create(root, extend=True))
+    list(init_write.create(root, extend=True))
     assert not (root / ".ai/repo/skills" / skeleton.KEEP).exists()
 
 
 def test_refusals_name_extend(root: Path) -> None:
     (root / ".ai").mkdir()
     with pytest.raises(Refused, match=r"move it aside.*--extend"):
-        list(skeleton.create(root, extend=False))
-    list(skeleton.create(root, extend=True))
+        list(init_write.create(root, extend=False))
+    list(init_write.create(root, extend=True))
     with pytest.raises(Refused, match=r"already exists.*--extend"):
-        list(skeleton.create(root, extend=False))
+        list(init_write.create(root, extend=False))
 
 
 def test_a_file_named_ai_is_refused(root: Path) -> None:
     (root / ".ai").write_text("not a directory\n")
     with pytest.raises(Refused, match="not a directory"):
-        list(skeleton.create(root, extend=True))
+        list(init_write.create(root, extend=True))
 
 
 def test_a_symlinked_layer_leading_out_is_refused(
@@ -88,12 +89,12 @@ def test_a_symlinked_layer_leading_out_is_refused(
     outside = tmp_path_factory.mktemp("outside")
     (root / ".ai").symlink_to(outside)
     with pytest.raises(Refused):
-        list(skeleton.create(root, extend=True))
+        list(init_write.create(root, extend=True))
     assert list(outside.iterdir()) == []
 
 
 def test_hook_lines_follow_the_policy_and_core_hooks_path(root: Path) -> None:
-    list(skeleton.create(root, extend=False))
+    list(init_write.create(root, extend=False))
     here = selfexe.program() or "majordomus"  # the majordomus this process runs as
     assert hooklines.lines(root) == [
         (".git/hooks/pre-commit", f"{shlex.quote(here)} doctor --brief || exit $?"),
@@ -107,6 +108,6 @@ def test_hook_lines_follow_the_policy_and_core_hooks_path(root: Path) -> None:
 
 
 def test_hook_lines_survive_a_broken_policy(root: Path) -> None:
-    list(skeleton.create(root, extend=False))
+    list(init_write.create(root, extend=False))
     (root / ".ai/repo/policy.yaml").write_text("version: [[1]]\n")
     assert len(hooklines.lines(root)) == 2

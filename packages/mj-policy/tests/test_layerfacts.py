@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mj_core.errors import MissingArtifact
 from mj_policy.layer import facts as layerfacts
-from mj_policy.layer import skeleton
+from mj_policy.layer import init_write
 
 ENV = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/usr/bin:/bin"}
 
@@ -16,7 +16,7 @@ ENV = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/u
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, env=ENV, check=True)
-    list(skeleton.create(tmp_path, extend=False))
+    list(init_write.create(tmp_path, extend=False))
     return tmp_path
 
 

@@ -12,7 +12,7 @@ import pytest
 from mj_core import share
 from mj_core.schema import keys
 from mj_policy import cli
-from mj_policy.layer import skeleton
+from mj_policy.layer import init_write
 from mj_policy.skills import model as skillmodel
 
 ENV = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "PATH": "/usr/bin:/bin"}
@@ -25,7 +25,7 @@ SKILL = (
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, env=ENV, check=True)
-    list(skeleton.create(tmp_path, extend=False))
+    list(init_write.create(tmp_path, extend=False))
     return tmp_path
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from mj_core import share
 from mj_core.schema import keys
-from mj_policy.layer import skeleton
+from mj_policy.layer import init_write
 from mj_state import cli
 
 ENV = {
@@ -29,7 +29,7 @@ ADR = (
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, env=ENV, check=True)
-    list(skeleton.create(tmp_path, extend=False))
+    list(init_write.create(tmp_path, extend=False))
     return tmp_path
 
 

@@ -21,6 +21,7 @@ from mj_core.stream.stage import Context
 from mj_core.stream.stage import run_stream
 from mj_core.yaml import strict as yamlstrict
 from mj_policy.layer import facts as layerfacts
+from mj_policy.layer import init_write
 from mj_policy.layer import skeleton
 from mj_policy.rules import package as rulepkg
 from mj_watch import gather
@@ -44,7 +45,7 @@ ENV = {
 def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("repo")
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=path, env=ENV, check=True)
-    list(skeleton.create(path, extend=False))
+    list(init_write.create(path, extend=False))
     return path
 
 
@@ -159,7 +160,7 @@ def test_any_profile_mapping_is_judged(data: dict[str, object]) -> None:
 @pytest.fixture
 def fresh(tmp_path: Path) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, env=ENV, check=True)
-    list(skeleton.create(tmp_path, extend=False))
+    list(init_write.create(tmp_path, extend=False))
     return tmp_path
 
 

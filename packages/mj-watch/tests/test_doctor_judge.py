@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from mj_core import timing
 from mj_core.stream import protocol as streams
-from mj_policy.layer import skeleton
+from mj_policy.layer import init_write
 from mj_policy.projection import stamps
 from mj_watch import cli
 from mj_watch.doctor import facts as doctorfacts
@@ -46,7 +46,7 @@ HOOKS = {
 def _repository(root: Path) -> Path:
     """A layer as `init` + `update` leave it, with the hooks `init` prints installed."""
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, env=ENV, check=True)
-    list(skeleton.create(root, extend=False))
+    list(init_write.create(root, extend=False))
     stream = b""
     for stage in ("update-facts", "update-judge", "update-write"):  # `update`, without its log
         tool = [str(BIN / "mj-policy"), stage]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from mj_core import timing
 from mj_core.stream import protocol as streams
-from mj_policy.layer import skeleton
+from mj_policy.layer import init_write
 from mj_watch import cli
 from mj_watch.watch import gather as watchgather
 
@@ -29,7 +29,7 @@ ENV = {**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1
 def _repository(root: Path) -> Path:
     """A layer as `init` + `update` leave it (as in test_doctor_judge)."""
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, env=ENV, check=True)
-    list(skeleton.create(root, extend=False))
+    list(init_write.create(root, extend=False))
     stream = b""
     for stage in ("update-facts", "update-judge", "update-write"):  # `update`, without its log
         tool = [str(BIN / "mj-policy"), stage]

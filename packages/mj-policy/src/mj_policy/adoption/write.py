@@ -158,6 +158,7 @@ def _taken(layer: Layer) -> set[str]:
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
+    from mj_policy.layer import init_write
     from mj_policy.layer import skeleton
 
     root = context.root()
@@ -167,7 +168,7 @@ def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     first = skeleton.hatch_open(root)  # the bootstrap hatch, as `init` keeps it
     adoption = Adoption(root, records)
     created = 0
-    for relative in skeleton.create(root, extend=options.extend, changed=adoption.changed):
+    for relative in init_write.create(root, extend=options.extend, changed=adoption.changed):
         created += 1
         yield {"kind": "created", "path": relative}
     yield from adoption.write()

@@ -50,6 +50,14 @@ def init(root: Path, verdict: Record) -> Iterator[Record]:
         yield skeleton.adoption(created, extend=bool(again["extend"]))
 
 
+def create(root: Path, *, extend: bool, changed: dict[str, bytes] | None = None) -> Iterator[str]:
+    """Write every missing part of the layer; yield each path created, in order: the three
+    stages in one call. `changed`: a skeleton file's bytes to write instead of the shipped ones
+    (`init --import`'s policy)."""
+    verdict = init_judge.judge(init_facts.gather(root, extend=extend, ci=None))
+    yield from execute(root, verdict, changed)
+
+
 def execute(root: Path, verdict: Record, changed: dict[str, bytes] | None = None) -> Iterator[str]:
     """Create what the verdict lists; yield each path created. `changed`: a skeleton file's
     bytes to write instead of the shipped ones (`init --import`'s policy)."""

@@ -1,5 +1,5 @@
 """What `init` writes: the layer from the shipped skeleton, adding only what is missing
-(`mj-policy init-facts | init-judge | init-write`, or `create` in one call).
+(`mj-policy init-facts | init-judge | init-write`, or `init_write.create` in one call).
 
 Sources: `share/skeleton/ai/**` → `.ai/**`, the standard rule package
 `share/standard/majordomus/**` → `.ai/repo/rules/vendor/majordomus/**` byte for byte, the empty
@@ -22,7 +22,6 @@ from mj_core.errors import Refused
 
 TYPE_CHECKING = False  # `typing` is not imported at run time on a start-up path
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
 
@@ -69,18 +68,6 @@ def existing(root: str, *, manifest: bool) -> Refused:
         f".ai/ already exists in {root} (use --extend to add what is missing; "
         "nothing is overwritten)"
     )
-
-
-def create(root: Path, *, extend: bool, changed: dict[str, bytes] | None = None) -> Iterator[str]:
-    """Write every missing part of the layer; yield each path created, in order: `init`'s
-    three stages in one (`init_facts`, `init_judge`, `init_write`). `changed`: a skeleton
-    file's bytes to write instead of the shipped ones (`init --import`'s policy)."""
-    from mj_policy.layer import init_facts
-    from mj_policy.layer import init_judge
-    from mj_policy.layer import init_write
-
-    verdict = init_judge.judge(init_facts.gather(root, extend=extend, ci=None))
-    yield from init_write.execute(root, verdict, changed)
 
 
 def hatch_open(root: Path) -> bool:
