@@ -318,7 +318,10 @@ def test_the_writers_printed_pipelines_do_what_the_commands_do(
     from test_pipeline_equivalence import _sh
 
     printed = layer_repo.mj("session", "close", "--json", "--pipeline").out.strip()
-    assert printed.endswith(" | mj-knowledge derive | mj-state log"), printed
+    assert printed.endswith(
+        " | mj-knowledge derive-facts | mj-knowledge derive-judge | mj-knowledge derive-write"
+        " | mj-state log"
+    ), printed
     code, out, _ = _sh(layer_repo, printed, "")
     assert code == 0 and '"kind":"candidate","action":"derived"' in out, out
     assert [front(p)["title"] for p in candidates(layer_repo)] == ["again"]

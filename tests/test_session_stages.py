@@ -1,6 +1,7 @@
 """`session close` and `session archive` are facts | judge | writer: `mj-state
-session-close-facts | session-close-judge | session-close-write | mj-knowledge derive | mj-state
-log`, and `mj-state session-archive-facts | session-archive-judge | session-archive-write`.
+session-close-facts | session-close-judge | session-close-write | mj-knowledge derive-facts |
+derive-judge | derive-write | mj-state log`, and `mj-state session-archive-facts |
+session-archive-judge | session-archive-write`.
 
 The judges read their facts alone. The writers gather and judge again, so a close whose episode
 id, summary or outcome was edited, one judged in another checkout, or a replayed one writes
@@ -40,7 +41,8 @@ def test_the_close_stages_write_what_the_command_writes(layer_repo: Repo) -> Non
     assert printed == (
         "mj-state session-close-facts --outcome closed --if-none refuse"
         " | mj-state session-close-judge | mj-state session-close-write"
-        " | mj-knowledge derive | mj-state log"
+        " | mj-knowledge derive-facts | mj-knowledge derive-judge | mj-knowledge derive-write"
+        " | mj-state log"
     )
     done = layer_repo.shell(f"printf 'Closed by the stages.\\n' | {printed}")
     assert done.code == 0, done

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
-from mj_knowledge import harvest
 from mj_knowledge import pointers
+from mj_knowledge.derive import judge as harvest
 from mj_policy.knowledge import notes
 
 SESSION = "s-20260912101500-7f1a"

@@ -12,7 +12,7 @@ The steps, in an order a crash between any two leaves for `recover` to finish: (
 `session.closed` line (no line, no record); (2) append `## Close` to the working context; (3)
 remove the open file; (4) aim the pointer at the one episode still open, or remove it. The
 stream then carries the episode's facts (`mj_state.session.episode_facts`), from which
-`mj-knowledge derive` after it writes candidates.
+`mj-knowledge derive-facts | derive-judge | derive-write` after it writes candidates.
 """
 
 from __future__ import annotations

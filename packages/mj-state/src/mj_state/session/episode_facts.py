@@ -1,5 +1,5 @@
 """`mj-state episode [--episode <id>]`: the facts of one episode that a deriver of knowledge
-candidates reads (`mj-knowledge derive`), as one `episode` fact.
+candidates reads (`mj-knowledge derive-facts`), as one `episode` fact.
 
 The episode: `--episode`, open here or closed (its record under `.ai/repo/sessions/`); else
 the one open in this process (`mj_state.session.store.here_key`), else this checkout's newest
