@@ -248,6 +248,32 @@ def _sh(repo: Repo, script: str, stdin: str | None) -> tuple[int, str, str]:
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def printed_equals(
+    repo: Repo,
+    tmp_path: Path,
+    args: tuple[str, ...],
+    prepare: object = None,
+    *,
+    each: bool = False,
+) -> str:
+    """`repo` copied, `prepare` run (before the copy, or in each copy when `each`: an open
+    episode names its own checkout), then `majordomus <args> --json` in `repo` and the pipeline
+    it prints under `sh` in the copy: the same exit code, stdout and files. The pipeline."""
+    if callable(prepare) and not each:
+        prepare(repo)
+    piped = _copy(repo.root, tmp_path / "piped")
+    if callable(prepare) and each:
+        prepare(repo)
+        prepare(piped)
+    printed = piped.mj(*args, "--json", "--pipeline").out.strip()
+    direct = repo.mj(*args, "--json")
+    code, out, err = _sh(piped, printed, None)
+    assert code == direct.code, (printed, direct, err)
+    assert _normal(out, piped.root) == _normal(direct.out, repo.root)
+    assert _snapshot(piped.root) == _snapshot(repo.root)
+    return printed
+
+
 @pytest.mark.parametrize(("args", "stdin"), CASES, ids=[" ".join(a) for a, _ in CASES])
 def test_printed_pipeline_equals_the_command(
     prepared: Path, tmp_path: Path, args: tuple[str, ...], stdin: str | None

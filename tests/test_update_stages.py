@@ -17,10 +17,7 @@ import pytest
 from conftest import Repo
 from conftest import forged
 from conftest import judged
-from conftest import make_env
-from test_pipeline_equivalence import _normal
-from test_pipeline_equivalence import _sh
-from test_pipeline_equivalence import _snapshot
+from test_pipeline_equivalence import printed_equals
 
 LEDGER = ".ai/local/state/ledger.jsonl"
 POLICY = ".ai/repo/policy.yaml"
@@ -58,17 +55,8 @@ CASES = [
 def test_the_printed_pipeline_under_sh_is_the_command(
     layer_repo: Repo, tmp_path: Path, prepare: object, args: tuple[str, ...]
 ) -> None:
-    if callable(prepare):
-        prepare(layer_repo)
-    shutil.copytree(layer_repo.root, tmp_path / "piped", symlinks=True)
-    piped = Repo(tmp_path / "piped", make_env(tmp_path))
-    printed = piped.mj(*args, "--json", "--pipeline").out.strip()
+    printed = printed_equals(layer_repo, tmp_path, args, prepare)
     assert printed.startswith("mj-policy update-facts") and "| mj-policy update-write |" in printed
-    direct = layer_repo.mj(*args, "--json")
-    code, out, err = _sh(piped, printed, None)
-    assert code == direct.code, (printed, direct, err)
-    assert _normal(out, piped.root) == _normal(direct.out, layer_repo.root)
-    assert _snapshot(piped.root) == _snapshot(layer_repo.root)
 
 
 def test_the_cases_cover_every_exit_and_a_write(layer_repo: Repo) -> None:
