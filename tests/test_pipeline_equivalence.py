@@ -329,7 +329,11 @@ def test_init_import_in_a_repository_with_instructions(tmp_path: Path, broken: b
         made.append(repo)
     direct = made[0].mj("init", "--import", "--json")
     printed = made[1].mj("init", "--import", "--json", "--pipeline")
-    assert printed.out.strip() == "mj-policy instructions | mj-policy adopt | mj-state log"
+    assert printed.out.strip() == (
+        "mj-policy instructions | mj-policy init-facts --import | mj-policy init-judge"
+        " | mj-policy init-write | mj-policy adopt-facts | mj-policy adopt-judge"
+        " | mj-policy adopt-write | mj-state log"
+    )
     code, out, err = _sh(made[1], printed.out.strip(), None)
     assert code == direct.code == (10 if broken else 0), (direct, err)
     lines = [line for line in direct.out.splitlines() if '"kind":"hook"' not in line]

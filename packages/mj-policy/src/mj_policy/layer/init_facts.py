@@ -2,7 +2,9 @@
 as one `init` fact: whether `.ai/` is there (a directory or something else) and holds a
 manifest, which of the layer's files are there, each of its directories as it stands, whether
 `.gitignore` may be written and already ignores `.ai/local`, whether the bootstrap hatch is open
-(no ledger yet); with `--ci` only the CI job's file. Nothing is judged here.
+(no ledger yet); with `--ci` only the CI job's file. With `--import` it passes the pieces of
+`mj-policy instructions` on and carries them, with the policy's text when there is one.
+Nothing is judged here.
 """
 
 from __future__ import annotations
@@ -26,7 +28,14 @@ if TYPE_CHECKING:
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     ci = getattr(options, "ci", None) or None
-    yield gather(context.root(), extend=bool(options.extend), ci=ci)
+    pieces = None
+    if getattr(options, "imports", False):  # `init --import`: the pieces of `instructions`
+        pieces = []
+        for record in context.records(getattr(options, "input", None)):
+            if record.get("kind") == "piece":
+                pieces.append(record)
+            yield record
+    yield gather(context.root(), extend=bool(options.extend), ci=ci, pieces=pieces)
 
 
 def there(path: Path) -> bool:
@@ -34,9 +43,14 @@ def there(path: Path) -> bool:
     return path.exists() or path.is_symlink()
 
 
-def gather(root: Path, *, extend: bool, ci: str | None) -> Record:
-    """The `init` fact (the writer gathers it again, the same way)."""
+def gather(
+    root: Path, *, extend: bool, ci: str | None, pieces: list[Record] | None = None
+) -> Record:
+    """The `init` fact (the writer gathers it again, the same way). `pieces`: those `init
+    --import` adopts, carried with the policy as it is (None when there is none yet)."""
     fact: Record = {"kind": "fact", "fact": "init", "root": str(root), "extend": extend, "ci": ci}
+    if pieces is not None:
+        fact["import"] = {"pieces": pieces, "policy": _policy(root)}
     if ci is not None:  # the CI job alone (`hooks.ci_setup`): no layer, no ledger line
         from mj_policy.hooks import ci_setup as cisetup
 
@@ -74,6 +88,17 @@ def _gitignore(root: Path) -> Record:
         return {"refusal": refusal or "", "ignored": False}
     lines = path.read_bytes().decode("utf-8", "replace").splitlines()
     return {"refusal": "", "ignored": any(line.strip() in skeleton.IGNORE_FORMS for line in lines)}
+
+
+def _policy(root: Path) -> str | None:
+    from mj_core.yaml import strict as yamlstrict
+
+    from mj_policy.adoption import policy as importpolicy
+
+    path = root / importpolicy.POLICY
+    if not there(path):
+        return None
+    return yamlstrict.read_text(path, importpolicy.POLICY)
 
 
 STAGES = {"init-facts": Stage(run)}

@@ -6,7 +6,9 @@ refusal comes before the first write, in this order: a `.ai/` already there with
 link (15); with `--ci`, a job file a write could not reach or that is there already (15). The
 verdict lists what `mj-policy init-write` creates, in order — each missing file of the layer,
 each directory (a `.gitkeep` in an empty one under `.ai/repo/`), the `.gitignore` line — and
-whether the run owes the adoption's ledger line.
+whether the run owes the adoption's ledger line; with `--import`, the policy to write in place
+of the skeleton's (a projection declared for each provider whose files were read) or, over the
+person's policy, a warning for each provider it projects nothing into.
 """
 
 from __future__ import annotations
@@ -30,7 +32,18 @@ IGNORED = f".gitignore:{skeleton.IGNORE_LINE}"  # the `created` name of the `.gi
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    yield judge(context.the_fact(options.input, "init", "mj-policy init-facts"))
+    found: list[Record] = []
+    for record in context.records(options.input):  # `init --import`'s pieces pass on
+        if record.get("kind") == "fact" and record.get("fact") == "init":
+            found.append(record)
+        else:
+            yield record
+    if len(found) != 1:
+        from mj_core.errors import MissingArtifact
+
+        many = "more than one" if found else "no"
+        raise MissingArtifact(f"the facts carry {many} init fact — `mj-policy init-facts`")
+    yield judge(found[0])
 
 
 def judge(fact: Record) -> Record:
@@ -54,12 +67,30 @@ def judge(fact: Record) -> Record:
         raise Refused(f"{root}/.ai exists and is not a directory — move it aside")
     if fact["gitignore"]["refusal"]:
         raise Refused(str(fact["gitignore"]["refusal"]))
+    imported = _imported(fact["import"]) if "import" in fact else {}
     created = [str(f["path"]) for f in fact["files"] if not f["there"]]
     for directory in fact["directories"]:
         created += _directory(directory, created)
     if not fact["gitignore"]["ignored"]:
         created.append(IGNORED)
-    return {**verdict, "created": created, "adoption": bool(fact["hatch_open"])}
+    return {**verdict, "created": created, "adoption": bool(fact["hatch_open"]), **imported}
+
+
+def _imported(given: Record) -> Record:
+    """`init --import`'s part: the skeleton's policy with a projection declared for each
+    provider whose files were read and that it projects nothing into, or, over a policy there
+    already (the person's), a warning for each such provider."""
+    from mj_core import share
+
+    from mj_policy.adoption import policy as importpolicy
+
+    pieces = given["pieces"]
+    if given["policy"] is not None:
+        missing = importpolicy.missing(str(given["policy"]), pieces)
+        return {"policy": None, "warnings": importpolicy.warnings(missing)}
+    text = share.path("skeleton", "ai", "repo", "policy.yaml").read_text(encoding="utf-8")
+    wanted = importpolicy.missing(text, pieces)
+    return {"policy": importpolicy.declared(text, wanted) if wanted else None, "warnings": []}
 
 
 def _directory(directory: Record, made: list[str]) -> list[str]:

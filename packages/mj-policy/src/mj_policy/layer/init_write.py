@@ -2,7 +2,8 @@
 lists, created atomically and never over anything there — then, while the bootstrap hatch was
 open, its `layer.adopted` line asked of `mj-state log`.
 
-It passes the judge's stream on; an `init` verdict becomes the writes. It does not take the
+It passes the judge's stream on; an `init` verdict becomes the writes (with `--import`, the
+policy its verdict holds in place of the skeleton's, and its warnings). It does not take the
 verdict on trust: it gathers the facts again itself and judges again, and a verdict that
 differs (a path added to it, a file that appeared or a ledger made since judging, a replay)
 writes nothing (15). What it writes comes from the shipped skeleton, never from the stream.
@@ -33,19 +34,31 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    yield from context.carried(options.input, "init", lambda v: init(context.root(), v))
+    pieces: list[Record] = []  # `init --import`'s, passed on by the facts and the judge
+    for record in context.records(options.input):
+        if record.get("kind") == "verdict" and record.get("action") == "init":
+            yield from init(context.root(), record, pieces if "policy" in record else None)
+            continue
+        if record.get("kind") == "piece":
+            pieces.append(record)
+        yield record
 
 
-def init(root: Path, verdict: Record) -> Iterator[Record]:
+def init(root: Path, verdict: Record, pieces: list[Record] | None = None) -> Iterator[Record]:
     """The creation judged again over the tree as it is now, then made."""
+    from mj_policy.adoption import policy as importpolicy
+
     ci = verdict.get("ci") if isinstance(verdict.get("ci"), str) else None
-    again = init_judge.judge(init_facts.gather(root, extend=verdict.get("extend") is True, ci=ci))
+    extend = verdict.get("extend") is True
+    again = init_judge.judge(init_facts.gather(root, extend=extend, ci=ci, pieces=pieces))
     if again != verdict:
         raise Refused("init: the verdict is not what the repository gives now; nothing was written")
+    changed = {importpolicy.POLICY: str(again["policy"]).encode()} if again.get("policy") else {}
     created = 0
-    for relative in execute(root, again):
+    for relative in execute(root, again, changed):
         created += 1
         yield {"kind": "created", "path": relative}
+    yield from again.get("warnings") or []
     if again["adoption"]:
         yield skeleton.adoption(created, extend=bool(again["extend"]))
 
