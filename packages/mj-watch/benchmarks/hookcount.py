@@ -189,7 +189,11 @@ def _total(path: Path) -> int:
 def _count(bin_dir: Path, targets: list[str], where: Path, side: str) -> dict[str, int]:
     out = where / f"{side}.json"
     argv = [str(bin_dir / "python"), __file__, "--side", str(out), *targets]
-    done = subprocess.run(argv, cwd=where, capture_output=True, text=True, check=False)
+    # byte-code is written, so the warm-up compiles what a change left uncompiled and the
+    # counted run counts the command, not the compiler (PYTHONDONTWRITEBYTECODE would make
+    # every run compile each module changed since the last compilation)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run(argv, cwd=where, env=env, capture_output=True, text=True, check=False)
     if not out.is_file():
         raise SystemExit(f"{bin_dir}: counted nothing ({done.returncode}): {done.stderr[-2000:]}")
     found: dict[str, int] = json.loads(out.read_text(encoding="utf-8"))
