@@ -96,13 +96,24 @@ class Context:
     def the_fact(self, path: str | None, name: str, gatherer: str) -> Record:
         """The one `name` fact of the input: a judge over one fact has nothing to judge with
         none, and cannot tell which to judge of several (12, naming the stage that gathers it)."""
-        found = [r for r in self.records(path) if r.get("kind") == "fact" and r.get("fact") == name]
+        return self.beside_fact(path, name, gatherer)[1]
+
+    def beside_fact(
+        self, path: str | None, name: str, gatherer: str
+    ) -> tuple[list[Record], Record]:
+        """The input's other records, to pass on, and its one `name` fact (as `the_fact`): what
+        a judge in the middle of a stream reads."""
+        others: list[Record] = []
+        found: list[Record] = []
+        for record in self.records(path):
+            is_fact = record.get("kind") == "fact" and record.get("fact") == name
+            (found if is_fact else others).append(record)
         if len(found) != 1:
             from mj_core.errors import MissingArtifact
 
             many = "more than one" if found else "no"
             raise MissingArtifact(f"the facts carry {many} {name} fact — `{gatherer}`")
-        return found[0]
+        return others, found[0]
 
 
 class Stage:

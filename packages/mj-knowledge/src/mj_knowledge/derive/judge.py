@@ -87,18 +87,10 @@ def judge(fact: Record, *, dry_run: bool) -> Iterator[Record]:
 
 
 def _run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    found: list[Record] = []
-    for record in context.records(getattr(options, "input", None)):
-        if record.get("kind") == "fact" and record.get("fact") == "derive":
-            found.append(record)
-        else:
-            yield record
-    if len(found) != 1:
-        from mj_core.errors import MissingArtifact
-
-        many = "more than one" if found else "no"
-        raise MissingArtifact(f"the facts carry {many} derive fact — `mj-knowledge derive-facts`")
-    yield from judge(found[0], dry_run=bool(options.dry_run))
+    given = getattr(options, "input", None)
+    others, fact = context.beside_fact(given, "derive", "mj-knowledge derive-facts")
+    yield from others
+    yield from judge(fact, dry_run=bool(options.dry_run))
 
 
 STAGES = {"derive-judge": Stage(_run)}

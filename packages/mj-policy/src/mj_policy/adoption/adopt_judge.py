@@ -13,7 +13,6 @@ record.
 from __future__ import annotations
 
 from mj_core.errors import ContractUnmet
-from mj_core.errors import MissingArtifact
 from mj_core.stream.stage import Stage
 from mj_core.yaml import strict as yamlstrict
 
@@ -33,16 +32,10 @@ if TYPE_CHECKING:
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    found: list[Record] = []
-    for record in context.records(getattr(options, "input", None)):
-        if record.get("kind") == "fact" and record.get("fact") == "adopt":
-            found.append(record)
-        else:
-            yield record
-    if len(found) != 1:
-        many = "more than one" if found else "no"
-        raise MissingArtifact(f"the facts carry {many} adopt fact — `mj-policy adopt-facts`")
-    yield from judge(found[0])
+    given = getattr(options, "input", None)
+    others, fact = context.beside_fact(given, "adopt", "mj-policy adopt-facts")
+    yield from others
+    yield from judge(fact)
 
 
 def judge(fact: Record) -> list[Record]:

@@ -32,18 +32,9 @@ IGNORED = f".gitignore:{skeleton.IGNORE_LINE}"  # the `created` name of the `.gi
 
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
-    found: list[Record] = []
-    for record in context.records(options.input):  # `init --import`'s pieces pass on
-        if record.get("kind") == "fact" and record.get("fact") == "init":
-            found.append(record)
-        else:
-            yield record
-    if len(found) != 1:
-        from mj_core.errors import MissingArtifact
-
-        many = "more than one" if found else "no"
-        raise MissingArtifact(f"the facts carry {many} init fact — `mj-policy init-facts`")
-    yield judge(found[0])
+    others, fact = context.beside_fact(options.input, "init", "mj-policy init-facts")
+    yield from others  # `init --import`'s pieces pass on
+    yield judge(fact)
 
 
 def judge(fact: Record) -> Record:

@@ -29,21 +29,16 @@ if TYPE_CHECKING:
 
     Record = dict[str, Any]
 
-GATHERER = "mj-state session-start-facts"
-
 
 def run(options: argparse.Namespace, context: Context) -> Iterator[Record]:
     from mj_state import brief_render as briefrender
 
-    arrived = list(context.records(getattr(options, "input", None)))
-    found = [r for r in arrived if r.get("kind") == "fact" and r.get("fact") == "session-start"]
-    if len(found) != 1:
-        many = "more than one" if found else "no"
-        raise MissingArtifact(f"the facts carry {many} session-start fact — `{GATHERER}`")
+    given = getattr(options, "input", None)
+    arrived, fact = context.beside_fact(given, "session-start", "mj-state session-start-facts")
     brief = briefrender.Briefing(arrived)
     briefing = briefrender.text(brief, None) if brief.head else None
     task = brief.head.get("task") if isinstance(brief.head.get("task"), dict) else None
-    yield judge(found[0], briefing, task)
+    yield judge(fact, briefing, task)
 
 
 def judge(fact: Record, briefing: str | None, task: Record | None) -> Record:
