@@ -213,16 +213,19 @@ def _copy(seed: Path, where: Path) -> Repo:
 
 
 def _snapshot(root: Path) -> dict[str, str]:
-    """Every file outside .git, normalised, by its repository-relative path."""
-    out = {}
+    """Every file outside .git, normalised, by its repository-relative path (normalised too:
+    files whose names differ only by a time or an id share one key, their texts sorted under
+    it, so that neither is lost to the other)."""
+    found: dict[str, list[str]] = {}
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root).as_posix()
         if relative.startswith(".git/") or relative == ".git" or not path.is_file():
             continue
         if "/tmp/" in relative:
             continue
-        out[_normal(relative, root)] = _normal(path.read_text(errors="replace"), root)
-    return out
+        text = _normal(path.read_text(errors="replace"), root)
+        found.setdefault(_normal(relative, root), []).append(text)
+    return {name: "\n\0\n".join(sorted(texts)) for name, texts in found.items()}
 
 
 def _normal(text: str, root: Path) -> str:
