@@ -51,12 +51,6 @@ def directories() -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
-def refuse_existing(root: Path) -> None:
-    ai = root / ".ai"
-    if ai.exists() or ai.is_symlink():
-        raise existing(str(root), manifest=(ai / "manifest.yaml").exists())
-
-
 def existing(root: str, *, manifest: bool) -> Refused:
     """The refusal of `init` (without `--extend`) over a `.ai/` already there."""
     if not manifest:
