@@ -167,6 +167,14 @@ def forged(records: list[dict[str, Any]], **changed: object) -> str:
     return "\n".join(json.dumps(r) for r in out) + "\n"
 
 
+def files_under(repo: Repo, *bases: str) -> list[tuple[str, bytes]]:
+    """Every file under the named directories, by its repository-relative path, with its bytes:
+    what a writer that must write nothing is compared by."""
+    found = (p for base in bases if (repo.root / base).exists()
+             for p in (repo.root / base).rglob("*") if p.is_file())  # fmt: skip
+    return sorted((p.relative_to(repo.root).as_posix(), p.read_bytes()) for p in found)
+
+
 def make_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MJ_"))}
     env.update(GIT_ENV)

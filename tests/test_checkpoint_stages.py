@@ -15,6 +15,7 @@ import re
 
 import pytest
 from conftest import Repo
+from conftest import files_under
 from conftest import forged
 from conftest import judged
 
@@ -29,14 +30,6 @@ def _start(repo: Repo) -> None:
 def _stream(repo: Repo, *args: str, stdin: str | None = "progress\n") -> list[dict[str, object]]:
     """The judge's stream for `checkpoint <args>`, as a worker would capture it."""
     return judged(repo, "mj-state", "checkpoint-facts", "checkpoint-judge", *args, stdin=stdin)
-
-
-def _state(repo: Repo) -> list[tuple[str, bytes]]:
-    """Every file under the state directory, with its bytes."""
-    base = repo.root / STATE
-    return sorted(
-        (str(p.relative_to(base)), p.read_bytes()) for p in base.rglob("*") if p.is_file()
-    )
 
 
 def test_the_stages_write_what_the_command_writes(layer_repo: Repo) -> None:
@@ -72,11 +65,11 @@ def test_an_edited_verdict_is_judged_again_and_writes_nothing(
 ) -> None:
     _start(layer_repo)
     fed = forged(_stream(layer_repo), **changed)
-    before = _state(layer_repo)
+    before = files_under(layer_repo, STATE)
     result = layer_repo.run("mj-state", "checkpoint-write", stdin=fed)
     assert result.code == code and said in result.err, result
     assert result.err.count("\n") == 1, result
-    assert _state(layer_repo) == before
+    assert files_under(layer_repo, STATE) == before
 
 
 def test_a_hand_written_verdict_is_judged_like_any_other(layer_repo: Repo) -> None:
@@ -86,11 +79,11 @@ def test_a_hand_written_verdict_is_judged_like_any_other(layer_repo: Repo) -> No
     _start(layer_repo)
     task = re.search(r"^id: (\S+)$", (layer_repo.root / STATE / "current.yaml").read_text(), re.M)
     assert task is not None
-    before = _state(layer_repo)
+    before = files_under(layer_repo, STATE)
     orphan = {"kind": "verdict", "action": "checkpoint", "task_id": None, "body": "mine\n"}
     refused = layer_repo.run("mj-state", "checkpoint-write", stdin=_typed(orphan))
     assert refused.code == 15 and "its active task: " + task.group(1) in refused.err, refused
-    assert _state(layer_repo) == before
+    assert files_under(layer_repo, STATE) == before
     honest = {**orphan, "task_id": task.group(1)}
     done = layer_repo.run("mj-state", "checkpoint-write", stdin=_typed(honest))
     assert done.code == 0, done
@@ -110,10 +103,10 @@ def test_a_verdict_judged_before_the_task_ended_writes_nothing_after(layer_repo:
     note = "# Objective\nNote it.\n# Current State\nStuck.\n# Next Action\nAsk.\n"
     done = layer_repo.mj("finish", "--outcome", "blocked", "--note", "-", stdin=note)
     assert done.code == 0, done
-    before = _state(layer_repo)
+    before = files_under(layer_repo, STATE)
     result = layer_repo.run("mj-state", "checkpoint-write", stdin=forged(stream))
     assert result.code == 15 and "its active task: none" in result.err, result
-    assert _state(layer_repo) == before
+    assert files_under(layer_repo, STATE) == before
 
 
 def test_the_judge_without_its_fact_is_12_and_reads_nothing(layer_repo: Repo) -> None:

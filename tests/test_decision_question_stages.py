@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import Repo
 from conftest import exe
+from conftest import files_under
 from conftest import forged
 from conftest import judged
 
@@ -34,18 +35,11 @@ def _stream(repo: Repo, command: str, *args: str) -> list[dict[str, object]]:
     return judged(repo, "mj-state", f"{command}-facts", f"{command}-judge", *args)
 
 
-def _state(repo: Repo) -> list[tuple[str, bytes]]:
-    base = repo.root / STATE
-    return sorted(
-        (str(p.relative_to(base)), p.read_bytes()) for p in base.rglob("*") if p.is_file()
-    )
-
-
 def _write(repo: Repo, command: str, stdin: str) -> tuple[int, str, bool]:
     """(exit code, stderr, whether the state directory changed) of the writer fed `stdin`."""
-    before = _state(repo)
+    before = files_under(repo, STATE)
     result = repo.run("mj-state", f"{command}-write", stdin=stdin)
-    return result.code, result.err, _state(repo) != before
+    return result.code, result.err, files_under(repo, STATE) != before
 
 
 @pytest.mark.parametrize(

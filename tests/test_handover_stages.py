@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import Repo
 from conftest import exe
+from conftest import files_under
 from conftest import forged
 from conftest import judged
 
@@ -33,14 +34,6 @@ def _start(repo: Repo) -> None:
 def _stream(repo: Repo, *args: str, stdin: str | None = BODY) -> list[dict[str, object]]:
     """The judge's stream for `handover <args>`, as a worker would capture it."""
     return judged(repo, "mj-state", "handover-facts", "handover-judge", *args, stdin=stdin)
-
-
-def _state(repo: Repo) -> list[tuple[str, bytes]]:
-    """Every file under the state directory, with its bytes."""
-    base = repo.root / STATE
-    return sorted(
-        (str(p.relative_to(base)), p.read_bytes()) for p in base.rglob("*") if p.is_file()
-    )
 
 
 def test_the_stages_write_what_the_command_writes(layer_repo: Repo) -> None:
@@ -72,21 +65,21 @@ def test_an_edited_verdict_is_judged_again_and_writes_nothing(
 ) -> None:
     _start(layer_repo)
     fed = forged(_stream(layer_repo), **changed)
-    before = _state(layer_repo)
+    before = files_under(layer_repo, STATE)
     result = layer_repo.run("mj-state", "handover-write", stdin=fed)
     assert result.code == code and said in result.err, result
     assert result.err.count("\n") == 1, result
-    assert _state(layer_repo) == before
+    assert files_under(layer_repo, STATE) == before
 
 
 def test_a_close_judged_without_a_task_closes_nothing(layer_repo: Repo) -> None:
     stream = _stream(layer_repo, "--no-task", "--close")
     (verdict,) = [r for r in stream if r.get("kind") == "verdict"]
     assert verdict["closed"] is False and verdict["task_id"] is None
-    before = _state(layer_repo)
+    before = files_under(layer_repo, STATE)
     result = layer_repo.run("mj-state", "handover-write", stdin=forged(stream, closed=True))
     assert result.code == 15, result
-    assert _state(layer_repo) == before
+    assert files_under(layer_repo, STATE) == before
 
 
 def test_a_verdict_judged_in_another_checkout_writes_nothing_here(
@@ -96,10 +89,10 @@ def test_a_verdict_judged_in_another_checkout_writes_nothing_here(
     _start(layer_repo)
     stream = _stream(layer_repo)
     assert layer_repo.mj("finish", "--outcome", "blocked", "--note", "-", stdin=BODY).code == 0
-    before = _state(layer_repo)
+    before = files_under(layer_repo, STATE)
     result = layer_repo.run("mj-state", "handover-write", stdin=forged(stream))
     assert result.code == 15 and "its active task: none" in result.err, result
-    assert _state(layer_repo) == before
+    assert files_under(layer_repo, STATE) == before
 
 
 def test_a_prune_verdict_moves_only_what_the_store_holds_over_its_cap(layer_repo: Repo) -> None:
@@ -118,11 +111,11 @@ def test_a_prune_verdict_moves_only_what_the_store_holds_over_its_cap(layer_repo
     moved = verdict["moved"]
     assert verdict["action"] == "records-prune" and isinstance(moved, list) and len(moved) == 1
     names = sorted(p.name for p in (layer_repo.root / STATE / "handovers").iterdir())
-    before = _state(layer_repo)
+    before = files_under(layer_repo, STATE)
     for changed in ({"moved": [f"{STATE}/handovers/{n}" for n in names[:2]]}, {"cap": 1}):
         result = layer_repo.run("mj-state", "handover-write", stdin=forged(stream, **changed))
         assert result.code == 15 and "nothing was moved" in result.err, result
-        assert _state(layer_repo) == before
+        assert files_under(layer_repo, STATE) == before
     done = layer_repo.run("mj-state", "handover-write", stdin=forged(stream))
     assert done.code == 0, done
     left = sorted(p.name for p in (layer_repo.root / STATE / "handovers").iterdir())

@@ -14,6 +14,7 @@ import time
 
 import pytest
 from conftest import Repo
+from conftest import files_under
 from conftest import judged
 
 STATE = ".ai/local/state"
@@ -34,16 +35,6 @@ def _stream(repo: Repo, *args: str) -> list[dict[str, object]]:
 def _with(records: list[dict[str, object]], verdict: dict[str, object]) -> str:
     out = [verdict if record.get("kind") == "verdict" else record for record in records]
     return "\n".join(json.dumps(record) for record in out) + "\n"
-
-
-def _files(repo: Repo) -> list[tuple[str, bytes]]:
-    return sorted(
-        (str(p.relative_to(repo.root)), p.read_bytes())
-        for base in (repo.root / STATE, repo.root / ".ai/repo/sessions")
-        if base.exists()
-        for p in base.rglob("*")
-        if p.is_file()
-    )
 
 
 def test_the_stages_repair_what_the_command_repairs(layer_repo: Repo) -> None:
@@ -83,34 +74,34 @@ def test_an_edited_plan_repairs_nothing(layer_repo: Repo, index: int) -> None:
     _stranded(layer_repo)
     stream = _stream(layer_repo, "episodes", "--older-than", "0m")
     (verdict,) = [r for r in stream if r.get("kind") == "verdict"]
-    before = _files(layer_repo)
+    before = files_under(layer_repo, STATE, ".ai/repo/sessions")
     forged = _with(stream, _edits(verdict)[index])
     result = layer_repo.run("mj-state", "recover-write", stdin=forged)
     assert result.code == 15 and "nothing was repaired" in result.err, result
     assert result.err.count("\n") == 1, result
-    assert _files(layer_repo) == before
+    assert files_under(layer_repo, STATE, ".ai/repo/sessions") == before
 
 
 def test_a_plan_judged_before_the_state_moved_repairs_nothing(layer_repo: Repo) -> None:
     _stranded(layer_repo)
     stream = _stream(layer_repo, "episodes", "--older-than", "0m")
     assert layer_repo.mj("recover", "episodes", "--older-than", "0m").code == 0  # done meanwhile
-    before = _files(layer_repo)
+    before = files_under(layer_repo, STATE, ".ai/repo/sessions")
     text = "\n".join(json.dumps(record) for record in stream) + "\n"
     result = layer_repo.run("mj-state", "recover-write", stdin=text)
     assert result.code == 15, result
-    assert _files(layer_repo) == before
+    assert files_under(layer_repo, STATE, ".ai/repo/sessions") == before
 
 
 def test_a_check_is_no_verdict_and_the_writer_passes_it_on(layer_repo: Repo) -> None:
     _stranded(layer_repo)
     stream = _stream(layer_repo, "all", "--older-than", "0m", "--check")
     assert all(r["kind"] in ("recovery", "summary") for r in stream), stream
-    before = _files(layer_repo)
+    before = files_under(layer_repo, STATE, ".ai/repo/sessions")
     text = "\n".join(json.dumps(r) for r in stream) + "\n"
     passed = layer_repo.run("mj-state", "recover-write", stdin=text)
     assert passed.code == 0, passed
-    assert _files(layer_repo) == before
+    assert files_under(layer_repo, STATE, ".ai/repo/sessions") == before
 
 
 def test_the_judge_without_its_fact_is_12(layer_repo: Repo) -> None:

@@ -12,6 +12,7 @@ nothing.
 from __future__ import annotations
 
 from conftest import Repo
+from conftest import files_under
 from conftest import forged
 from conftest import judged
 from test_session_archive import _closed
@@ -23,16 +24,6 @@ STATE = ".ai/local/state"
 
 def _stream(repo: Repo, stage: str, *args: str, stdin: str | None = None) -> list:
     return judged(repo, "mj-state", f"{stage}-facts", f"{stage}-judge", *args, stdin=stdin)
-
-
-def _files(repo: Repo) -> list[tuple[str, bytes]]:
-    return sorted(
-        (str(p.relative_to(repo.root)), p.read_bytes())
-        for base in (repo.root / STATE, repo.root / ".ai/repo/sessions")
-        if base.exists()
-        for p in base.rglob("*")
-        if p.is_file()
-    )
 
 
 def test_the_close_stages_write_what_the_command_writes(layer_repo: Repo) -> None:
@@ -55,7 +46,7 @@ def test_the_close_stages_write_what_the_command_writes(layer_repo: Repo) -> Non
 def test_an_edited_or_replayed_close_writes_nothing(layer_repo: Repo) -> None:
     assert layer_repo.mj("session", "start").code == 0
     stream = _stream(layer_repo, "session-close", stdin="fine\n")
-    before = _files(layer_repo)
+    before = files_under(layer_repo, STATE, ".ai/repo/sessions")
     edits = [
         ({"session_id": "s-20260101000000-abcd"}, 15),
         ({"summary": "fine\nhead: 0123456"}, 10),
@@ -66,13 +57,13 @@ def test_an_edited_or_replayed_close_writes_nothing(layer_repo: Repo) -> None:
     for changed, code in edits:
         result = layer_repo.run("mj-state", "session-close-write", stdin=forged(stream, **changed))
         assert result.code == code, (changed, result)
-        assert _files(layer_repo) == before
+        assert files_under(layer_repo, STATE, ".ai/repo/sessions") == before
     done = layer_repo.run("mj-state", "session-close-write", stdin=forged(stream))
     assert done.code == 0, done
-    after = _files(layer_repo)
+    after = files_under(layer_repo, STATE, ".ai/repo/sessions")
     replay = layer_repo.run("mj-state", "session-close-write", stdin=forged(stream))
     assert replay.code == 12 and "no open session" in replay.err, replay
-    assert _files(layer_repo) == after
+    assert files_under(layer_repo, STATE, ".ai/repo/sessions") == after
 
 
 def test_an_archive_verdict_naming_other_records_moves_nothing(layer_repo: Repo) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Repo
+from conftest import files_under
 from conftest import forged
 from test_pipeline_equivalence import printed_equals
 
@@ -53,11 +54,6 @@ def test_the_cases_differ(layer_repo: Repo) -> None:
     assert opened == ["hand.yaml", "ps-1.yaml"]
 
 
-def _files(repo: Repo) -> list[tuple[str, bytes]]:
-    return sorted((str(p.relative_to(repo.root)), p.read_bytes())
-                  for p in (repo.root / ".ai/local").rglob("*") if p.is_file())  # fmt: skip
-
-
 def _stream(repo: Repo, *args: str) -> list[dict[str, object]]:
     """The judge's stream of `session start` with `args`, as a worker would capture it."""
     printed = repo.mj("session", "start", *args, "--pipeline").out.strip()
@@ -72,10 +68,10 @@ def _stream(repo: Repo, *args: str) -> list[dict[str, object]]:
                                      "provider_session": "ps-1"}])  # fmt: skip
 def test_a_verdict_for_another_key_opens_nothing(layer_repo: Repo, change: dict) -> None:
     stream = _stream(layer_repo)
-    before = _files(layer_repo)
+    before = files_under(layer_repo, ".ai/local")
     result = layer_repo.run("mj-state", "session-start-write", stdin=forged(stream, **change))
     assert result.code in (2, 15), result
-    assert _files(layer_repo) == before
+    assert files_under(layer_repo, ".ai/local") == before
 
 
 def test_a_verdict_judged_before_its_key_opened_or_replayed_opens_nothing(
@@ -84,21 +80,21 @@ def test_a_verdict_judged_before_its_key_opened_or_replayed_opens_nothing(
     stream = _stream(layer_repo, *HOOK)
     first = layer_repo.run("mj-state", "session-start-write", stdin=forged(stream))
     assert first.code == 0, first
-    before = _files(layer_repo)
+    before = files_under(layer_repo, ".ai/local")
     replay = layer_repo.run("mj-state", "session-start-write", stdin=forged(stream))
     assert replay.code == 15 and "already open" in replay.err, replay
-    assert _files(layer_repo) == before
+    assert files_under(layer_repo, ".ai/local") == before
 
 
 def test_the_open_record_takes_its_identity_from_git(layer_repo: Repo) -> None:
     """Nothing of the verdict names a head or a branch: a verdict given them is refused by
     its schema and opens nothing; the honest one records git's own."""
     stream = _stream(layer_repo)
-    before = _files(layer_repo)
+    before = files_under(layer_repo, ".ai/local")
     forged_head = forged(stream, head="0" * 40, branch="elsewhere")
     refused = layer_repo.run("mj-state", "session-start-write", stdin=forged_head)
     assert refused.code == 10 and "unexpected" in refused.err, refused
-    assert _files(layer_repo) == before
+    assert files_under(layer_repo, ".ai/local") == before
     assert layer_repo.run("mj-state", "session-start-write", stdin=forged(stream)).code == 0
     (opened,) = (layer_repo.root / STATE / "sessions-open").glob("*.yaml")
     text = opened.read_text()
