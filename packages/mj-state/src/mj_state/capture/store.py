@@ -43,6 +43,13 @@ DEFAULT_BYTES = 10 * 1024 * 1024  # prompts.retention_max_bytes when the policy 
 _MAX_RECORD = 4 << 20  # a record is at most a payload's size, with its escapes
 
 
+def by_path(root: Path) -> dict[str, Record]:
+    """Every record of the archive that reads, by its repository-relative path: what a writer
+    rewrites once it has judged again."""
+    return {path.relative_to(root).as_posix(): record
+            for path, record, _ in records(root) if record is not None}  # fmt: skip
+
+
 def records(root: Path) -> Iterator[tuple[Path, Record | None, str]]:
     """(path, record or None, why not) of every `.json` file of the archive, oldest first (a
     record's name begins with its capture moment)."""

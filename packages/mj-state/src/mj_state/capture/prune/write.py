@@ -43,8 +43,7 @@ def prune(root: Path, verdict: Record) -> Iterator[Record]:
             "capture prune: the verdict names other texts than the archive gives now; nothing "
             "was pruned (run: majordomus capture prune --dry-run)"
         )
-    records = {path.relative_to(root).as_posix(): record
-               for path, record, _ in store.records(root) if record is not None}  # fmt: skip
+    records = store.by_path(root)
     for item in going:
         record = records[str(item["path"])]
         stone = {"pruned_at": clock.iso(clock.now()), "reason": item["reason"],

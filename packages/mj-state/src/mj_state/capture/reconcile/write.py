@@ -42,8 +42,7 @@ def reconcile(root: Path, verdict: Record) -> Iterator[Record]:
             "capture reconcile: the verdict links other records than the archive gives now; "
             "nothing was linked (run: majordomus capture reconcile --dry-run)"
         )
-    records = {path.relative_to(root).as_posix(): record
-               for path, record, _ in store.records(root) if record is not None}  # fmt: skip
+    records = store.by_path(root)
     for item in judged:
         if item.get("episode") is not None:
             record = records[str(item["path"])]

@@ -45,8 +45,7 @@ def render(root: Path, verdict: Record) -> Iterator[Record]:
         )
     from mj_core.write import atomic
 
-    records = {path.relative_to(root).as_posix(): record
-               for path, record, _ in store.records(root) if record is not None}  # fmt: skip
+    records = store.by_path(root)
     for item in verdict["items"]:
         if "problem" not in item:
             path = root / str(item["path"])
